@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "BabyDashboard",
+  platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11), .tvOS(.v18)],
+  products: [
+    .library(name: "PlainStore", targets: ["PlainStore"]),
+    .library(name: "BabyDashboard", targets: ["BabyDashboard"]),
+    .library(name: "BabyDashboardPreviews", targets: ["BabyDashboardPreviews"]),
+    .executable(name: "babydash", targets: ["babydash"]),
+    .executable(name: "babydash-bench", targets: ["babydash-bench"]),
+  ],
+  dependencies: [],
+  targets: [
+    // Libraries
+    .target(name: "PlainStore"),
+    .target(name: "BabyDashboard", dependencies: ["PlainStore"]),
+    .target(name: "BabyDashboardPreviews", dependencies: ["PlainStore", "BabyDashboard"]),
+
+    // Tools
+    .executableTarget(name: "babydash", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews"]),
+    .executableTarget(name: "babydash-bench", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews"]),
+    // Test-only: a writer process that the multi-process and crash tests start and kill.
+    .executableTarget(name: "plainstore-stress", dependencies: ["PlainStore"]),
+
+    // Tests
+    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "plainstore-stress"]),
+    .testTarget(name: "BabyDashboardTests", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews"]),
+    .testTarget(name: "BabyDashboardPreviewsTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
+    .testTarget(name: "BabydashTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,73 @@
+import Foundation
+import PlainStore
+
+extension BabyWidgetSnapshots {
+  /// Computes the snapshots from a context: per baby (oldest first) its last feed, whether it is
+  /// feeding, when the next feed is due, its last diaper and today's counts.
+  ///
+  /// - Parameters:
+  ///   - now: the moment "today" and the snapshot refer to.
+  ///   - timeZone: the zone whose calendar day contains `now` is "today".
+  public static func make(from context: StoreContext, now: Date, timeZone: TimeZone) throws -> BabyWidgetSnapshots {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let today = calendar.dateInterval(of: .day, for: now).map { $0.start..<$0.end } ?? now..<now
+    var snapshots: [BabyWidgetSnapshot] = []
+    for baby in try context.babies() {
+      let lastFeed = try context.lastFeed(of: baby.id)
+      let inProgress = lastFeed?.isInProgress == true ? lastFeed : try context.inProgressFeed(of: baby.id)
+      let lastDiaper = try context.lastDiaper(of: baby.id)
+      snapshots.append(BabyWidgetSnapshot(
+        babyID: baby.id,
+        name: baby.name,
+        lastFeed: lastFeed.map(BabyWidgetSnapshot.Feed.init),
+        feedingSince: inProgress?.startTime,
+        nextFeedDue: lastFeed.map { $0.startTime.addingTimeInterval(baby.feedTerm) },
+        lastDiaper: lastDiaper.map { BabyWidgetSnapshot.Diaper(time: $0.timestamp, type: $0.type) },
+        todayFeedCount: try context.feedCount(of: baby.id, startingIn: today),
+        todayDiaperCount: try context.diaperCount(of: baby.id, in: today)))
+    }
+    return BabyWidgetSnapshots(generatedAt: now, timeZone: timeZone.identifier, babies: snapshots)
+  }
+}
+
+/// Rebuilds the widget's snapshot file from the store: call it on a remote change, at launch and
+/// when the app enters the foreground.
+///
+/// First catches up with other processes' commits (`container.refresh()`), then reads on a fresh
+/// background context and replaces the file atomically.
+///
+/// ```swift
+/// try refreshBabyWidgetSnapshots(using: container, now: Date(), timeZone: .current,
+///                                to: AppGroup.widgetSnapshotsURL(in: groupFolder))
+/// ```
+/// - Throws: `StoreError` from the store or the file.
+@discardableResult
+public func refreshBabyWidgetSnapshots(
+  using container: StoreContainer, now: Date, timeZone: TimeZone, to fileURL: URL
+) throws -> BabyWidgetSnapshots {
+  try container.refresh()
+  let snapshots = try BabyWidgetSnapshots.make(from: container.newBackgroundContext(), now: now, timeZone: timeZone)
+  try snapshots.write(to: fileURL)
+  return snapshots
+}
+
+/// Rebuilds the widget's snapshots after every remote change in `changes`, until the stream ends
+/// or the task is cancelled: the counterpart of observing `.NSPersistentStoreRemoteChange`.
+///
+/// Take the stream from `container.remoteChanges()` before starting this, so that no change
+/// between the two is missed. A failed refresh is reported through `didRefresh` and the next
+/// change tries again.
+public func refreshBabyWidgetSnapshots(
+  on changes: AsyncStream<RemoteChange>,
+  using container: StoreContainer,
+  timeZone: TimeZone,
+  to fileURL: URL,
+  now: @escaping @Sendable () -> Date,
+  didRefresh: @escaping @Sendable (Result<BabyWidgetSnapshots, any Error>) -> Void = { _ in }
+) async {
+  for await _ in changes {
+    if Task.isCancelled { return }
+    didRefresh(Result { try refreshBabyWidgetSnapshots(using: container, now: now(), timeZone: timeZone, to: fileURL) })
+  }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A ``KeyValueStore`` in one JSON file, safe to share between processes.
+///
+/// The default on Linux, where `UserDefaults` writes only on `synchronize()`, rewrites its plist
+/// in place, loses one process's keys when two write at once and reads a damaged plist as empty.
+/// Here:
+/// - the file is one JSON document with sorted keys and a format version, values as base64;
+/// - every change is a read-modify-write under an exclusive `flock` on a sibling `.lock` file,
+///   so two processes never lose each other's keys;
+/// - the file is replaced atomically (temporary file in the same folder, fsync, rename, fsync of
+///   the folder), with mode 0600;
+/// - a missing file is an empty store; a damaged one is an error that names it, and is never
+///   overwritten.
+///
+/// ```swift
+/// let store = FileKeyValueStore(fileURL: AppGroup.current.keyValueFileURL(in: groupFolder))
+/// ```
+public struct FileKeyValueStore: KeyValueStore {
+  /// The version of the file format this code writes.
+  public static let formatVersion = 1
+
+  /// The JSON file.
+  public let fileURL: URL
+  /// The lock file beside it: `<file>.lock`.
+  public var lockURL: URL { fileURL.appendingPathExtension("lock") }
+
+  /// A store in the file at `fileURL`; nothing is created until the first write.
+  public init(fileURL: URL) {
+    self.fileURL = fileURL
+  }
+
+  /// The store in the app group's folder: `Preferences/<group>.json`.
+  public init(appGroup: AppGroup, directory: URL) {
+    self.init(fileURL: appGroup.keyValueFileURL(in: directory))
+  }
+
+  public func data(forKey key: String) throws -> Data? {
+    // Readers do not lock: the file is only ever replaced whole, by a rename.
+    try read()[key]
+  }
+
+  public func set(_ data: Data, forKey key: String) throws {
+    try modify { $0[key] = data }
+  }
+
+  public func remove(forKey key: String) throws {
+    try modify { $0[key] = nil }
+  }
+
+  public func allKeys() throws -> [String] {
+    try read().keys.sorted()
+  }
+
+  public func moveValue(fromKey oldKey: String, toKey newKey: String) throws {
+    try modify { values in
+      guard oldKey != newKey, let value = values.removeValue(forKey: oldKey) else { return }
+      values[newKey] = value
+    }
+  }
+
+  /// Applies `change` to all values as one read-modify-write under the lock.
+  ///
+  /// Nothing is written if `change` leaves the values as they were.
+  public func modify(_ change: (inout [String: Data]) throws -> Void) throws {
+    try POSIXFile.withExclusiveLock(lockURL) {
+      POSIXFile.removeLeftovers(besides: fileURL)
+      var values = try read()
+      let before = values
+      try change(&values)
+      guard values != before else { return }
+      try POSIXFile.writeAtomically(try encode(values), to: fileURL)
+    }
+  }
+
+  private struct Header: Decodable {
+    var formatVersion: Int
+  }
+
+  private struct File: Codable {
+    var formatVersion: Int
+    var values: [String: Data]
+  }
+
+  private func read() throws -> [String: Data] {
+    guard let bytes = try POSIXFile.readIfPresent(fileURL) else { return [:] }
+    let decoder = JSONDecoder()
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: bytes)
+    } catch {
+      throw damaged("not a key-value file (\(Self.reason(error)))")
+    }
+    guard header.formatVersion <= Self.formatVersion else {
+      throw KeyValueStoreError(
+        code: .newerFormat(header.formatVersion), path: fileURL.path,
+        detail: "written by a newer version (format \(header.formatVersion), this one reads up to "
+          + "\(Self.formatVersion)); update this app or tool, the file was left untouched")
+    }
+    do {
+      return try decoder.decode(File.self, from: bytes).values
+    } catch {
+      throw damaged("unreadable values (\(Self.reason(error)))")
+    }
+  }
+
+  private func encode(_ values: [String: Data]) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    var data = try encoder.encode(File(formatVersion: Self.formatVersion, values: values))
+    data.append(0x0A)
+    return data
+  }
+
+  private func damaged(_ detail: String) -> KeyValueStoreError {
+    KeyValueStoreError(
+      code: .damaged, path: fileURL.path,
+      detail: "\(detail) — the file was left untouched; restore it, or move it away to start with "
+        + "empty preferences (the last-feed amounts can be backfilled from the store)")
+  }
+
+  static func reason(_ error: Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted(let context):
+      return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+    case DecodingError.keyNotFound(let key, _):
+      return "missing key '\(key.stringValue)'"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return "\(context.debugDescription) at '\(path)'"
+    default:
+      return "\(error)"
+    }
+  }
+}

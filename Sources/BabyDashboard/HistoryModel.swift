@@ -1,0 +1,104 @@
+import Foundation
+import Observation
+import PlainStore
+
+/// The logic of the history (HistoryView), without any UI framework.
+///
+/// Feeds and diaper changes merged, newest first; filtered by baby and by hashtag; grouped by
+/// month, then by day, in a given calendar and time zone; an event can be deleted, or edited
+/// through a ``HistoryEditModel``.
+///
+/// ```swift
+/// let history = HistoryModel(container: container, calendar: Calendar(identifier: .gregorian),
+///                            timeZone: TimeZone(identifier: "Europe/Berlin")!)
+/// try history.reload()
+/// history.hashtagFilter = "night"
+/// for month in history.sections { … }
+/// ```
+@MainActor @Observable
+public final class HistoryModel {
+  /// Show only this baby's events; `nil` for all babies (orphans included).
+  public var babyFilter: UUID? {
+    didSet { applyFilters() }
+  }
+  /// Show only feeds with this hashtag (with or without `#`, any case); `nil` or empty for all
+  /// events. Diaper changes have no hashtags, so a hashtag filter hides them.
+  public var hashtagFilter: String? {
+    didSet { applyFilters() }
+  }
+
+  /// The babies to filter by, oldest first.
+  public private(set) var babies: [BabyProfile] = []
+  /// Every hashtag in the (baby-filtered) feeds, sorted, for a filter menu.
+  public private(set) var hashtags: [String] = []
+  /// The events that pass the filters, newest first.
+  public private(set) var events: [HistoryEvent] = []
+  /// ``events`` by month, then by day, newest first.
+  public private(set) var sections: [HistoryMonth] = []
+
+  /// The calendar (with the time zone set) that decides months and days.
+  public let calendar: Calendar
+  @ObservationIgnored public let container: StoreContainer
+  @ObservationIgnored private var allEvents: [HistoryEvent] = []
+
+  /// - Parameters:
+  ///   - calendar: the calendar that decides months and days; its time zone is replaced by
+  ///     `timeZone`.
+  ///   - timeZone: the zone whose midnights separate days.
+  public init(container: StoreContainer, calendar: Calendar, timeZone: TimeZone) {
+    var calendar = calendar
+    calendar.timeZone = timeZone
+    self.calendar = calendar
+    self.container = container
+  }
+
+  private var context: StoreContext { container.viewContext }
+
+  /// Reads babies, feeds and diaper changes again (call it after a remote change, too).
+  public func reload() throws {
+    babies = try context.babies()
+    let names = Dictionary(babies.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    func name(_ id: UUID?) -> String? { id.flatMap { names[$0] } }
+    let feeds = try context.allFeeds().map { HistoryEvent(.feed($0), babyName: name($0.profileID)) }
+    let diapers = try context.allDiapers().map { HistoryEvent(.diaper($0), babyName: name($0.profileID)) }
+    allEvents = (feeds + diapers).sorted(by: HistoryEvent.newestFirst)
+    if let babyFilter, names[babyFilter] == nil { self.babyFilter = nil }
+    applyFilters()
+  }
+
+  /// Deletes a feed or diaper change (HistoryView's swipe to delete).
+  ///
+  /// - Throws: ``ScreenModelError/notFound(entity:id:)`` if it is already gone.
+  public func delete(_ event: HistoryEvent) throws {
+    switch event.kind {
+    case .feed(let feed):
+      guard let stored = try context.object(FeedSession.self, id: feed.uuid) else {
+        throw ScreenModelError.notFound(entity: FeedSession.entityName, id: feed.uuid)
+      }
+      context.delete(stored)
+    case .diaper(let diaper):
+      guard let stored = try context.object(DiaperChange.self, id: diaper.uuid) else {
+        throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: diaper.uuid)
+      }
+      context.delete(stored)
+    }
+    do {
+      try context.save()
+    } catch {
+      context.rollback()
+      throw error
+    }
+    try reload()
+  }
+
+  private func applyFilters() {
+    let baby = babyFilter
+    let byBaby = baby.map { id in allEvents.filter { $0.profileID == id } } ?? allEvents
+    var tags = Set<String>()
+    for event in byBaby { tags.formUnion(event.hashtags) }
+    hashtags = tags.sorted()
+    let tag = hashtagFilter.map(Hashtag.normalize) ?? ""
+    events = tag.isEmpty ? byBaby : byBaby.filter { $0.hashtags.contains(tag) }
+    sections = HistoryMonth.group(events, calendar: calendar)
+  }
+}

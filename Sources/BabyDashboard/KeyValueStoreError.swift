@@ -1,0 +1,39 @@
+/// A key-value store could not read or write its data.
+///
+/// Says what went wrong, at which file, and what to do:
+/// `damaged at '/…/Preferences/group.sungdoo.babyDashboard.json': not JSON (…) — the file was
+/// left untouched; restore it, or move it away to start with empty preferences.`
+public struct KeyValueStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The kind of failure.
+  public enum Code: Equatable, Sendable {
+    /// The file exists but cannot be read as a key-value file.
+    case damaged
+    /// The file was written by a newer version of this package.
+    case newerFormat(Int)
+    /// The operating system refused a read, write or lock.
+    case io
+  }
+
+  /// The kind of failure.
+  public var code: Code
+  /// The file (or suite) concerned.
+  public var path: String
+  /// What happened and what to do.
+  public var detail: String
+
+  public init(code: Code, path: String, detail: String) {
+    self.code = code
+    self.path = path
+    self.detail = detail
+  }
+
+  public var description: String {
+    let kind: String
+    switch code {
+    case .damaged: kind = "damaged"
+    case .newerFormat(let version): kind = "newer format (\(version))"
+    case .io: kind = "I/O error"
+    }
+    return "\(kind) at '\(path)': \(detail)"
+  }
+}

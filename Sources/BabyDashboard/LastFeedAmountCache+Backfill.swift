@@ -1,0 +1,33 @@
+import Foundation
+import PlainStore
+
+extension LastFeedAmountCache {
+  /// Fills in the last amount of every baby that has none, from its most recent feed with an
+  /// amount (Phase A's one-time backfill, and the importer's safety net).
+  ///
+  /// Values already cached are never replaced, so running it again changes nothing. Babies are
+  /// taken oldest first; when two share a name, the first one with an amount fills the name's
+  /// value and the second counts as already cached (the name-keyed cache holds one value).
+  ///
+  /// - Parameter context: the context to read babies and feeds from.
+  /// - Returns: what was done, with the coverage figure.
+  /// - Throws: `StoreError` from the fetches, ``KeyValueStoreError`` from the cache.
+  @discardableResult
+  public func backfill(from context: StoreContext) throws -> LastFeedAmountBackfillReport {
+    let babies = try context.babies()
+    var report = LastFeedAmountBackfillReport(babies: babies.count, backfilledNames: [], alreadyCached: 0, withoutAmount: 0)
+    for baby in babies {
+      if try get(forBabyName: baby.name) != nil {
+        report.alreadyCached += 1
+        continue
+      }
+      guard let feed = try context.lastFeedWithAmount(of: baby.id), let amount = LastFeedAmount(feed: feed) else {
+        report.withoutAmount += 1
+        continue
+      }
+      try set(amount, forBabyName: baby.name)
+      report.backfilledNames.append(baby.name)
+    }
+    return report
+  }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Why an action of a screen model (``DashboardModel``, ``HistoryModel``, ``HistoryEditModel``)
+/// was refused. Nothing was saved when one of these is thrown.
+public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No baby with this id is in the store (deleted elsewhere?).
+  case unknownBaby(UUID)
+  /// The baby already has a feed in progress.
+  case alreadyFeeding(babyName: String)
+  /// The baby has no feed in progress to finish.
+  case noFeedInProgress(babyName: String)
+  /// A baby's name is empty.
+  case emptyName
+  /// The feed or diaper change being edited or deleted is no longer in the store.
+  case notFound(entity: String, id: UUID)
+  /// The form has issues; each says what to fix.
+  case invalid([ValidationIssue])
+
+  public var description: String {
+    switch self {
+    case .unknownBaby(let id):
+      return "No baby with id \(id.uuidString) is in the store: reload the dashboard; it may have been deleted on another device."
+    case .alreadyFeeding(let name):
+      return "\(name) is already feeding: finish that feed before starting another."
+    case .noFeedInProgress(let name):
+      return "\(name) has no feed in progress: start a feed first."
+    case .emptyName:
+      return "A baby needs a name: enter at least one character that is not a space."
+    case .notFound(let entity, let id):
+      return "The \(entity) \(id.uuidString) is no longer in the store: reload the history; it may have been deleted elsewhere."
+    case .invalid(let issues):
+      return issues.map(\.message).joined(separator: " ")
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import PlainStore
+
+/// The fetches the screens, the widget snapshots and the backfill share, in the sort orders
+/// SEED-SPEC.md names: babies by createdAt ascending, feeds by startTime and diapers by
+/// timestamp descending.
+extension StoreContext {
+  /// All babies, oldest first (by `createdAt`, then `id` for a stable order), never by name.
+  public func babies() throws -> [BabyProfile] {
+    try fetch(FetchDescriptor<BabyProfile>(sortBy: [
+      SortDescriptor(\.createdAt, order: .forward), SortDescriptor(\.id, order: .forward),
+    ]))
+  }
+
+  /// The baby's most recent feed by start time, finished or not.
+  public func lastFeed(of babyID: UUID) throws -> FeedSession? {
+    let id: UUID? = babyID
+    var descriptor = FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == id },
+      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+    descriptor.fetchLimit = 1
+    return try fetch(descriptor).first
+  }
+
+  /// The baby's most recent feed that is still in progress.
+  public func inProgressFeed(of babyID: UUID) throws -> FeedSession? {
+    let id: UUID? = babyID
+    var descriptor = FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == id && $0.endTime == nil },
+      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+    descriptor.fetchLimit = 1
+    return try fetch(descriptor).first
+  }
+
+  /// The baby's most recent finished feed.
+  public func lastFinishedFeed(of babyID: UUID) throws -> FeedSession? {
+    let id: UUID? = babyID
+    var descriptor = FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == id && $0.endTime != nil },
+      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+    descriptor.fetchLimit = 1
+    return try fetch(descriptor).first
+  }
+
+  /// The baby's most recent feed that has an amount (a value and a unit).
+  public func lastFeedWithAmount(of babyID: UUID) throws -> FeedSession? {
+    let id: UUID? = babyID
+    var descriptor = FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == id && $0.amountValue != nil && $0.amountUnitSymbol != nil },
+      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+    descriptor.fetchLimit = 1
+    return try fetch(descriptor).first
+  }
+
+  /// The baby's most recent diaper change.
+  public func lastDiaper(of babyID: UUID) throws -> DiaperChange? {
+    let id: UUID? = babyID
+    var descriptor = FetchDescriptor<DiaperChange>(
+      predicate: #Predicate { $0.profileID == id },
+      sortBy: [SortDescriptor(\.timestamp, order: .reverse)])
+    descriptor.fetchLimit = 1
+    return try fetch(descriptor).first
+  }
+
+  /// How many feeds of the baby started within `range`.
+  public func feedCount(of babyID: UUID, startingIn range: Range<Date>) throws -> Int {
+    let id: UUID? = babyID
+    let lower = range.lowerBound
+    let upper = range.upperBound
+    var descriptor = FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == id && $0.startTime >= lower && $0.startTime < upper })
+    descriptor.dateRange = range
+    return try fetchCount(descriptor)
+  }
+
+  /// How many diaper changes of the baby happened within `range`.
+  public func diaperCount(of babyID: UUID, in range: Range<Date>) throws -> Int {
+    let id: UUID? = babyID
+    let lower = range.lowerBound
+    let upper = range.upperBound
+    var descriptor = FetchDescriptor<DiaperChange>(
+      predicate: #Predicate { $0.profileID == id && $0.timestamp >= lower && $0.timestamp < upper })
+    descriptor.dateRange = range
+    return try fetchCount(descriptor)
+  }
+
+  /// All feeds, newest first.
+  public func allFeeds() throws -> [FeedSession] {
+    try fetch(FetchDescriptor<FeedSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)]))
+  }
+
+  /// All diaper changes, newest first.
+  public func allDiapers() throws -> [DiaperChange] {
+    try fetch(FetchDescriptor<DiaperChange>(sortBy: [SortDescriptor(\.timestamp, order: .reverse)]))
+  }
+}

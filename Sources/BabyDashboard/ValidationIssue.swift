@@ -1,0 +1,44 @@
+/// Something in a form that stops it from being saved, with a message for the person typing.
+///
+/// The rules: a feed does not end before it starts; an amount is a number, not negative, and has
+/// a known unit; no two feeds of one baby start at the same moment, and no two diaper changes of
+/// one baby share a moment and a type (the store's uniqueness constraints, caught before they
+/// would merge the two).
+public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
+  /// The end time is earlier than the start time.
+  case endBeforeStart
+  /// The amount is below zero.
+  case negativeAmount
+  /// The amount field holds something that is not a number.
+  case amountNotANumber(String)
+  /// An amount was given without a unit.
+  case missingUnit
+  /// The unit is not one the app knows.
+  case unknownUnit(String)
+  /// Another feed of the same baby starts at that moment.
+  case anotherFeedStartsThen
+  /// Another diaper change of the same baby and type is logged at that moment.
+  case sameDiaperChangeExists
+
+  /// A sentence that says what is wrong and what to do.
+  public var message: String {
+    switch self {
+    case .endBeforeStart:
+      return "The feed ends before it starts: set the end at or after the start."
+    case .negativeAmount:
+      return "The amount is negative: enter zero or more, or leave it empty."
+    case .amountNotANumber(let text):
+      return "The amount \"\(text)\" is not a number: enter digits such as 120 or 4.5, or leave it empty."
+    case .missingUnit:
+      return "The amount has no unit: choose mL or fl oz."
+    case .unknownUnit(let text):
+      return "The unit \"\(text)\" is not one the app knows: use mL or fl oz."
+    case .anotherFeedStartsThen:
+      return "Another feed of this baby starts at the same time: change the start time, or edit that feed instead."
+    case .sameDiaperChangeExists:
+      return "This baby already has a diaper change of this type at that time: change the time or the type."
+    }
+  }
+
+  public var description: String { message }
+}

@@ -1,0 +1,9 @@
+/// What happens to the objects that refer to an object when that object is deleted.
+public enum DeleteRule: String, Codable, Sendable {
+  /// The references become `nil` (what BabyDashboard uses both ways).
+  case nullify
+  /// The referring objects are deleted too.
+  case cascade
+  /// The delete fails while any object still refers to the target.
+  case deny
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// A value stored by PlainStore: a `Codable` struct with a stable identity.
+///
+/// Entities are values, not references: fetch a copy, change it, and hand it back with
+/// ``StoreContext/update(_:)``. The context remembers the copy it handed out, so a save changes
+/// only the properties you changed (see ``StoreContext/save()``).
+///
+/// ```swift
+/// struct Note: Entity {
+///   static let entityName = "Note"
+///   var id: UUID
+///   var text: String
+/// }
+/// ```
+public protocol Entity: Codable, Sendable, Equatable {
+  /// The name of the entity in files and transactions; never change it once data exists.
+  static var entityName: String { get }
+  /// The JSON key of the identity property (default `"id"`; FeedSession uses `"uuid"`).
+  static var identityKey: String { get }
+  /// The identity: unique within the entity, never reused.
+  var id: UUID { get }
+}
+
+extension Entity {
+  public static var identityKey: String { "id" }
+}

@@ -1,0 +1,242 @@
+import Foundation
+
+/// Turns a context's unsaved changes into one transaction against the latest committed state:
+/// merges by property, resolves uniqueness conflicts by merging into the stored object, applies
+/// delete rules and checks references. Runs under the coordinator's lock (and, for a file store,
+/// the store's flock), so what it reads is what the transaction will follow.
+struct CommitPlanner {
+  let coordinator: StoreCoordinator
+  var state: StoreState
+  let merge = PropertyMerge()
+
+  /// Objects as this transaction leaves them: nil means deleted.
+  private var work: [ObjectKey: (any Entity)?] = [:]
+  /// The committed value of each object the transaction touched, before it.
+  private var originals: [ObjectKey: (any Entity)?] = [:]
+  /// Uniqueness indexes built on demand: per entity, constraint and segment (or "*").
+  private var uniqueIndexes: [IndexScope: [UniqueKey: UUID]] = [:]
+  private var denyChecks: [ObjectKey] = []
+
+  struct IndexScope: Hashable {
+    var entity: String
+    var constraint: Int
+    var segment: String
+  }
+
+  init(coordinator: StoreCoordinator, state: StoreState) {
+    self.coordinator = coordinator
+    self.state = state
+  }
+
+  /// The log entry for the changes, or nil when they change nothing.
+  mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date) throws -> LogEntry? {
+    for change in changes where change.kind != .delete {
+      try put(change)
+    }
+    for change in changes where change.kind == .delete {
+      try delete(ObjectKey(entity: change.entity, id: change.id), hint: change.snapshot)
+    }
+    try checkDenyRules()
+    try checkReferences()
+    return try logEntry(author: author, timestamp: timestamp)
+  }
+
+  // MARK: Reading the state as this transaction leaves it
+
+  private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
+    if let value = work[key] { return value }
+    let table = try coordinator.table(key.entity, state)
+    return try coordinator.committedObject(table, key.id, hint: hint, thorough: thorough, &state)
+  }
+
+  private mutating func set(_ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?) throws {
+    let old = try current(key, hint: hint ?? value, thorough: false)
+    if originals[key] == nil {
+      let table = try coordinator.table(key.entity, state)
+      originals[key] = .some(try coordinator.committedObject(table, key.id, hint: hint ?? value, thorough: false, &state))
+    }
+    work[key] = .some(value)
+    let table = try coordinator.table(key.entity, state)
+    for (scope, _) in uniqueIndexes where scope.entity == key.entity {
+      let keyOf = table.schema.uniqueKeys[scope.constraint]
+      if let old, scope.segment == "*" || scope.segment == table.segment(of: old),
+        uniqueIndexes[scope]?[keyOf(old)] == key.id
+      {
+        uniqueIndexes[scope]?[keyOf(old)] = nil
+      }
+      if let value, scope.segment == "*" || scope.segment == table.segment(of: value) {
+        uniqueIndexes[scope]?[keyOf(value)] = key.id
+      }
+    }
+  }
+
+  // MARK: Inserts and updates
+
+  private mutating func put(_ change: PendingChange) throws {
+    guard let value = change.value else { return }
+    let key = ObjectKey(entity: change.entity, id: change.id)
+    let table = try coordinator.table(change.entity, state)
+    let stored = try current(key, hint: change.snapshot ?? value, thorough: change.kind == .update)
+    var merged: any Entity
+    switch (change.kind, stored) {
+    case (.update, nil) where change.snapshot != nil:
+      return  // deleted by another context or process since it was read: the delete stands
+    case (_, nil):
+      merged = value
+    case (.insert, _?):
+      merged = value  // the object trumps: every property of the inserted value
+    case (_, let stored?):
+      if let snapshot = change.snapshot, !entitiesEqual(snapshot, stored) {
+        merged = try merge.apply(try merge.changes(of: value, from: snapshot), to: stored)
+      } else {
+        merged = value
+      }
+    }
+    // Uniqueness: a stored object with the same key takes this one's changes instead.
+    for (index, keyOf) in table.schema.uniqueKeys.enumerated() {
+      let scope = try uniqueScope(table, constraint: index, for: merged)
+      guard let otherID = uniqueIndexes[scope]?[keyOf(merged)], otherID != merged.id else { continue }
+      let otherKey = ObjectKey(entity: change.entity, id: otherID)
+      guard let other = try current(otherKey, hint: merged, thorough: true) else { continue }
+      let changes =
+        change.kind == .insert
+        ? try merge.replacement(of: other, by: value)
+        : try merge.changes(of: value, from: change.snapshot)
+      let combined = try merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: other)
+      if stored != nil {
+        try delete(key, hint: stored)  // the object became the stored one: one of the two goes
+      }
+      try set(otherKey, to: combined, hint: other)
+      return
+    }
+    try set(key, to: merged, hint: stored)
+  }
+
+  /// The index of one uniqueness constraint over the objects a value could collide with: its
+  /// own segment when the constraint includes the segment key, else the whole entity.
+  private mutating func uniqueScope(_ table: EntityTable, constraint: Int, for value: any Entity) throws -> IndexScope {
+    let names = table.schema.uniqueKeyNames[constraint]
+    let segmentWide = table.schema.segmentKeyName.map(names.contains) ?? false
+    let segment = segmentWide ? table.segment(of: value) : "*"
+    let scope = IndexScope(entity: table.schema.name, constraint: constraint, segment: segment)
+    if uniqueIndexes[scope] != nil { return scope }
+    let keyOf = table.schema.uniqueKeys[constraint]
+    var index: [UniqueKey: UUID] = [:]
+    if segmentWide {
+      try coordinator.ensureLoaded(table, segment, &state)
+    } else {
+      try coordinator.loadAll(table, &state)
+    }
+    let segments = segmentWide ? [segment] : Array(table.slots.keys)
+    for name in segments {
+      for (id, object) in table.slots[name]?.objects ?? [:]
+      where work[ObjectKey(entity: table.schema.name, id: id)] == nil {
+        index[keyOf(object)] = id
+      }
+    }
+    for (key, value) in work where key.entity == table.schema.name {
+      if let value, !segmentWide || table.segment(of: value) == segment { index[keyOf(value)] = key.id }
+    }
+    uniqueIndexes[scope] = index
+    return scope
+  }
+
+  // MARK: Deletes and delete rules
+
+  private mutating func delete(_ key: ObjectKey, hint: (any Entity)?) throws {
+    guard let existing = try current(key, hint: hint, thorough: true) else { return }
+    try set(key, to: nil, hint: existing)
+    for entity in coordinator.schema.entities {
+      for reference in entity.references where reference.targetEntity == key.entity {
+        let referrers = try referrers(of: key.id, in: entity, through: reference)
+        switch reference.deleteRule {
+        case .nullify:
+          for referrer in referrers {
+            try set(ObjectKey(entity: entity.name, id: referrer.id), to: reference.nullified(referrer), hint: referrer)
+          }
+        case .cascade:
+          for referrer in referrers { try delete(ObjectKey(entity: entity.name, id: referrer.id), hint: referrer) }
+        case .deny:
+          if !referrers.isEmpty { denyChecks.append(key) }
+        }
+      }
+    }
+  }
+
+  /// The objects of `entity` whose `reference` points at `id`, as this transaction leaves them.
+  private mutating func referrers(of id: UUID, in entity: EntitySchema, through reference: AnyReference) throws
+    -> [any Entity]
+  {
+    let table = try coordinator.table(entity.name, state)
+    try coordinator.loadAll(table, &state)
+    var found: [any Entity] = []
+    for slot in table.slots.values {
+      for (objectID, object) in slot.objects ?? [:]
+      where work[ObjectKey(entity: entity.name, id: objectID)] == nil && reference.target(object) == id {
+        found.append(object)
+      }
+    }
+    for (key, value) in work where key.entity == entity.name {
+      if let value, reference.target(value) == id { found.append(value) }
+    }
+    return found.sorted { uuidPrecedes($0.id, $1.id) }
+  }
+
+  private mutating func checkDenyRules() throws {
+    for key in denyChecks {
+      for entity in coordinator.schema.entities {
+        for reference in entity.references where reference.targetEntity == key.entity && reference.deleteRule == .deny {
+          let remaining = try referrers(of: key.id, in: entity, through: reference)
+          if !remaining.isEmpty {
+            throw StoreError(
+              .reference, path: "\(key.entity) \(key.id.uuidString)",
+              "cannot be deleted: \(remaining.count) \(entity.name) still refer to it through '\(reference.keyName)' (delete rule deny) — delete or change those first.")
+          }
+        }
+      }
+    }
+  }
+
+  /// Every reference of every object this transaction writes points at an object that exists.
+  private mutating func checkReferences() throws {
+    for (key, value) in work.sorted(by: { uuidPrecedes($0.key.id, $1.key.id) }) {
+      guard let value, let entity = coordinator.schema.entity(named: key.entity) else { continue }
+      for reference in entity.references {
+        guard let target = reference.target(value) else { continue }
+        let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
+        if try current(targetKey, hint: nil, thorough: true) == nil {
+          throw StoreError(
+            .reference, path: "\(key.entity) \(key.id.uuidString)",
+            "its '\(reference.keyName)' refers to \(reference.targetEntity) \(target.uuidString), which does not exist — save that \(reference.targetEntity) first or set '\(reference.keyName)' to nil.")
+        }
+      }
+    }
+  }
+
+  // MARK: The transaction
+
+  private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
+    var changes: [LogChange] = []
+    for (key, final) in work {
+      let original = originals[key] ?? nil
+      if entitiesEqual(original, final) { continue }
+      let table = try coordinator.table(key.entity, state)
+      switch (original, final) {
+      case (nil, let value?):
+        changes.append(LogChange(entity: key.entity, id: key.id, kind: .insert, segment: table.segment(of: value), from: nil, value: value))
+      case (let old?, nil):
+        changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
+      case (let old?, let value?):
+        let segment = table.segment(of: value)
+        let from = table.segment(of: old)
+        changes.append(
+          LogChange(entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
+      case (nil, nil):
+        continue
+      }
+    }
+    guard !changes.isEmpty else { return nil }
+    changes.sort { $0.entity != $1.entity ? $0.entity < $1.entity : uuidPrecedes($0.id, $1.id) }
+    return LogEntry(sequence: state.sequence + 1, author: author, timestamp: timestamp, changes: changes)
+  }
+}

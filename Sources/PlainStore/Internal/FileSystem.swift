@@ -1,0 +1,179 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few POSIX file operations the store needs, with its rules built in: files 0600, folders
+/// 0700, symbolic links refused, and atomic replacement flushed twice (file, then folder).
+///
+/// Foundation's `Data.write(options: .atomic)` on Linux neither flushes the folder nor keeps the
+/// permissions, so the store does not use it.
+enum FileSystem {
+  /// Reads a whole regular file; nil if there is none. Refuses a symbolic link.
+  static func read(_ url: URL, displayPath: String) throws -> Data? {
+    let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    if fd < 0 {
+      let code = errno
+      if code == ENOENT { return nil }
+      if code == ELOOP {
+        throw StoreError(
+          .symbolicLink, path: displayPath,
+          "is a symbolic link; the store does not follow links — replace it with the real file or remove it.")
+      }
+      throw error(code, displayPath, "cannot open for reading")
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw error(errno, displayPath, "cannot read its size") }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw StoreError(.damaged, path: displayPath, "is not a regular file — move it aside; the store was left untouched.")
+    }
+    var data = Data(count: Int(info.st_size))
+    var offset = 0
+    while true {
+      if offset == data.count { data.count += 4096 }  // the file may have grown: read to its end
+      let count = data.withUnsafeMutableBytes { buffer in
+        Glibc_read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw error(errno, displayPath, "cannot read")
+      }
+      if count == 0 { break }
+      offset += count
+    }
+    data.count = offset
+    return data
+  }
+
+  /// Replaces `url` with `data` so that a crash leaves the old file or the new one: a temporary
+  /// file in the same folder, flushed, renamed over the target, then the folder flushed.
+  static func writeAtomically(_ data: Data, to url: URL, displayPath: String) throws {
+    let folder = url.deletingLastPathComponent()
+    try refuseSymbolicLink(at: url, displayPath: displayPath)
+    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw error(errno, displayPath, "cannot create a temporary file beside it") }
+    var closed = false
+    defer {
+      if !closed { close(fd) }
+    }
+    do {
+      fchmod(fd, 0o600)  // whatever the umask
+      try data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let count = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+          if count < 0 {
+            if errno == EINTR { continue }
+            throw error(errno, displayPath, "cannot write")
+          }
+          offset += count
+        }
+      }
+      guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+      closed = true
+      close(fd)
+      guard rename(temporary.path, url.path) == 0 else { throw error(errno, displayPath, "cannot rename into place") }
+    } catch {
+      unlink(temporary.path)
+      throw error
+    }
+    try syncFolder(folder, displayPath: displayPath)
+  }
+
+  /// Flushes a folder's entries (a rename or unlink in it) to disk.
+  static func syncFolder(_ folder: URL, displayPath: String) throws {
+    let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw error(errno, displayPath, "cannot open its folder to flush it") }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush its folder") }
+  }
+
+  /// Fails if a symbolic link stands at `url` (a planted link must not redirect a write).
+  static func refuseSymbolicLink(at url: URL, displayPath: String) throws {
+    var info = stat()
+    if lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+      throw StoreError(
+        .symbolicLink, path: displayPath,
+        "is a symbolic link; the store does not follow links — replace it with the real file or remove it.")
+    }
+  }
+
+  /// Creates a folder with mode 0700 if it is not there; refuses a symbolic link in its place.
+  static func makeFolder(_ url: URL, displayPath: String) throws {
+    var info = stat()
+    if lstat(url.path, &info) == 0 {
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: return
+      case S_IFLNK: try refuseSymbolicLink(at: url, displayPath: displayPath)
+      default: throw StoreError(.damaged, path: displayPath, "is a file where a folder should be — move it aside.")
+      }
+    }
+    if mkdir(url.path, 0o700) != 0, errno != EEXIST { throw error(errno, displayPath, "cannot create the folder") }
+    chmod(url.path, 0o700)
+  }
+
+  /// Whether anything (file, folder or link) is at `url`.
+  static func exists(_ url: URL) -> Bool {
+    var info = stat()
+    return lstat(url.path, &info) == 0
+  }
+
+  /// The identity of a file, to notice that an atomic rename replaced it.
+  static func identity(_ url: URL) -> FileIdentity? {
+    var info = stat()
+    guard lstat(url.path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+    #else
+      let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    #endif
+    return FileIdentity(
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: modified)
+  }
+
+  /// The names in a folder, skipping hidden entries (the temporary files of atomic writes).
+  static func list(_ folder: URL) -> [String] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+    return names.filter { !$0.hasPrefix(".") }.sorted()
+  }
+
+  /// Removes the temporary files that interrupted atomic writes left in a folder.
+  static func removeLeftoverTemporaryFiles(in folder: URL) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+    for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+      unlink(folder.appendingPathComponent(name).path)
+    }
+  }
+
+  static func remove(_ url: URL) {
+    unlink(url.path)
+  }
+
+  static func error(_ code: Int32, _ path: String, _ what: String) -> StoreError {
+    StoreError(.io(code), path: path, "\(what): \(String(cString: strerror(code))) — check the folder's permissions and free space.")
+  }
+}
+
+struct FileIdentity: Equatable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+  var size: Int64
+  var modified: Int64
+}
+
+// The global read/write, renamed so they do not clash with Foundation's methods of the same name.
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+  @inline(__always) func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
+  }
+  @inline(__always) func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+  }
+#endif

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Calls `onChange` soon after files appear in a folder: inotify on Linux, a file-system event
+/// source on Apple platforms, polling where neither works. Watches the folder, not a file,
+/// because an atomic rename replaces the file.
+final class FolderWatcher: Sendable {
+  private let stopped = Atomic<Bool>(false)
+  private let folder: URL
+  private let onChange: @Sendable () -> Void
+  private let pollInterval: Duration
+
+  init(folder: URL, pollInterval: Duration = .milliseconds(250), onChange: @escaping @Sendable () -> Void) {
+    self.folder = folder
+    self.onChange = onChange
+    self.pollInterval = pollInterval
+  }
+
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = "PlainStore.FolderWatcher"
+    thread.start()
+  }
+
+  func stop() {
+    stopped.store(true, ordering: .relaxed)
+  }
+
+  private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+  private func run() {
+    #if os(Linux)
+      if watchWithInotify() { return }
+    #elseif canImport(Darwin)
+      if watchWithDispatchSource() { return }
+    #endif
+    poll()
+  }
+
+  /// The fallback: look every `pollInterval`.
+  private func poll() {
+    while !isStopped {
+      Thread.sleep(forTimeInterval: Double(pollInterval.components.attoseconds) / 1e18 + Double(pollInterval.components.seconds))
+      if !isStopped { onChange() }
+    }
+  }
+
+  #if os(Linux)
+    private func watchWithInotify() -> Bool {
+      let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+      guard fd >= 0 else { return false }
+      defer { close(fd) }
+      let mask = UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE)
+      guard inotify_add_watch(fd, folder.path, mask) >= 0 else { return false }
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while !isStopped {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = Glibc.poll(&descriptor, 1, 100)  // wake every 100 ms to notice stop()
+        guard ready > 0 else { continue }
+        var sawEvent = false
+        while buffer.withUnsafeMutableBytes({ Glibc_read(fd, $0.baseAddress!, $0.count) }) > 0 { sawEvent = true }
+        if sawEvent && !isStopped { onChange() }
+      }
+      return true
+    }
+  #endif
+
+  #if canImport(Darwin)
+    private func watchWithDispatchSource() -> Bool {
+      let fd = open(folder.path, O_EVTONLY)
+      guard fd >= 0 else { return false }
+      let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete])
+      source.setEventHandler { [onChange] in onChange() }
+      source.setCancelHandler { close(fd) }
+      source.resume()
+      while !isStopped { Thread.sleep(forTimeInterval: 0.1) }
+      source.cancel()
+      return true
+    }
+  #endif
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One unsaved change of a context, as the save hands it to the coordinator.
+struct PendingChange: Sendable {
+  enum Kind: Sendable { case insert, update, delete }
+  var entity: String
+  var id: UUID
+  var kind: Kind
+  /// The new value (inserts and updates).
+  var value: (any Entity)?
+  /// The value the context last handed out for this object: what the change is measured from,
+  /// property by property. nil when the context never read it.
+  var snapshot: (any Entity)?
+}
+
+struct ObjectKey: Hashable, Sendable {
+  var entity: String
+  var id: UUID
+}
+
+func entitiesEqual(_ lhs: (any Entity)?, _ rhs: (any Entity)?) -> Bool {
+  switch (lhs, rhs) {
+  case (nil, nil): return true
+  case (let lhs?, let rhs?): return openEqual(lhs, rhs)
+  default: return false
+  }
+}
+
+private func openEqual<E: Entity>(_ lhs: E, _ rhs: any Entity) -> Bool {
+  (rhs as? E) == lhs
+}
+
+/// Orders ids by their bytes: the same order on every platform.
+func uuidPrecedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
+  withUnsafeBytes(of: lhs.uuid) { left in
+    withUnsafeBytes(of: rhs.uuid) { right in
+      left.lexicographicallyPrecedes(right)
+    }
+  }
+}

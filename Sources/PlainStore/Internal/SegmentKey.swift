@@ -1,0 +1,38 @@
+import Foundation
+
+/// Names the segment an object belongs to: the UTC month of its segment key ("2026-01"), or
+/// "all" for an entity kept in one segment.
+enum SegmentKey {
+  static let all = "all"
+
+  /// Months counted from year 0, so that ranges of months are ranges of integers.
+  static func monthIndex(of date: Date) -> Int {
+    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let (year, month, _) = ISO8601.civilFromDays(seconds.floorDivided(by: 86_400))
+    return year * 12 + (month - 1)
+  }
+
+  static func name(monthIndex: Int) -> String {
+    let year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
+    let month = monthIndex - year * 12 + 1
+    return ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2)
+  }
+
+  static func month(of date: Date) -> String { name(monthIndex: monthIndex(of: date)) }
+
+  /// The month index of a segment name, nil for "all" or anything else.
+  static func monthIndex(of name: String) -> Int? {
+    let parts = name.split(separator: "-")
+    guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else {
+      return nil
+    }
+    return year * 12 + month - 1
+  }
+
+  /// The months a half-open date range touches.
+  static func monthIndexes(covering range: Range<Date>) -> ClosedRange<Int>? {
+    guard !range.isEmpty else { return nil }
+    let last = range.upperBound.addingTimeInterval(-0.000_001)
+    return monthIndex(of: range.lowerBound)...max(monthIndex(of: range.lowerBound), monthIndex(of: last))
+  }
+}

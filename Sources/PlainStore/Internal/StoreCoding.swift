@@ -1,0 +1,101 @@
+import Foundation
+
+/// The JSON settings of every store file: sorted keys and exact ISO 8601 dates, so the same state
+/// gives the same bytes.
+enum StoreCoding {
+  static func makeEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(ISO8601.format(date))
+    }
+    return encoder
+  }
+
+  static func makeDecoder(schema: Schema? = nil) -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      let text = try container.decode(String.self)
+      guard let date = ISO8601.parse(text) else {
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
+      }
+      return date
+    }
+    if let schema { decoder.userInfo[.plainStoreSchema] = SchemaBox(schema: schema) }
+    return decoder
+  }
+
+  /// A reason a person can act on, from a decoding error.
+  static func reason(_ error: Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted(let context):
+      return context.codingPath.isEmpty ? "not valid JSON (damaged or truncated)" : "\(path(context.codingPath)): \(context.debugDescription)"
+    case DecodingError.keyNotFound(let key, let context):
+      return "missing key '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))")
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      return "\(path(context.codingPath)): \(context.debugDescription)"
+    case let error as StoreError:
+      return error.detail
+    default:
+      return "\(error)"
+    }
+  }
+
+  private static func path(_ codingPath: [CodingKey]) -> String {
+    codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+  }
+}
+
+struct SchemaBox: Sendable { let schema: Schema }
+
+extension CodingUserInfoKey {
+  static let plainStoreSchema = CodingUserInfoKey(rawValue: "PlainStore.schema")!
+}
+
+/// Any JSON value: how the engine compares and merges entities property by property without
+/// knowing their types.
+enum JSONValue: Codable, Equatable, Sendable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .number(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+}
+
+/// Encodes an entity held as an existential.
+struct AnyEncodableEntity: Encodable {
+  let value: any Entity
+  func encode(to encoder: Encoder) throws { try value.encode(to: encoder) }
+}

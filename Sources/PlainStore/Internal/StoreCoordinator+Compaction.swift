@@ -1,0 +1,67 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// Writes the segments that changed since the manifest, then the manifest (the commit point),
+  /// then removes the files nothing refers to any more and the log files no one needs.
+  /// Runs holding the store's flock and the coordinator's lock.
+  func compact(_ state: inout StoreState) throws {
+    guard let files else { return }
+    let encoder = StoreCoding.makeEncoder()
+    var manifest = state.manifest
+    manifest.sequence = state.sequence
+    var written: [String] = []
+    for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
+      for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
+        try ensureLoaded(table, segment, &state)
+        let objects = (table.slots[segment]?.objects ?? [:]).values.sorted { uuidPrecedes($0.id, $1.id) }
+        if objects.isEmpty {
+          manifest.segments[name]?[segment] = nil
+          table.slots[segment]?.file = nil
+        } else {
+          let file = "\(name).\(segment).\(ISO8601.pad(state.sequence, 8)).json"
+          let content = SegmentFileOut(entity: name, segment: segment, objects: objects.map(AnyEncodableEntity.init))
+          try files.write(content, to: files.segmentsURL.appendingPathComponent(file), relative: "segments/" + file, encoder: encoder)
+          manifest.segments[name, default: [:]][segment] = SegmentEntry(file: file, count: objects.count)
+          table.slots[segment]?.file = file
+          written.append(file)
+        }
+        table.slots[segment]?.pending = []
+      }
+      if manifest.segments[name]?.isEmpty == true { manifest.segments[name] = nil }
+    }
+    try files.write(manifest, to: files.manifestURL, relative: "manifest.json", encoder: encoder)
+    state.manifest = manifest
+    state.manifestIdentity = FileSystem.identity(files.manifestURL)
+    state.changesSinceManifest = 0
+    state.statistics.compactions += 1
+    removeUnreferencedFiles(manifest, keepingLogsAfter: logsToKeepAfter(manifest), files: files)
+  }
+
+  /// Logs after this sequence stay: the recent ones for processes that have not caught up, and
+  /// those a registered history reader has not consumed (within the retention limit).
+  func logsToKeepAfter(_ manifest: Manifest) -> Int {
+    var keep = manifest.sequence - options.logRetention
+    if let oldestReader = manifest.readers.values.min() {
+      keep = min(keep, max(oldestReader, manifest.sequence - options.historyRetentionLimit))
+    }
+    return max(0, keep)
+  }
+
+  private func removeUnreferencedFiles(_ manifest: Manifest, keepingLogsAfter keep: Int, files: StoreFiles) {
+    let referenced = Set(manifest.segments.values.flatMap { $0.values.map(\.file) })
+    var removed = false
+    for name in FileSystem.list(files.segmentsURL) where !referenced.contains(name) {
+      FileSystem.remove(files.segmentsURL.appendingPathComponent(name))
+      removed = true
+    }
+    for name in FileSystem.list(files.logURL) {
+      guard name.hasSuffix(".json"), let sequence = Int(name.dropLast(5)), sequence <= keep else { continue }
+      FileSystem.remove(files.logURL.appendingPathComponent(name))
+      removed = true
+    }
+    if removed {
+      try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display("segments"))
+      try? FileSystem.syncFolder(files.logURL, displayPath: files.display("log"))
+    }
+  }
+}

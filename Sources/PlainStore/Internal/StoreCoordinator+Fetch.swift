@@ -1,0 +1,81 @@
+import Foundation
+
+/// A context's unsaved changes to one entity, laid over the committed objects when it fetches.
+struct ContextOverlay<E: Entity> {
+  /// id → the unsaved value, or nil for an unsaved delete.
+  var changed: [UUID: E?] = [:]
+}
+
+extension StoreCoordinator {
+  /// The objects a descriptor selects, sorted, with the context's unsaved changes laid over.
+  ///
+  /// Reads only the segments it must: the months of `dateRange`; and when the first sort is
+  /// the segment key and there is a limit, the months newest (or oldest) first until the limit
+  /// is filled, so the last feed costs one month whatever the years of history.
+  func fetch<E: Entity>(_ descriptor: FetchDescriptor<E>, overlay: ContextOverlay<E>, counting: Bool = false) throws -> [E] {
+    let matches = try state.withLock { state -> [E] in
+      let table = try table(E.entityName, state)
+      let inRange: (E) -> Bool = { object in
+        guard let range = descriptor.dateRange, let date = table.schema.segmentDate else { return true }
+        return range.contains(date(object))
+      }
+      let accepts: (E) throws -> Bool = { object in
+        try inRange(object) && (descriptor.predicate.map { try $0.evaluate(object) } ?? true)
+      }
+      var segments = table.segments(in: descriptor.dateRange)
+      var needed: Int?
+      var newestFirst = false
+      if !counting, let limit = descriptor.fetchLimit, let first = descriptor.sortBy.first, table.isSegmented {
+        if table.schema.sortDescriptorOnSegmentKey(true)?.matches(first) == true {
+          needed = limit + (descriptor.fetchOffset ?? 0)
+          newestFirst = true
+        } else if table.schema.sortDescriptorOnSegmentKey(false)?.matches(first) == true {
+          needed = limit + (descriptor.fetchOffset ?? 0)
+        }
+      }
+      if newestFirst { segments.reverse() }
+      let pending = try overlay.changed.values.compactMap { $0 }.filter(accepts)
+      var found: [E] = []
+      for segment in segments {
+        try ensureLoaded(table, segment, &state)
+        for (id, object) in table.slots[segment]?.objects ?? [:] where overlay.changed[id] == nil {
+          let object = object as! E
+          if try accepts(object) { found.append(object) }
+        }
+        if let needed {
+          // Unread months hold only objects that sort after every one read so far.
+          let pendingHere = pending.filter {
+            let month = table.segment(of: $0)
+            return newestFirst ? month >= segment : month <= segment
+          }
+          if found.count + pendingHere.count >= needed { break }
+        }
+      }
+      return found + pending
+    }
+    if counting { return matches }
+    var sorted = matches
+    let sortBy = descriptor.sortBy
+    sorted.sort { lhs, rhs in
+      for comparator in sortBy {
+        switch comparator.compare(lhs, rhs) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: continue
+        }
+      }
+      return uuidPrecedes(lhs.id, rhs.id)
+    }
+    let offset = min(descriptor.fetchOffset ?? 0, sorted.count)
+    let end = descriptor.fetchLimit.map { min(sorted.count, offset + $0) } ?? sorted.count
+    return Array(sorted[offset..<end])
+  }
+
+  /// The committed object with this id, looking in every segment if it must.
+  func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
+    try state.withLock { state in
+      let table = try table(E.entityName, state)
+      return try committedObject(table, id, hint: nil, thorough: true, &state) as? E
+    }
+  }
+}

@@ -1,0 +1,287 @@
+import Foundation
+import Synchronization
+
+/// The shared state of one open store in this process: what the contexts read and what their
+/// saves commit to. One per container.
+final class StoreCoordinator: Sendable {
+  let schema: Schema
+  let options: StoreOptions
+  /// nil for an in-memory store.
+  let files: StoreFiles?
+  let lock: FileLock?
+  let state: Mutex<StoreState>
+  let broadcaster = ChangeBroadcaster()
+
+  /// An in-memory store: every segment is loaded (and empty) from the start.
+  init(inMemory schema: Schema, options: StoreOptions) {
+    self.schema = schema
+    self.options = options
+    self.files = nil
+    self.lock = nil
+    self.state = Mutex(StoreState(schema: schema))
+  }
+
+  /// Opens the store folder at `root`, creating it if it does not exist. Reads store.json, the
+  /// manifest and the log; segments wait until a fetch needs them. Writes nothing to an
+  /// existing store unless it must upgrade store.json to a newer schema.
+  init(root: URL, schema: Schema, options: StoreOptions) throws {
+    let files = StoreFiles(root: root)
+    self.schema = schema
+    self.options = options
+    self.files = files
+    self.lock = FileLock(url: files.lockURL, displayPath: files.display("lock"))
+    self.state = Mutex(StoreState(schema: schema))
+    try openFiles()
+  }
+
+  private func openFiles() throws {
+    guard let files, let lock else { return }
+    let decoder = StoreCoding.makeDecoder(schema: schema)
+    let encoder = StoreCoding.makeEncoder()
+    try FileSystem.refuseSymbolicLink(at: files.root, displayPath: files.rootName)
+    if !FileSystem.exists(files.root) {
+      try FileManager.default.createDirectory(at: files.root.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileSystem.makeFolder(files.root, displayPath: files.rootName)
+    }
+    var header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder)
+    if header == nil {
+      guard FileSystem.list(files.root).filter({ $0 != "lock" }).isEmpty else {
+        throw StoreError(
+          .missing, path: files.display("store.json"),
+          "the folder holds other files but no store.json, so it is not a PlainStore store or has lost its header — restore store.json or choose another folder; nothing was changed.")
+      }
+      try lock.withLock(timeout: options.lockTimeout) {
+        try createLayout(files)
+        try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
+      }
+      header = StoreHeader(schema: schema)
+    }
+    guard let header else { return }
+    if header.schemaVersion > schema.version {
+      throw StoreError(
+        .newerSchema(header.schemaVersion), path: files.display("store.json"),
+        "the store has schema version \(header.schemaVersion) but this program knows only up to \(schema.version) — update the app or babydash; the store was left untouched.")
+    }
+    let identity = FileSystem.identity(files.manifestURL)
+    let manifest = try files.decode(Manifest.self, at: files.manifestURL, relative: "manifest.json", decoder: decoder)
+    try state.withLock { state in
+      state.reset(to: manifest ?? Manifest(), schema: schema)
+      state.manifestIdentity = identity
+      try catchUp(&state)
+      state.undelivered = []
+      state.undeliveredReload = false
+    }
+    if header.schemaVersion < schema.version {
+      try lock.withLock(timeout: options.lockTimeout) {
+        try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
+      }
+    }
+  }
+
+  func createLayout(_ files: StoreFiles) throws {
+    try FileSystem.makeFolder(files.root, displayPath: files.rootName)
+    try FileSystem.makeFolder(files.segmentsURL, displayPath: files.display("segments"))
+    try FileSystem.makeFolder(files.logURL, displayPath: files.display("log"))
+  }
+
+  func table(_ name: String, _ state: StoreState) throws -> EntityTable {
+    guard let table = state.tables[name] else {
+      throw StoreError(
+        .invalidObject, path: name,
+        "'\(name)' is not an entity of this store's schema — add its EntitySchema to the Schema.")
+    }
+    return table
+  }
+
+  // MARK: Catching up with other processes
+
+  /// Applies the commits other processes made since this one last looked. Their transactions
+  /// wait in `state.undelivered` until ``deliverRemoteChanges()`` announces them.
+  @discardableResult
+  func catchUp(_ state: inout StoreState) throws -> Bool {
+    guard let files else { return false }
+    let decoder = StoreCoding.makeDecoder(schema: schema)
+    var appliedAny = false
+    for _ in 0..<16 {
+      let identity = FileSystem.identity(files.manifestURL)
+      if identity != state.manifestIdentity {
+        let manifest =
+          try files.decode(Manifest.self, at: files.manifestURL, relative: "manifest.json", decoder: decoder) ?? Manifest()
+        if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
+          state.reset(to: manifest, schema: schema)
+          state.undelivered = []
+          state.undeliveredReload = true
+          appliedAny = true
+        } else {
+          for (name, table) in state.tables {
+            table.adopt(manifest.segments[name] ?? [:], through: manifest.sequence)
+          }
+          state.manifest = manifest
+        }
+        state.manifestIdentity = identity
+      }
+      while let entry = try readLog(state.sequence + 1, decoder: decoder) {
+        state.apply(entry)
+        state.undelivered.append(entry.transaction)
+        appliedAny = true
+      }
+      // Compaction may have pruned the next log between the manifest check and the reads.
+      if FileSystem.identity(files.manifestURL) == state.manifestIdentity { break }
+    }
+    return appliedAny
+  }
+
+  func readLog(_ sequence: Int, decoder: JSONDecoder) throws -> LogEntry? {
+    guard let files else { return nil }
+    let relative = "log/" + StoreFiles.logName(sequence)
+    guard let entry = try files.decode(LogEntry.self, at: files.logFileURL(sequence), relative: relative, decoder: decoder)
+    else { return nil }
+    guard entry.sequence == sequence else {
+      throw StoreError(
+        .damaged, path: files.display(relative),
+        "holds transaction \(entry.sequence), not \(sequence) — \(StoreFiles.untouched)")
+    }
+    return entry
+  }
+
+  /// Announces the other processes' commits noticed so far.
+  func deliverRemoteChanges() {
+    let (transactions, reloaded) = state.withLock { state in
+      defer {
+        state.undelivered = []
+        state.undeliveredReload = false
+      }
+      return (state.undelivered, state.undeliveredReload)
+    }
+    guard !transactions.isEmpty || reloaded else { return }
+    broadcaster.announceRemote(RemoteChange(transactions: transactions, reloaded: reloaded))
+  }
+
+  // MARK: Segments, loaded when first needed
+
+  /// Makes sure a segment's objects are in memory.
+  func ensureLoaded(_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws {
+    guard let slot = table.slots[segment], !slot.isLoaded, slot.file != nil else { return }
+    if try loadSegment(table, segment, &state) { return }
+    // Another process's compaction may have replaced the file: look at its manifest and retry.
+    try catchUp(&state)
+    guard let retry = table.slots[segment], !retry.isLoaded, retry.file != nil else { return }
+    if try loadSegment(table, segment, &state) { return }
+    throw StoreError(
+      .missing, path: files?.display("segments/" + (retry.file ?? segment)) ?? segment,
+      "manifest.json lists this segment but the file is not there — restore it from a backup; the store was left untouched.")
+  }
+
+  private func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws -> Bool {
+    guard let files, let file = table.slots[segment]?.file else { return true }
+    let relative = "segments/" + file
+    let decoder = StoreCoding.makeDecoder(schema: schema)
+    guard
+      let objects = try decodeSegment(
+        table.schema.type, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
+        files: files, decoder: decoder)
+    else { return false }
+    table.load(segment, objects: objects)
+    state.statistics.segmentFilesRead += 1
+    return true
+  }
+
+  private func decodeSegment<E: Entity>(
+    _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: JSONDecoder
+  ) throws -> [any Entity]? {
+    guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder) else {
+      return nil
+    }
+    guard file.entity == E.entityName, file.segment == segment else {
+      throw StoreError(
+        .damaged, path: files.display(relative),
+        "holds \(file.entity) \(file.segment), not \(E.entityName) \(segment) — \(StoreFiles.untouched)")
+    }
+    return file.objects
+  }
+
+  func loadAll(_ table: EntityTable, _ state: inout StoreState) throws {
+    for segment in table.slots.keys.sorted() { try ensureLoaded(table, segment, &state) }
+  }
+
+  /// The committed object with this id, if any. `hint` (a value of the object) names the
+  /// segment to look in first; `thorough` loads every segment before it answers "none".
+  func committedObject(
+    _ table: EntityTable, _ id: UUID, hint: (any Entity)?, thorough: Bool, _ state: inout StoreState
+  ) throws -> (any Entity)? {
+    if let segment = table.segmentOf[id] {
+      try ensureLoaded(table, segment, &state)
+      if let object = table.slots[segment]?.objects?[id] { return object }
+    }
+    let first = hint.map(table.segment(of:)) ?? SegmentKey.all
+    if table.slots[first] != nil {
+      try ensureLoaded(table, first, &state)
+      if let object = table.slots[first]?.objects?[id] { return object }
+    }
+    guard thorough, !table.isFullyLoaded else { return nil }
+    try loadAll(table, &state)
+    return table.segmentOf[id].flatMap { table.slots[$0]?.objects?[id] }
+  }
+}
+
+/// Everything the coordinator knows, behind its lock.
+struct StoreState: @unchecked Sendable {  // only ever touched inside the coordinator's Mutex
+  var tables: [String: EntityTable]
+  /// The last transaction applied.
+  var sequence = 0
+  var manifest = Manifest()
+  var manifestIdentity: FileIdentity?
+  /// Objects changed by the log entries since the manifest: with the count of entries, what
+  /// decides when to compact.
+  var changesSinceManifest = 0
+  /// The history of an in-memory store (a file store reads its log).
+  var memoryHistory: [Transaction] = []
+  var undelivered: [Transaction] = []
+  var undeliveredReload = false
+  var statistics = StoreStatistics()
+  var cleanedTemporaryFiles = false
+
+  init(schema: Schema) {
+    tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })
+  }
+
+  mutating func reset(to manifest: Manifest, schema: Schema) {
+    let statistics = self.statistics
+    self = StoreState(schema: schema)
+    self.statistics = statistics
+    self.manifest = manifest
+    sequence = manifest.sequence
+    for (name, table) in tables {
+      for (segment, entry) in manifest.segments[name] ?? [:] {
+        table.slots[segment] = EntityTable.Slot(file: entry.file, objects: nil)
+      }
+    }
+  }
+
+  /// Applies one committed transaction to the in-memory state.
+  mutating func apply(_ entry: LogEntry) {
+    for change in entry.changes {
+      guard let table = tables[change.entity] else { continue }
+      if let from = change.from, from != change.segment {
+        table.apply(.remove(change.id), to: from, sequence: entry.sequence)
+      }
+      if let value = change.value {
+        table.apply(.put(value), to: change.segment, sequence: entry.sequence)
+      } else {
+        table.apply(.remove(change.id), to: change.segment, sequence: entry.sequence)
+      }
+    }
+    sequence = entry.sequence
+    changesSinceManifest += entry.changes.count
+  }
+}
+
+/// Counters a test or a benchmark can read: how much of the store a piece of work touched.
+public struct StoreStatistics: Sendable, Equatable {
+  /// Segment files read from disk since the container opened.
+  public var segmentFilesRead = 0
+  /// Log files written by this container's saves.
+  public var logFilesWritten = 0
+  /// Compactions this container ran.
+  public var compactions = 0
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+/// The store's folder and the formats of its files:
+/// ```
+/// BabyDashboard.store/
+///   store.json               format version, schema version, entities
+///   manifest.json            which segment files hold the state as of transaction <sequence>
+///   segments/<entity>.<segment>.<sequence>.json   one entity, one month of its segment key
+///   log/<sequence>.json      one committed transaction
+///   lock                     flock'ed by writers; never renamed
+/// ```
+struct StoreFiles: Sendable {
+  static let formatVersion = 1
+
+  let root: URL
+  /// How messages name files: the store folder's name and the path inside it.
+  let rootName: String
+
+  init(root: URL) {
+    self.root = root.standardizedFileURL
+    self.rootName = self.root.lastPathComponent
+  }
+
+  var headerURL: URL { root.appendingPathComponent("store.json") }
+  var manifestURL: URL { root.appendingPathComponent("manifest.json") }
+  var segmentsURL: URL { root.appendingPathComponent("segments") }
+  var logURL: URL { root.appendingPathComponent("log") }
+  var lockURL: URL { root.appendingPathComponent("lock") }
+
+  func display(_ relative: String) -> String { rootName + "/" + relative }
+
+  static func logName(_ sequence: Int) -> String { ISO8601.pad(sequence, 8) + ".json" }
+  func logFileURL(_ sequence: Int) -> URL { logURL.appendingPathComponent(Self.logName(sequence)) }
+
+  // MARK: Reading, with the errors that name the file
+
+  /// Decodes one file; nil when it does not exist. A damaged file or a newer format is an error.
+  func decode<T: Decodable>(_ type: T.Type, at url: URL, relative: String, decoder: JSONDecoder) throws -> T? {
+    let path = display(relative)
+    guard let data = try FileSystem.read(url, displayPath: path) else { return nil }
+    let probe: FormatProbe
+    do {
+      probe = try decoder.decode(FormatProbe.self, from: data)
+    } catch {
+      throw StoreError(.damaged, path: path, "\(StoreCoding.reason(error)) — \(Self.untouched)")
+    }
+    guard probe.formatVersion <= Self.formatVersion else {
+      throw StoreError(
+        .newerFormat(probe.formatVersion), path: path,
+        "written by a newer PlainStore (format \(probe.formatVersion); this one reads up to \(Self.formatVersion)) — update the app or babydash; the store was left untouched.")
+    }
+    do {
+      return try decoder.decode(T.self, from: data)
+    } catch let error as StoreError {
+      throw StoreError(error.code, path: path, error.detail)
+    } catch {
+      throw StoreError(.damaged, path: path, "\(StoreCoding.reason(error)) — \(Self.untouched)")
+    }
+  }
+
+  static let untouched = "the store was left untouched; restore the file from a backup or move the store aside."
+
+  func write<T: Encodable>(_ value: T, to url: URL, relative: String, encoder: JSONEncoder) throws {
+    let data = try encoder.encode(value)
+    try FileSystem.writeAtomically(data, to: url, displayPath: display(relative))
+  }
+}
+
+/// The first thing read from every file: its format version.
+struct FormatProbe: Decodable {
+  var formatVersion: Int
+}
+
+/// store.json
+struct StoreHeader: Codable, Equatable {
+  var formatVersion: Int
+  var schemaVersion: Int
+  var entities: [String: EntityHeader]
+
+  init(schema: Schema) {
+    formatVersion = StoreFiles.formatVersion
+    schemaVersion = schema.version
+    entities = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityHeader($0)) })
+  }
+}
+
+struct EntityHeader: Codable, Equatable {
+  var unique: [[String]]
+  var indexed: [String]
+  var segmentedBy: String?
+  var references: [String: ReferenceHeader]
+
+  init(_ entity: EntitySchema) {
+    unique = entity.uniqueKeyNames
+    indexed = entity.indexedKeyNames
+    segmentedBy = entity.segmentKeyName
+    references = Dictionary(
+      uniqueKeysWithValues: entity.references.map {
+        ($0.keyName, ReferenceHeader(entity: $0.targetEntity, onDelete: $0.deleteRule))
+      })
+  }
+}
+
+struct ReferenceHeader: Codable, Equatable {
+  var entity: String
+  var onDelete: DeleteRule
+}
+
+/// manifest.json: the commit point of compaction.
+struct Manifest: Codable, Equatable {
+  var formatVersion = StoreFiles.formatVersion
+  /// The state in the segment files includes every transaction up to this one.
+  var sequence = 0
+  /// Entity name → segment ("2026-01", or "all") → its file.
+  var segments: [String: [String: SegmentEntry]] = [:]
+  /// History readers (see `HistoryReader`) → the last sequence each has consumed.
+  var readers: [String: Int] = [:]
+}
+
+struct SegmentEntry: Codable, Equatable {
+  var file: String
+  var count: Int
+}
+
+/// segments/<entity>.<segment>.<sequence>.json
+struct SegmentFile<E: Entity>: Codable {
+  var formatVersion = StoreFiles.formatVersion
+  var entity: String
+  var segment: String
+  var objects: [E]
+}
+
+/// The header of a segment file, for writing one from existentials.
+struct SegmentFileOut: Encodable {
+  var formatVersion = StoreFiles.formatVersion
+  var entity: String
+  var segment: String
+  var objects: [AnyEncodableEntity]
+}
+
+/// log/<sequence>.json: one transaction, with the full value of every object it puts.
+struct LogEntry: Codable {
+  var formatVersion = StoreFiles.formatVersion
+  var sequence: Int
+  var author: String
+  var timestamp: Date
+  var changes: [LogChange]
+
+  var transaction: Transaction {
+    var byEntity: [String: EntityChanges] = [:]
+    for change in changes {
+      var entry = byEntity[change.entity, default: EntityChanges()]
+      switch change.kind {
+      case .insert: entry.inserted.append(change.id)
+      case .update: entry.updated.append(change.id)
+      case .delete: entry.deleted.append(change.id)
+      }
+      byEntity[change.entity] = entry
+    }
+    return Transaction(sequence: sequence, author: author, timestamp: timestamp, changes: byEntity)
+  }
+}
+
+struct LogChange: Codable {
+  enum Kind: String, Codable { case insert, update, delete }
+  var entity: String
+  var id: UUID
+  var kind: Kind
+  /// The segment the object is in after the change (for a delete: the one it was in).
+  var segment: String
+  /// The segment it was in before, when an update moved it.
+  var from: String?
+  var value: (any Entity)?
+
+  enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, value }
+
+  init(entity: String, id: UUID, kind: Kind, segment: String, from: String?, value: (any Entity)?) {
+    self.entity = entity
+    self.id = id
+    self.kind = kind
+    self.segment = segment
+    self.from = from
+    self.value = value
+  }
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    entity = try container.decode(String.self, forKey: .entity)
+    id = try container.decode(UUID.self, forKey: .id)
+    kind = try container.decode(Kind.self, forKey: .kind)
+    segment = try container.decode(String.self, forKey: .segment)
+    from = try container.decodeIfPresent(String.self, forKey: .from)
+    if kind == .delete {
+      value = nil
+    } else {
+      guard let schema = (decoder.userInfo[.plainStoreSchema] as? SchemaBox)?.schema,
+        let entitySchema = schema.entity(named: entity)
+      else {
+        throw StoreError(.damaged, path: "", "entity '\(entity)' is not in this program's schema — update the app or babydash.")
+      }
+      value = try Self.decodeValue(entitySchema.type, container)
+    }
+  }
+
+  private static func decodeValue<E: Entity>(_ type: E.Type, _ container: KeyedDecodingContainer<CodingKeys>) throws -> any Entity {
+    try container.decode(E.self, forKey: .value)
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entity, forKey: .entity)
+    try container.encode(id, forKey: .id)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(segment, forKey: .segment)
+    try container.encodeIfPresent(from, forKey: .from)
+    if let value { try container.encode(AnyEncodableEntity(value: value), forKey: .value) }
+  }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+
+/// A store and its contexts: the counterpart of `NSPersistentContainer` / SwiftData's
+/// `ModelContainer`. Three kinds share one API:
+///
+/// - ``file(at:schema:options:)``: a store folder, shared safely with other processes;
+/// - ``inMemory(schema:options:)``: never touches the disk (previews);
+/// - ``temporary(schema:options:)``: a fresh folder under the system's temporary directory,
+///   removed by ``destroy()`` (tests); it runs the same file code as the real store.
+///
+/// ```swift
+/// let container = try StoreContainer.file(at: url, schema: schema)
+/// let context = container.newBackgroundContext()
+/// context.insert(Note(id: UUID(), text: "hello"))
+/// try context.save()
+/// ```
+public final class StoreContainer: Sendable {
+  let coordinator: StoreCoordinator
+  /// The store folder; nil for an in-memory store.
+  public let directory: URL?
+  public let schema: Schema
+  public let options: StoreOptions
+  private let isTemporary: Bool
+  private let mainContext: StoreContext
+  private let watcher = Mutex<FolderWatcher?>(nil)
+
+  private init(coordinator: StoreCoordinator, directory: URL?, isTemporary: Bool) {
+    self.coordinator = coordinator
+    self.directory = directory
+    self.schema = coordinator.schema
+    self.options = coordinator.options
+    self.isTemporary = isTemporary
+    self.mainContext = StoreContext(coordinator: coordinator, author: coordinator.options.author)
+    coordinator.broadcaster.notificationObject = self
+  }
+
+  deinit {
+    watcher.withLock { $0?.stop() }
+    coordinator.broadcaster.finish()
+  }
+
+  /// Opens the store folder at `directory` (created, mode 0700, if it is not there).
+  /// - Throws: ``StoreError`` when a file is damaged or missing, was written by a newer format
+  ///   or schema, or a symbolic link stands in for one. Nothing on disk is changed then.
+  public static func file(at directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws -> StoreContainer {
+    let coordinator = try StoreCoordinator(root: directory, schema: schema, options: options)
+    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: false)
+  }
+
+  /// A store that lives in memory only: for previews.
+  public static func inMemory(schema: Schema, options: StoreOptions = StoreOptions()) -> StoreContainer {
+    StoreContainer(coordinator: StoreCoordinator(inMemory: schema, options: options), directory: nil, isTemporary: false)
+  }
+
+  /// A file store in a fresh folder under the system's temporary directory: for tests. Call
+  /// ``destroy()`` when done.
+  public static func temporary(schema: Schema, options: StoreOptions = StoreOptions()) throws -> StoreContainer {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("PlainStore-\(UUID().uuidString)", isDirectory: true)
+    let coordinator = try StoreCoordinator(
+      root: folder.appendingPathComponent("Test.store", isDirectory: true), schema: schema, options: options)
+    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: true)
+  }
+
+  /// Removes a temporary store's folder (the explicit teardown). A no-op for other stores.
+  public func destroy() throws {
+    stopWatching()
+    guard isTemporary, let directory else { return }
+    try FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+  }
+
+  /// The context for the main actor: what screens read and write.
+  @MainActor public var viewContext: StoreContext { mainContext }
+
+  /// A new context for work off the main actor: imports, background writes.
+  public func newBackgroundContext(author: String? = nil) -> StoreContext {
+    StoreContext(coordinator: coordinator, author: author ?? options.author)
+  }
+
+  /// Runs `body` on a new background context off the main actor.
+  public func performBackgroundTask<T: Sendable>(
+    author: String? = nil, _ body: @escaping @Sendable (StoreContext) throws -> T
+  ) async throws -> T {
+    let context = newBackgroundContext(author: author)
+    return try await Task.detached { try body(context) }.value
+  }
+
+  /// Catches up with the commits of other processes now; they are announced as remote changes.
+  /// - Returns: whether anything new was found.
+  @discardableResult
+  public func refresh() throws -> Bool {
+    let found = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
+    coordinator.deliverRemoteChanges()
+    return found
+  }
+
+  /// Commits of other processes, as they are noticed (on ``refresh()``, before a save, or while
+  /// ``startWatching()``): the counterpart of `NSPersistentStoreRemoteChange`.
+  public func remoteChanges() -> AsyncStream<RemoteChange> {
+    coordinator.broadcaster.remoteChanges()
+  }
+
+  /// Every transaction, this process's saves and other processes' commits, as they happen.
+  public func transactions() -> AsyncStream<Transaction> {
+    coordinator.broadcaster.transactions()
+  }
+
+  /// Watches the store folder and refreshes as soon as another process commits (inotify on
+  /// Linux, a file-system event source on Apple platforms, polling otherwise).
+  public func startWatching() {
+    guard let files = coordinator.files else { return }
+    watcher.withLock { watcher in
+      guard watcher == nil else { return }
+      let coordinator = self.coordinator
+      let newWatcher = FolderWatcher(folder: files.logURL) {
+        _ = try? coordinator.state.withLock { state in try coordinator.catchUp(&state) }  // a damaged file surfaces on the next fetch or save
+        coordinator.deliverRemoteChanges()
+      }
+      newWatcher.start()
+      watcher = newWatcher
+    }
+  }
+
+  public func stopWatching() {
+    watcher.withLock { watcher in
+      watcher?.stop()
+      watcher = nil
+    }
+  }
+
+  // MARK: History
+
+  /// The transactions committed after `token` (all retained ones for nil), oldest first.
+  /// - Throws: ``StoreError`` `.historyPruned` when some of them were pruned.
+  public func history(after token: HistoryToken?) throws -> [Transaction] {
+    try coordinator.history(after: token)
+  }
+
+  /// The token of the last transaction this container knows.
+  public var currentToken: HistoryToken { coordinator.currentToken }
+
+  /// Removes the history up to and including `token`.
+  public func pruneHistory(through token: HistoryToken) throws {
+    try coordinator.pruneHistory(through: token)
+  }
+
+  /// A named reader of history that keeps its own token in the store, as
+  /// PersistentHistoryTrackingKit's authors do; compaction keeps what it has not consumed.
+  public func historyReader(named name: String) -> HistoryReader {
+    HistoryReader(name: name, coordinator: coordinator)
+  }
+
+  /// Rewrites the changed segments and the manifest now, rather than when the log grows.
+  public func compact() throws {
+    try coordinator.compactNow()
+  }
+
+  /// Counters of the work this container did: segment files read, logs written, compactions.
+  public var statistics: StoreStatistics {
+    coordinator.state.withLock { $0.statistics }
+  }
+}

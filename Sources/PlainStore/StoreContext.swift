@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// A scratchpad over the store: the counterpart of `NSManagedObjectContext` / SwiftData's
+/// `ModelContext`, for value entities.
+///
+/// Fetch copies, change them, hand them back with ``update(_:)``, and ``save()``. The context
+/// remembers the copy it handed out, so a save writes only the properties you changed and keeps
+/// what other contexts and processes changed meanwhile. Fetches include unsaved changes.
+/// Safe to use from any thread; give each task its own background context all the same.
+public final class StoreContext: Sendable {
+  let coordinator: StoreCoordinator
+  /// Written into the transactions this context commits.
+  public let author: String
+  private let changes = Mutex(Changes())
+
+  struct Changes {
+    var pending: [ObjectKey: PendingChange] = [:]
+    var order: [ObjectKey] = []
+    /// The value last handed out for each object: what an update is measured from.
+    var snapshots: [ObjectKey: any Entity] = [:]
+
+    mutating func record(_ change: PendingChange) {
+      let key = ObjectKey(entity: change.entity, id: change.id)
+      if pending[key] == nil { order.append(key) }
+      var change = change
+      if let earlier = pending[key] {
+        switch (earlier.kind, change.kind) {
+        case (.insert, .update): change.kind = .insert  // still new to the store
+        case (.insert, .delete):
+          pending[key] = nil
+          order.removeAll { $0 == key }
+          return
+        default: break
+        }
+      }
+      if change.kind != .insert { change.snapshot = snapshots[key] }
+      pending[key] = change
+    }
+  }
+
+  init(coordinator: StoreCoordinator, author: String) {
+    self.coordinator = coordinator
+    self.author = author
+  }
+
+  // MARK: Changing
+
+  /// Adds a new object. If one with the same id or the same unique key is stored, the save
+  /// merges this one into it instead of duplicating it.
+  public func insert<E: Entity>(_ object: E) {
+    changes.withLock { $0.record(PendingChange(entity: E.entityName, id: object.id, kind: .insert, value: object)) }
+  }
+
+  /// Hands back a changed copy of a stored object.
+  public func update<E: Entity>(_ object: E) {
+    changes.withLock { $0.record(PendingChange(entity: E.entityName, id: object.id, kind: .update, value: object)) }
+  }
+
+  /// Deletes an object; its delete rules apply when the context saves.
+  public func delete<E: Entity>(_ object: E) {
+    delete(E.self, id: object.id)
+  }
+
+  /// Deletes the object with this id, if there is one when the context saves.
+  public func delete<E: Entity>(_ type: E.Type, id: UUID) {
+    changes.withLock { $0.record(PendingChange(entity: E.entityName, id: id, kind: .delete)) }
+  }
+
+  /// Whether the context holds unsaved changes.
+  public var hasChanges: Bool {
+    changes.withLock { !$0.pending.isEmpty }
+  }
+
+  /// Forgets the unsaved changes.
+  public func rollback() {
+    changes.withLock { changes in
+      changes.pending = [:]
+      changes.order = []
+    }
+  }
+
+  /// Commits the unsaved changes as one transaction, durable on disk when it returns.
+  ///
+  /// All or nothing: uniqueness constraints are checked (a conflicting insert or update merges
+  /// into the stored object, property by property, this context's changes winning), references
+  /// must point at objects that exist, and delete rules apply. Other contexts see the result in
+  /// their next fetch; observers are told. A save with no changes writes nothing.
+  /// - Returns: the transaction, or nil when nothing changed.
+  /// - Throws: ``StoreError``; the context then keeps its changes and the store is unchanged.
+  @discardableResult
+  public func save() throws -> Transaction? {
+    let pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
+    guard !pending.isEmpty else { return nil }
+    let transaction = try coordinator.commit(pending, author: author)
+    changes.withLock { changes in
+      for change in pending {
+        let key = ObjectKey(entity: change.entity, id: change.id)
+        changes.pending[key] = nil
+        changes.snapshots[key] = change.value
+      }
+      changes.order.removeAll { changes.pending[$0] == nil }
+    }
+    return transaction
+  }
+
+  /// Catches up with other processes' commits (see ``StoreContainer/refresh()``).
+  public func refresh() throws {
+    _ = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
+    coordinator.deliverRemoteChanges()
+  }
+
+  // MARK: Reading
+
+  /// The objects the descriptor selects, in its order, including this context's unsaved changes.
+  public func fetch<E: Entity>(_ descriptor: FetchDescriptor<E>) throws -> [E] {
+    let result = try coordinator.fetch(descriptor, overlay: overlay(E.self, descriptor.includePendingChanges))
+    remember(result)
+    return result
+  }
+
+  /// How many objects the descriptor selects (its limit and offset aside).
+  public func fetchCount<E: Entity>(_ descriptor: FetchDescriptor<E>) throws -> Int {
+    try coordinator.fetch(descriptor, overlay: overlay(E.self, descriptor.includePendingChanges), counting: true).count
+  }
+
+  /// The object with this id, including this context's unsaved changes; nil if there is none.
+  public func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
+    let key = ObjectKey(entity: E.entityName, id: id)
+    if let change = changes.withLock({ $0.pending[key] }) {
+      return change.value as? E
+    }
+    let object = try coordinator.object(E.self, id: id)
+    if let object { remember([object]) }
+    return object
+  }
+
+  private func overlay<E: Entity>(_ type: E.Type, _ include: Bool) -> ContextOverlay<E> {
+    guard include else { return ContextOverlay() }
+    return changes.withLock { changes in
+      var overlay = ContextOverlay<E>()
+      for (key, change) in changes.pending where key.entity == E.entityName {
+        overlay.changed[key.id] = .some(change.value as? E)
+      }
+      return overlay
+    }
+  }
+
+  private func remember<E: Entity>(_ objects: [E]) {
+    changes.withLock { changes in
+      for object in objects {
+        let key = ObjectKey(entity: E.entityName, id: object.id)
+        if changes.pending[key] == nil { changes.snapshots[key] = object }
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// How a container behaves; the defaults suit the app.
+public struct StoreOptions: Sendable {
+  /// Written into each transaction this container's contexts commit.
+  public var author: String
+  /// The time stamped on transactions: pass a fixed clock for byte-identical stores in tests.
+  public var clock: @Sendable () -> Date
+  /// How long a save waits for another process's lock before it fails with `.locked`.
+  public var lockTimeout: Duration
+  /// Compact once this many commits have gathered in the log since the last compaction.
+  public var compactionThreshold: Int
+  /// Log files kept after compaction for processes that have not caught up yet.
+  public var logRetention: Int
+  /// The most log files kept for registered history readers that fall behind.
+  public var historyRetentionLimit: Int
+
+  public init(
+    author: String = "app",
+    clock: @escaping @Sendable () -> Date = { Date() },
+    lockTimeout: Duration = .seconds(10),
+    compactionThreshold: Int = 64,
+    logRetention: Int = 256,
+    historyRetentionLimit: Int = 10_000
+  ) {
+    self.author = author
+    self.clock = clock
+    self.lockTimeout = lockTimeout
+    self.compactionThreshold = max(1, compactionThreshold)
+    self.logRetention = max(0, logRetention)
+    self.historyRetentionLimit = max(logRetention, historyRetentionLimit)
+  }
+}
