@@ -1,1 +1,3 @@
-print("babydash")
+import Foundation
+
+exit(Babydash.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

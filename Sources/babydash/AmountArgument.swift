@@ -1,0 +1,22 @@
+import BabyDashboard
+import Foundation
+
+/// Reads the AMOUNT values people type: `120ml`, `120 mL`, `4oz`, `4 fl oz`, `4.5oz`.
+enum AmountArgument {
+  static func parse(_ text: String) throws -> LastFeedAmount {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "," || $0 == "-") }
+    let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+    guard let value = Double(number.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
+      throw ArgumentValueError(reason: "expected an amount like 120ml, 120 mL, 4oz or 4 fl oz")
+    }
+    guard value >= 0 else { throw ArgumentValueError(reason: "an amount cannot be negative") }
+    guard !unit.isEmpty else {
+      throw ArgumentValueError(reason: "the amount needs a unit, e.g. \(number)ml or \(number)oz")
+    }
+    guard let symbol = VolumeUnit.canonicalSymbol(for: unit) else {
+      throw ArgumentValueError(reason: "unknown unit '\(unit)' (use mL or fl oz)")
+    }
+    return LastFeedAmount(amountValue: value, amountUnitSymbol: symbol)
+  }
+}

@@ -1,0 +1,102 @@
+import BabyDashboard
+import Foundation
+import PlainStore
+
+/// The `babydash` tool: parse, call the libraries, print, exit.
+@MainActor
+enum Babydash {
+  static var commands: [Command] {
+    BabyCommands.all + FeedCommands.all + [DiaperCommand.command, ExportCommand.command, CheckCommand.command]
+  }
+
+  /// Runs one command line and returns the exit status.
+  static func run(_ argv: [String], environment: [String: String], output: Output = Output()) -> Int32 {
+    let parser = CommandLineParser(commands: commands)
+    do {
+      let parsed = try parser.parse(argv)
+      if parsed.flags.contains("--help") {
+        output.print(help(for: parsed, parser: parser))
+        return 0
+      }
+      guard let command = parsed.command else {
+        throw unknownCommand(parsed.words, parser: parser)
+      }
+      guard command.arguments.contains(parsed.arguments.count) else {
+        throw argumentCountError(command, given: parsed.arguments)
+      }
+      let session = try Session(values: parsed.values, environment: environment, output: output, command: command)
+      try command.run(
+        Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: session))
+      return 0
+    } catch {
+      let failure = CommandLineError(error)
+      output.error("babydash: \(failure.message)")
+      if case .usage(let usageLine) = failure.kind { output.error(usageLine) }
+      return failure.exitStatus
+    }
+  }
+
+  static func help(for parsed: CommandLineParser.Parsed, parser: CommandLineParser) -> String {
+    if let command = parsed.command { return command.help }
+    if let word = parsed.words.first, !parser.group(word).isEmpty {
+      return commandList(parser.group(word), title: "babydash \(word) commands:")
+    }
+    return toolHelp
+  }
+
+  static var toolHelp: String {
+    [
+      "babydash — track feeds and diaper changes for several babies, in plain files.", "",
+      Command.toolUsageLine, "",
+      commandList(commands, title: "Commands:"), "",
+      "Global options:",
+    ].joined(separator: "\n") + "\n" + OptionSpec.table(OptionSpec.global).joined(separator: "\n") + "\n\n"
+      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (today).\n"
+      + "Run 'babydash COMMAND --help' for a command's options."
+  }
+
+  static func commandList(_ commands: [Command], title: String) -> String {
+    let rows = commands.map { command in
+      "  \(command.name)\(command.synopsis.isEmpty ? "" : " " + command.synopsis)\n      \(command.summary)"
+    }
+    return ([title] + rows).joined(separator: "\n")
+  }
+
+  private static func unknownCommand(_ words: [String], parser: CommandLineParser) -> CommandLineError {
+    guard let first = words.first else { return .usage("missing command (try babydash --help)", nil) }
+    let group = parser.group(first)
+    guard !group.isEmpty else { return .usage("unknown command '\(first)' (try babydash --help)", nil) }
+    let choices = group.map { $0.words.dropFirst().joined(separator: " ") }.joined(separator: ", ")
+    let what = words.count > 1 ? "unknown command '\(first) \(words[1])'" : "'\(first)' needs a command"
+    return CommandLineError(kind: .usage(usageLine: "usage: babydash \(first) \(group.map { $0.words.dropFirst().joined(separator: " ") }.joined(separator: "|")) ..."), message: "\(what): one of \(choices)")
+  }
+
+  private static func argumentCountError(_ command: Command, given: [String]) -> CommandLineError {
+    if given.count > command.arguments.upperBound {
+      return .usage("unexpected argument '\(given[command.arguments.upperBound])' for '\(command.name)'", command)
+    }
+    let names = command.synopsis.split(separator: " ").filter { !$0.hasPrefix("[") && !$0.hasPrefix("--") }
+    let missing = names.dropFirst(given.count).first.map(String.init) ?? "an argument"
+    return .usage("'\(command.name)' needs \(missing)", command)
+  }
+}
+
+extension CommandLineError {
+  /// Any error a command throws, as the tool reports it.
+  init(_ error: any Error) {
+    switch error {
+    case let error as CommandLineError:
+      self = error
+    case let error as StoreError:
+      switch error.code {
+      case .locked: self.init(kind: .busy, message: error.description)
+      case .io: self.init(kind: .io, message: error.description)
+      default: self.init(kind: .data, message: error.description)
+      }
+    case let error as KeyValueStoreError:
+      self.init(kind: error.code == .io ? .io : .data, message: error.description)
+    default:
+      self.init(kind: .data, message: "\(error)")
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Why `babydash` stopped, and the exit status that says so (BSD's sysexits).
+struct CommandLineError: Error, CustomStringConvertible {
+  enum Kind {
+    /// A command, option or value that is not understood: exit 64 (EX_USAGE), with the usage line.
+    case usage(usageLine: String)
+    /// Good syntax, bad data: a damaged store, a bad import file, an action the data refuses.
+    case data
+    /// An input file that is not there or cannot be read: exit 66 (EX_NOINPUT).
+    case noInput
+    /// The store is busy (its lock could not be had in time): exit 75 (EX_TEMPFAIL).
+    case busy
+    /// The disk refused a write or a read: exit 74 (EX_IOERR).
+    case io
+  }
+
+  var kind: Kind
+  var message: String
+
+  var description: String { message }
+
+  var exitStatus: Int32 {
+    switch kind {
+    case .usage: return 64
+    case .data: return 65
+    case .noInput: return 66
+    case .io: return 74
+    case .busy: return 75
+    }
+  }
+
+  static func usage(_ message: String, _ command: Command?) -> CommandLineError {
+    CommandLineError(kind: .usage(usageLine: command?.usageLine ?? Command.toolUsageLine), message: message)
+  }
+
+  static func data(_ message: String) -> CommandLineError {
+    CommandLineError(kind: .data, message: message)
+  }
+
+  static func noInput(_ message: String) -> CommandLineError {
+    CommandLineError(kind: .noInput, message: message)
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Reads the DURATION values people type: `3h`, `2h30m`, `90m`, `45s`, or plain seconds.
+enum DurationArgument {
+  static func parse(_ text: String) throws -> TimeInterval {
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 10800 (seconds)")
+    guard !trimmed.isEmpty else { throw problem }
+    if let seconds = Int(trimmed) {
+      guard seconds > 0 else { throw ArgumentValueError(reason: "a duration must be more than zero") }
+      return TimeInterval(seconds)
+    }
+    var total = 0
+    var digits = ""
+    var usedUnits: [Character] = []
+    for character in trimmed {
+      if character.isASCII, character.isNumber {
+        digits.append(character)
+        continue
+      }
+      guard let value = Int(digits), let scale = ["h": 3600, "m": 60, "s": 1][character],
+        usedUnits.allSatisfy({ unitOrder($0) < unitOrder(character) })
+      else { throw problem }
+      total += value * scale
+      usedUnits.append(character)
+      digits = ""
+    }
+    guard digits.isEmpty else { throw problem }
+    guard total > 0 else { throw ArgumentValueError(reason: "a duration must be more than zero") }
+    return TimeInterval(total)
+  }
+
+  private static func unitOrder(_ unit: Character) -> Int {
+    ["h": 0, "m": 1, "s": 2][unit] ?? 3
+  }
+}
