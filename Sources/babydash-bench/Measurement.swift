@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Timing helpers: wall-clock milliseconds on a monotonic clock, medians and percentiles.
+enum Timing {
+  static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    let elapsed = try clock.measure(body)
+    return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+  }
+
+  /// The median of `runs` timings of `body`, each after `prepare` (not timed).
+  static func median(runs: Int, prepare: () throws -> Void = {}, _ body: () throws -> Void) rethrows -> Double {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+      try prepare()
+      samples.append(try milliseconds(body))
+    }
+    return percentile(samples, 0.5)
+  }
+
+  /// The nearest-rank percentile of `samples`.
+  static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+  }
+
+  /// This process's peak resident set size, in megabytes.
+  static func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    #if canImport(Darwin)
+      getrusage(RUSAGE_SELF, &usage)
+      return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
+    #else
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+      return Double(usage.ru_maxrss) / 1_024  // kilobytes on Linux
+    #endif
+  }
+}
