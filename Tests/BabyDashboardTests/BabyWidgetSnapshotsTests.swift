@@ -163,6 +163,24 @@ import Testing
     #expect(try BabyWidgetSnapshots.read(appGroupDirectory: folder.url)?.babies == [expectedMiaAfterRemoteCommit])
   }
 
+  @Test func aFailedRefreshIsReportedWithTheFileAndTheNextOneTriesAgain() throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    // A plain file where the WidgetCache folder should be: the snapshot cannot be written.
+    let blocker = folder.url.appendingPathComponent("WidgetCache")
+    try Data("x".utf8).write(to: blocker)
+    let observer = BabyWidgetSnapshotObserver(
+      container: store.container, appGroupDirectory: folder.url, timeZone: Fixed.newYork, now: { Fixed.now })
+    defer { observer.stop() }
+    let error = try #require(throws: StoreError.self) { try observer.start(watchingFolder: false) }
+    #expect(error.path.hasPrefix(blocker.path))
+    try FileManager.default.removeItem(at: blocker)
+    #expect(try observer.enterForeground().babies.isEmpty)
+    #expect(try BabyWidgetSnapshots.read(appGroupDirectory: folder.url) != nil)
+  }
+
   @Test func stoppingEndsTheRefreshStreams() async throws {
     let store = try TestStore()
     defer { store.destroy() }

@@ -7,6 +7,31 @@ import Testing
 @Suite struct SchemaTests {
   let start = Fixed.date("2026-03-14T09:00:00Z")
 
+  @Test func theSchemaDeclaresTheSpecsConstraintsAndIndexes() throws {
+    let entities = Dictionary(uniqueKeysWithValues: BabyDashboardSchema.current.entities.map { ($0.name, $0) })
+    #expect(entities.keys.sorted() == ["BabyProfile", "DiaperChange", "FeedSession"])
+    let baby = try #require(entities["BabyProfile"])
+    #expect(baby.uniqueKeyNames == [["id"]])
+    #expect(baby.indexedKeyNames == ["createdAt", "name"])
+    let feed = try #require(entities["FeedSession"])
+    #expect(feed.uniqueKeyNames == [["profileID", "startTime"]])
+    #expect(feed.indexedKeyNames == ["startTime"])
+    let diaper = try #require(entities["DiaperChange"])
+    #expect(diaper.uniqueKeyNames == [["profileID", "timestamp", "type"]])
+    #expect(diaper.indexedKeyNames == ["timestamp"])
+    #expect(FeedSession.identityKey == "uuid" && DiaperChange.identityKey == "uuid" && BabyProfile.identityKey == "id")
+  }
+
+  @Test func aBabyIsUniqueByItsID() throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    try store.seed([.mia])
+    var again = BabyProfile.mia
+    again.feedTerm = 9_000
+    try store.seed([again])
+    #expect(try store.reader.babies() == [again])
+  }
+
   @Test func babiesAreOrderedByCreatedAtNotByName() throws {
     let store = try TestStore()
     defer { store.destroy() }
