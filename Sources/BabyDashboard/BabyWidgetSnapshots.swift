@@ -4,8 +4,8 @@ import PlainStore
 /// The widget's cache: one JSON file in the app group with a snapshot per baby.
 ///
 /// The app writes it (``refreshBabyWidgetSnapshots(using:now:timeZone:to:)``) on a remote change,
-/// at launch and when entering the foreground; the widget reads it with ``read(from:)`` without
-/// opening the store. The file is JSON with sorted keys, dates as ISO 8601 strings
+/// at launch and when entering the foreground (``BabyWidgetSnapshotObserver`` does all three for
+/// the app); the widget reads it with ``read(from:)`` without opening the store. The file is JSON with sorted keys, dates as ISO 8601 strings
 /// (`PlainStore.ISO8601`), a format version first, replaced atomically.
 public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
   /// The version of the file format this code writes.

@@ -32,20 +32,23 @@ public final class DashboardModel {
   @ObservationIgnored public let container: StoreContainer
   @ObservationIgnored public let cache: LastFeedAmountCache
   @ObservationIgnored private let now: () -> Date
+  @ObservationIgnored private let newID: () -> UUID
 
   /// - Parameters:
   ///   - container: the store; the model works on its `viewContext`.
   ///   - cache: the last-feed-amount cache.
   ///   - flags: the rollout switches.
   ///   - now: the clock (tests and previews pass a fixed one).
+  ///   - newID: the identities of new babies, feeds and diaper changes (tests pass fixed ones).
   public init(
     container: StoreContainer, cache: LastFeedAmountCache, flags: FeatureFlags = .defaults,
-    now: @escaping () -> Date
+    now: @escaping () -> Date, newID: @escaping () -> UUID = { UUID() }
   ) {
     self.container = container
     self.cache = cache
     self.flags = flags
     self.now = now
+    self.newID = newID
   }
 
   private var context: StoreContext { container.viewContext }
@@ -68,7 +71,7 @@ public final class DashboardModel {
   public func addBaby(name: String, feedTerm: TimeInterval = BabyProfile.defaultFeedTerm) throws -> BabyProfile {
     let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { throw ScreenModelError.emptyName }
-    let baby = BabyProfile(name: trimmed, feedTerm: feedTerm, createdAt: now())
+    let baby = BabyProfile(id: newID(), name: trimmed, feedTerm: feedTerm, createdAt: now())
     context.insert(baby)
     try saveOrRollback()
     try reload()
@@ -91,18 +94,42 @@ public final class DashboardModel {
     try reload()
   }
 
+  /// Deletes a baby. Its feeds and diaper changes stay in the history with no baby (the
+  /// store's nullify rule), and its cached last amount is forgotten unless another baby still
+  /// has the same name (the name-keyed cache holds one value for both).
+  ///
+  /// - Throws: ``ScreenModelError/unknownBaby(_:)`` if it is already gone.
+  public func deleteBaby(_ babyID: UUID) throws {
+    let baby = try baby(babyID)
+    context.delete(baby)
+    try saveOrRollback()
+    if flags.lastFeedAmountCache, try !context.babies().contains(where: { $0.name == baby.name }) {
+      updateCache { try cache.remove(forBabyName: baby.name) }
+    }
+    try reload()
+  }
+
   // MARK: - Feeds and diapers
 
   /// Starts a feed now.
   ///
-  /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if one is in progress.
+  /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if one is in progress;
+  ///   ``ScreenModelError/invalid(_:)`` with ``ValidationIssue/anotherFeedStartsThen`` if a
+  ///   finished feed of the baby started at this very moment (the store's uniqueness constraint
+  ///   would otherwise merge the new feed into it and erase its end and amount).
   @discardableResult
   public func startFeed(for babyID: UUID) throws -> FeedSession {
     let baby = try baby(babyID)
     guard try context.inProgressFeed(of: babyID) == nil else {
       throw ScreenModelError.alreadyFeeding(babyName: baby.name)
     }
-    let feed = FeedSession(profileID: babyID, startTime: now())
+    let start = now()
+    let profile: UUID? = babyID
+    let sameStart = FetchDescriptor<FeedSession>(predicate: #Predicate { $0.profileID == profile && $0.startTime == start })
+    if try context.fetchCount(sameStart) > 0 {
+      throw ScreenModelError.invalid([.anotherFeedStartsThen])
+    }
+    let feed = FeedSession(uuid: newID(), profileID: babyID, startTime: start)
     context.insert(feed)
     try saveOrRollback()
     try reload()
@@ -142,10 +169,20 @@ public final class DashboardModel {
   }
 
   /// Logs a diaper change now.
+  ///
+  /// - Throws: ``ScreenModelError/invalid(_:)`` with ``ValidationIssue/sameDiaperChangeExists``
+  ///   if one of this type is already logged at this very moment (the store would merge the two).
   @discardableResult
   public func logDiaper(_ type: DiaperType, for babyID: UUID) throws -> DiaperChange {
     _ = try baby(babyID)
-    let diaper = DiaperChange(profileID: babyID, timestamp: now(), type: type)
+    let moment = now()
+    let profile: UUID? = babyID
+    let sameMoment = FetchDescriptor<DiaperChange>(predicate: #Predicate { $0.profileID == profile && $0.timestamp == moment })
+    // The type is compared here: enum comparisons inside #Predicate are not portable.
+    if try context.fetch(sameMoment).contains(where: { $0.type == type }) {
+      throw ScreenModelError.invalid([.sameDiaperChangeExists])
+    }
+    let diaper = DiaperChange(uuid: newID(), profileID: babyID, timestamp: moment, type: type)
     context.insert(diaper)
     try saveOrRollback()
     try reload()

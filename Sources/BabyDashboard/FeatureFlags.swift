@@ -4,8 +4,9 @@ import Foundation
 ///
 /// - ``lastFeedAmountCache`` (Phase A). Off is the backout: the dashboard and the edit form
 ///   neither read nor write ``LastFeedAmountCache``; the amount shown and prefilled comes from
-///   the most recent feed with an amount in the store, as before the cache existed. Values
-///   already cached stay untouched, so turning it back on loses nothing.
+///   the most recent feed with an amount in the store, as before the cache existed; the
+///   backfill (``LastFeedAmountCache/backfill(from:flags:)``) does not run. Values already
+///   cached stay untouched, so turning it back on loses nothing.
 /// - ``legacyImporter`` (Phase B). Off is the backout: the importer does not run and the legacy
 ///   data is never modified, so the app continues on what it had without data loss.
 ///

@@ -31,3 +31,16 @@ extension LastFeedAmountCache {
     return report
   }
 }
+
+extension LastFeedAmountCache {
+  /// The backfill as Phase A runs it: only when the cache flag is on.
+  ///
+  /// With ``FeatureFlags/lastFeedAmountCache`` off (the rollout has not reached this user, or it
+  /// was backed out) nothing is read from or written to the cache, and the result is `nil`.
+  /// - Throws: as ``backfill(from:)``.
+  @discardableResult
+  public func backfill(from context: StoreContext, flags: FeatureFlags) throws -> LastFeedAmountBackfillReport? {
+    guard flags.lastFeedAmountCache else { return nil }
+    return try backfill(from: context)
+  }
+}

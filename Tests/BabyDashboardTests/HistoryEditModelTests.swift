@@ -1,0 +1,246 @@
+import BabyDashboard
+import Foundation
+import PlainStore
+import Testing
+
+/// HistoryEditView's logic: edit a feed or a diaper change, validate, save, update the cache.
+@MainActor @Suite struct HistoryEditModelTests {
+  let feed = FeedSession(
+    uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T06:00:00Z"),
+    endTime: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 90, amountUnitSymbol: "mL", memoText: "#night")
+  let earlierFeed = FeedSession(
+    uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T02:00:00Z"),
+    endTime: Fixed.date("2026-03-14T02:30:00Z"))
+  let diaper = DiaperChange(
+    uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T07:00:00Z"), type: .pee)
+
+  func seeded() throws -> TestStore {
+    let store = try TestStore()
+    try store.seed([.mia], feeds: [feed, earlierFeed], diapers: [diaper])
+    return store
+  }
+
+  func editor(
+    _ store: TestStore, _ kind: HistoryEvent.Kind, babyName: String? = "Mia", flags: FeatureFlags = .defaults
+  ) throws -> HistoryEditModel {
+    try HistoryEditModel(editing: HistoryEvent(kind, babyName: babyName), container: store.container, cache: store.cache, flags: flags)
+  }
+
+  func feedForm(_ model: HistoryEditModel) throws -> FeedDraft {
+    guard case .feed(let form) = model.draft else { throw ScreenModelError.invalid([]) }
+    return form
+  }
+
+  @Test func theFormOpensWithTheStoredValues() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed))
+    #expect(
+      model.draft
+        == .feed(FeedDraft(startTime: feed.startTime, endTime: feed.endTime, amountText: "90", unitSymbol: "mL", memoText: "#night")))
+    #expect(model.canSave)
+    let diaperModel = try editor(store, .diaper(diaper))
+    #expect(diaperModel.draft == .diaper(DiaperDraft(timestamp: diaper.timestamp, type: .pee)))
+  }
+
+  @Test func editingAFeedSavesEveryFieldWithTheUnitCanonical() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    form.startTime = Fixed.date("2026-03-14T05:50:00Z")
+    form.endTime = Fixed.date("2026-03-14T06:30:00Z")
+    form.amountText = "3.5"
+    form.unitSymbol = "fl. oz"
+    form.memoText = "#Gas then #sleep"
+    model.draft = .feed(form)
+    let saved = try model.save()
+
+    let expected = FeedSession(
+      uuid: feed.uuid, profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T05:50:00Z"),
+      endTime: Fixed.date("2026-03-14T06:30:00Z"), amountValue: 3.5, amountUnitSymbol: "fl oz", memoText: "#Gas then #sleep")
+    #expect(saved == HistoryEvent(.feed(expected), babyName: "Mia"))
+    #expect(try store.reader.object(FeedSession.self, id: feed.uuid) == expected)
+    #expect(expected.hashtags == ["gas", "sleep"])
+    #expect(try feedForm(model).unitSymbol == "fl oz")
+  }
+
+  @Test func clearingTheAmountAndMemoStoresNone() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    try store.cache.set(value: 90, unitSymbol: "mL", forBabyName: "Mia")
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    form.amountText = ""
+    form.memoText = "  "
+    model.draft = .feed(form)
+    try model.save()
+    let stored = try #require(try store.reader.object(FeedSession.self, id: feed.uuid))
+    #expect(stored.amountValue == nil && stored.amountUnitSymbol == nil && stored.memoText == nil)
+    #expect(try store.cache.get(forBabyName: "Mia")?.amountValue == 90)
+  }
+
+  @Test(arguments: [
+    (
+      "2026-03-14T05:00:00Z", "90", "mL",
+      ["The feed ends before it starts: set the end at or after the start."]
+    ),
+    ("2026-03-14T06:20:00Z", "-1", "mL", ["The amount is negative: enter zero or more, or leave it empty."]),
+    (
+      "2026-03-14T06:20:00Z", "ninety", "mL",
+      ["The amount \"ninety\" is not a number: enter digits such as 120 or 4.5, or leave it empty."]
+    ),
+    ("2026-03-14T06:20:00Z", "90", "cup", ["The unit \"cup\" is not one the app knows: use mL or fl oz."]),
+    (
+      "2026-03-14T05:00:00Z", "-1", "gallon",
+      [
+        "The feed ends before it starts: set the end at or after the start.",
+        "The amount is negative: enter zero or more, or leave it empty.",
+        "The unit \"gallon\" is not one the app knows: use mL or fl oz.",
+      ]
+    ),
+  ])
+  func anInvalidFeedFormSaysWhatToFixAndSavesNothing(end: String, amount: String, unit: String, messages: [String]) throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    try store.cache.set(value: 90, unitSymbol: "mL", forBabyName: "Mia")
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    form.endTime = Fixed.date(end)
+    form.amountText = amount
+    form.unitSymbol = unit
+    model.draft = .feed(form)
+    #expect(model.messages == messages)
+    #expect(!model.canSave)
+    let error = try #require(throws: ScreenModelError.self) { try model.save() }
+    #expect(error.description == messages.joined(separator: " "))
+    #expect(try store.reader.object(FeedSession.self, id: feed.uuid) == feed)
+    #expect(try store.cache.get(forBabyName: "Mia")?.amountValue == 90)
+  }
+
+  @Test func anEndEqualToTheStartAndAZeroAmountAreValid() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    form.endTime = form.startTime
+    form.amountText = "0"
+    model.draft = .feed(form)
+    #expect(model.issues.isEmpty)
+    try model.save()
+  }
+
+  @Test func movingAFeedOntoAnotherFeedsStartIsRefused() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    form.startTime = earlierFeed.startTime
+    model.draft = .feed(form)
+    #expect(model.canSave)  // only the store knows
+    #expect(throws: ScreenModelError.invalid([.anotherFeedStartsThen])) { try model.save() }
+    #expect(try store.reader.allFeeds() == [feed, earlierFeed])
+  }
+
+  @Test func editingADiaperChangeSavesItsTimeAndType() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .diaper(diaper))
+    model.draft = .diaper(DiaperDraft(timestamp: Fixed.date("2026-03-14T07:05:00Z"), type: .poo))
+    try model.save()
+    #expect(
+      try store.reader.allDiapers()
+        == [DiaperChange(uuid: diaper.uuid, profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T07:05:00Z"), type: .poo)])
+    #expect(try store.cache.get(forBabyName: "Mia") == nil)
+  }
+
+  @Test func aDiaperChangeCannotTakeTheTimeAndTypeOfAnother() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let other = DiaperChange(uuid: Fixed.id(31), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T08:00:00Z"), type: .poo)
+    try store.seed(diapers: [other])
+    let model = try editor(store, .diaper(diaper))
+    model.draft = .diaper(DiaperDraft(timestamp: other.timestamp, type: .poo))
+    #expect(throws: ScreenModelError.invalid([.sameDiaperChangeExists])) { try model.save() }
+    // The same time with the other type is a different change.
+    model.draft = .diaper(DiaperDraft(timestamp: other.timestamp, type: .pee))
+    try model.save()
+    #expect(try store.reader.allDiapers().count == 2)
+  }
+
+  @Test func savingAFeedWithAnAmountUpdatesTheDashboardsLastAmount() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let dashboard = DashboardModel(container: store.container, cache: store.cache, now: { Fixed.now })
+    try dashboard.reload()
+    #expect(dashboard.tile(for: BabyProfile.mia.id)?.lastAmount == LastFeedAmount(amountValue: 90, amountUnitSymbol: "mL"))
+
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    form.amountText = "150"
+    form.unitSymbol = "ml"
+    model.draft = .feed(form)
+    try model.save()
+
+    #expect(try store.cache.get(forBabyName: "Mia") == LastFeedAmount(amountValue: 150, amountUnitSymbol: "mL"))
+    try dashboard.reload()
+    #expect(dashboard.tile(for: BabyProfile.mia.id)?.lastAmount == LastFeedAmount(amountValue: 150, amountUnitSymbol: "mL"))
+    #expect(try dashboard.finishFeedForm(for: BabyProfile.mia.id) == FeedAmountInput(amountText: "150", unitSymbol: "mL"))
+  }
+
+  @Test func theCacheIsKeyedByTheBabysCurrentName() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    // The row was listed before a rename elsewhere: the cache follows the store, not the row.
+    let model = try editor(store, .feed(feed), babyName: "Old name")
+    var renamed = BabyProfile.mia
+    renamed.name = "Mia Rose"
+    let context = store.container.newBackgroundContext()
+    context.update(renamed)
+    try context.save()
+    try model.save()
+    #expect(try store.keyValues.allKeys() == ["lastFeedAmount.Mia Rose"])
+  }
+
+  @Test func anOrphanFeedWritesNoCache() throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    let orphan = FeedSession(uuid: Fixed.id(40), profileID: nil, startTime: Fixed.now, amountValue: 60, amountUnitSymbol: "mL")
+    try store.seed(feeds: [orphan])
+    let model = try editor(store, .feed(orphan), babyName: nil)
+    try model.save()
+    #expect(try store.keyValues.allKeys().isEmpty)
+  }
+
+  @Test func withTheCacheFlagOffSavingWritesNothingToTheCache() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed), flags: FeatureFlags(lastFeedAmountCache: false))
+    var form = try feedForm(model)
+    form.amountText = "150"
+    model.draft = .feed(form)
+    try model.save()
+    #expect(try store.reader.object(FeedSession.self, id: feed.uuid)?.amountValue == 150)
+    #expect(try store.keyValues.allKeys().isEmpty)
+  }
+
+  @Test func aRowDeletedMeanwhileCannotBeEditedOrSaved() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed))
+    let context = store.container.newBackgroundContext()
+    context.delete(feed)
+    try context.save()
+    #expect(throws: ScreenModelError.notFound(entity: "FeedSession", id: feed.uuid)) { try model.save() }
+    #expect(throws: ScreenModelError.notFound(entity: "FeedSession", id: feed.uuid)) { try editor(store, .feed(feed)) }
+  }
+
+  @Test func deletingFromTheFormRemovesTheRow() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    try editor(store, .diaper(diaper)).delete()
+    try editor(store, .feed(feed)).delete()
+    #expect(try store.reader.allDiapers().isEmpty)
+    #expect(try store.reader.allFeeds() == [earlierFeed])
+  }
+}
