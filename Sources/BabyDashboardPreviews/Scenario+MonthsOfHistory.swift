@@ -33,7 +33,7 @@ extension Scenario {
           let start = world.date(daysAgo: daysAgo, hour: slot.hour, minute: slot.minute)
           let minutes = 15 + (daysAgo * 7 + i * 5) % 20
           let end = start.addingTimeInterval(TimeInterval(minutes * 60))
-          let memo = memos[(daysAgo * 3 + i + b * 5) % memos.count]
+          let memo = memos[(daysAgo + 2 * i + 5 * b) % memos.count]
           if b == 0 {
             let ml = Double(90 + ((daysAgo * 17 + i * 11) % 7) * 10)
             feeds.append(makeFeedSession(
