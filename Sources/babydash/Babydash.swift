@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 
@@ -6,7 +7,11 @@ import PlainStore
 @MainActor
 enum Babydash {
   static var commands: [Command] {
-    BabyCommands.all + FeedCommands.all + [DiaperCommand.command, ExportCommand.command, CheckCommand.command]
+    BabyCommands.all + FeedCommands.all
+      + [
+        DiaperCommand.command, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
+      ]
+      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command]
   }
 
   /// Runs one command line and returns the exit status.
@@ -87,6 +92,8 @@ extension CommandLineError {
     switch error {
     case let error as CommandLineError:
       self = error
+    case is PreviewsDrift:
+      self.init(kind: .drift, message: "the previews differ from the files (see above)")
     case let error as StoreError:
       switch error.code {
       case .locked: self.init(kind: .busy, message: error.description)

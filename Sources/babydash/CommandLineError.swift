@@ -11,6 +11,8 @@ struct CommandLineError: Error, CustomStringConvertible {
     case noInput
     /// The store is busy (its lock could not be had in time): exit 75 (EX_TEMPFAIL).
     case busy
+    /// `previews --check` found a difference: exit 1, like diff(1).
+    case drift
     /// The disk refused a write or a read: exit 74 (EX_IOERR).
     case io
   }
@@ -22,6 +24,7 @@ struct CommandLineError: Error, CustomStringConvertible {
 
   var exitStatus: Int32 {
     switch kind {
+    case .drift: return 1
     case .usage: return 64
     case .data: return 65
     case .noInput: return 66

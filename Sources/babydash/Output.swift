@@ -8,8 +8,8 @@ import Foundation
 
 /// Where `babydash` writes: results for people on stdout, errors and progress on stderr.
 struct Output {
-  func print(_ text: String) {
-    write(text + "\n", to: FileHandle.standardOutput)
+  func print(_ text: String, terminator: String = "\n") {
+    write(text + terminator, to: FileHandle.standardOutput)
   }
 
   func error(_ text: String) {

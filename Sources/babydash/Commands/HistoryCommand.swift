@@ -1,0 +1,51 @@
+import BabyDashboard
+import BabyDashboardPreviews
+import Foundation
+
+/// `babydash history [--baby NAME] [--tag TAG] [--month YYYY-MM]`.
+enum HistoryCommand {
+  static let command = Command(
+    words: ["history"], synopsis: "[--baby NAME] [--tag TAG] [--month YYYY-MM]",
+    summary: "Show feeds and diaper changes, newest first, by month and day.",
+    options: [
+      OptionSpec(name: "--baby", value: "NAME", help: "only this baby (a name or an id)"),
+      OptionSpec(name: "--tag", value: "TAG", help: "only feeds whose memo has this #hashtag"),
+      OptionSpec(name: "--month", value: "YYYY-MM", help: "only this month (in --time-zone)"),
+    ]
+  ) { invocation in
+    let session = invocation.session
+    let month = try invocation.value("--month").map { text in
+      try invocation.parse("--month", text, HistoryCommand.month)
+    }
+    let container = try session.storeForReading()
+    let model = HistoryModel(container: container, calendar: session.world.calendar, timeZone: session.timeZone)
+    if let name = invocation.value("--baby") {
+      model.babyFilter = try session.baby(name, in: container).id
+    }
+    if let tag = invocation.value("--tag") {
+      guard !Hashtag.normalize(tag).isEmpty else {
+        throw invocation.usageError("bad value '\(tag)' for --tag: a tag is letters and digits, e.g. night or #night")
+      }
+      model.hashtagFilter = tag
+    }
+    try model.reload()
+    var text = HistoryText.render(model, world: session.world)
+    if let month {
+      let sections = model.sections.filter { $0.year == month.year && $0.month == month.month }
+      let babyName = model.babyFilter.flatMap { id in model.babies.first { $0.id == id }?.name }
+      text = HistoryText.render(
+        months: sections,
+        filter: HistoryText.Filter(babyName: babyName, hashtag: model.hashtagFilter, availableHashtags: model.hashtags),
+        world: session.world)
+    }
+    invocation.output.print(text, terminator: "")
+  }
+
+  static func month(_ text: String) throws -> (year: Int, month: Int) {
+    let fields = text.split(separator: "-")
+    guard fields.count == 2, fields[0].count == 4, fields[1].count == 2, let year = Int(fields[0]),
+      let month = Int(fields[1]), (1...12).contains(month)
+    else { throw ArgumentValueError(reason: "expected a month like 2026-03") }
+    return (year, month)
+  }
+}

@@ -1,0 +1,30 @@
+import BabyDashboardPreviews
+import Foundation
+
+/// `babydash previews [--check] [--dir DIR]`.
+enum PreviewsCommand {
+  static let command = Command(
+    words: ["previews"], synopsis: "[--check] [--dir DIR]",
+    summary: "Render every screen's preview into DIR; with --check, compare byte for byte and write nothing.",
+    options: [
+      OptionSpec(name: "--check", value: nil, help: "verify instead of writing: exit 1 on drift, a missing or an orphan file"),
+      OptionSpec(name: "--dir", value: "DIR", help: "the previews folder (default: ./Previews)"),
+    ],
+    details: "Previews are <Screen>/<scenario>[.<variant>].txt, rendered in a fixed world (Tuesday 10 March 2026,\n10:30 in New York), so they are the same bytes on every machine."
+  ) { invocation in
+    let directory = URL(fileURLWithPath: invocation.value("--dir") ?? "Previews", isDirectory: true).standardizedFileURL
+    if invocation.has("--check") {
+      let result = try PreviewFiles.check(in: directory, environment: invocation.session.environment)
+      guard result.isClean else {
+        invocation.output.error(result.report)
+        throw PreviewsDrift()
+      }
+      invocation.output.print(result.report)
+    } else {
+      invocation.output.print(try PreviewFiles.record(into: directory).report)
+    }
+  }
+}
+
+/// The previews differ from the files: exit 1, the report already printed.
+struct PreviewsDrift: Error {}

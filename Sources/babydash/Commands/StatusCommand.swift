@@ -1,0 +1,23 @@
+import BabyDashboard
+import BabyDashboardPreviews
+import Foundation
+
+/// `babydash status`: the dashboard, as its preview renders it.
+enum StatusCommand {
+  static let command = Command(
+    words: ["status"], synopsis: "",
+    summary: "Show the dashboard: each baby's feed in progress, last feed, next feed due, last diaper."
+  ) { invocation in
+    let session = invocation.session
+    let model = DashboardModel(
+      container: try session.storeForReading(), cache: session.cache, flags: try session.flags(), now: { session.now })
+    try model.reload()
+    invocation.output.print(
+      DashboardText.render(tiles: model.tiles, world: session.world, cacheWarning: model.cacheWarning), terminator: "")
+  }
+}
+
+extension Session {
+  /// The world the text renderers show: this session's now and zone.
+  var world: PreviewWorld { PreviewWorld(now: now, timeZone: timeZone) }
+}
