@@ -67,6 +67,7 @@ public struct LegacyImporter: Sendable {
   /// - Throws: ``LegacyImportError``: unreadable source or bad data (nothing written), a store
   ///   failure (batches saved so far stay; a re-run completes them), a verification mismatch
   ///   (with the report), a key-value store failure.
+  @discardableResult
   public func run(_ reader: any LegacyStoreReader, dryRun: Bool = false, force: Bool = false) throws -> LegacyImportReport {
     let source = reader.source
     let startedAt = clock()
