@@ -1,0 +1,27 @@
+import Foundation
+import PlainStore
+
+extension LegacyImporter {
+  /// Fills ``LastFeedAmountCache`` for babies without a value: from their most recent feed with
+  /// an amount, then from the legacy profile's `lastFeedAmount*`. A failure is recorded in
+  /// `errors` (the import itself stands) and leaves `migrationCompleted` unrecorded, so that the
+  /// next run tries again.
+  func backfillCache(_ plan: LegacyImportPlan, from context: StoreContext, errors: inout [String]) -> LegacyCacheBackfillSummary? {
+    let cache = LastFeedAmountCache(store: keyValueStore)
+    do {
+      let fromFeeds = try cache.backfill(from: context)
+      var fromLegacy: [String] = []
+      for baby in try context.babies() {
+        guard let amount = plan.legacyAmounts[baby.id], try cache.get(forBabyName: baby.name) == nil else { continue }
+        try cache.set(amount, forBabyName: baby.name)
+        fromLegacy.append(baby.name)
+      }
+      return LegacyCacheBackfillSummary(
+        babies: fromFeeds.babies, fromFeeds: fromFeeds.backfilledNames, fromLegacyFields: fromLegacy,
+        alreadyCached: fromFeeds.alreadyCached, withoutAmount: fromFeeds.withoutAmount - fromLegacy.count)
+    } catch {
+      errors.append("cache backfill: \(error)")
+      return nil
+    }
+  }
+}
