@@ -15,7 +15,7 @@ extension BabyWidgetSnapshots {
     var snapshots: [BabyWidgetSnapshot] = []
     for baby in try context.babies() {
       let lastFeed = try context.lastFeed(of: baby.id)
-      let inProgress = lastFeed?.isInProgress == true ? lastFeed : try context.inProgressFeed(of: baby.id)
+      let inProgress = lastFeed?.isInProgress == true ? lastFeed : nil  // see inProgressFeed(of:)
       let lastDiaper = try context.lastDiaper(of: baby.id)
       snapshots.append(BabyWidgetSnapshot(
         babyID: baby.id,

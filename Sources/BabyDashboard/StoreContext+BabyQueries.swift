@@ -22,14 +22,14 @@ extension StoreContext {
     return try fetch(descriptor).first
   }
 
-  /// The baby's most recent feed that is still in progress.
+  /// The baby's feed in progress: its most recent feed, when that has no end.
+  ///
+  /// An unfinished feed followed by later feeds was forgotten, not ongoing (a legacy import can
+  /// hold such feeds); the screens never start or log a feed after one in progress. Reading only
+  /// the newest feed keeps the dashboard from reading years of history to find none.
   public func inProgressFeed(of babyID: UUID) throws -> FeedSession? {
-    let id: UUID? = babyID
-    var descriptor = FetchDescriptor<FeedSession>(
-      predicate: #Predicate { $0.profileID == id && $0.endTime == nil },
-      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
-    descriptor.fetchLimit = 1
-    return try fetch(descriptor).first
+    guard let feed = try lastFeed(of: babyID), feed.isInProgress else { return nil }
+    return feed
   }
 
   /// The baby's most recent finished feed.

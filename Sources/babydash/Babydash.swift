@@ -10,6 +10,7 @@ enum Babydash {
     BabyCommands.all + FeedCommands.all
       + [
         DiaperCommand.command, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
+        ImportCommand.command,
       ]
       + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command]
   }

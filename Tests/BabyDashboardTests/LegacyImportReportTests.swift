@@ -27,15 +27,15 @@ import Testing
     #expect(report.duration == 1.25)
     #expect(report.description == """
       legacy import of 'legacy/family.json': imported
-      started:  2026-01-15T09:30:00Z
-      finished: 2026-01-15T09:30:01.25Z
+      started:  2026-01-15T09:30:00.000Z
+      finished: 2026-01-15T09:30:01.250Z
       duration: 1.250 s
       entity        read  inserted  present  duplicates  orphans
       BabyProfile      4         4        0           0        0
       FeedSession      9         8        0           1        2
       DiaperChange     7         6        0           1        2
       cache backfill: 4 of 4 babies have an amount (coverage 100%): 1 from feeds, 2 from legacy fields, 1 already cached
-      migrationCompleted: schema 1 at 2026-01-15T09:30:01.25Z
+      migrationCompleted: schema 1 at 2026-01-15T09:30:01.250Z
       errors: none
       """)
   }
@@ -46,8 +46,8 @@ import Testing
     let report = try harness.importer().run(LegacyImportHarness.reader("legacy", "family.json"), dryRun: true)
     #expect(report.description == """
       legacy import of 'legacy/family.json': dry run, nothing written
-      started:  2026-01-15T09:30:00Z
-      finished: 2026-01-15T09:30:00Z
+      started:  2026-01-15T09:30:00.000Z
+      finished: 2026-01-15T09:30:00.000Z
       duration: 0.000 s
       entity        read  inserted  present  duplicates  orphans
       BabyProfile      4         4        0           0        0
@@ -65,14 +65,14 @@ import Testing
     let off = try harness.importer(flags: FeatureFlags(legacyImporter: false)).run(LegacyImportHarness.reader("legacy", "family.json"))
     #expect(off.description == """
       legacy import of 'legacy/family.json': skipped: the legacy importer is off (feature flag 'featureFlag.legacyImporter'); nothing was read or written
-      started:  2026-01-15T09:30:00Z
-      finished: 2026-01-15T09:30:00Z
+      started:  2026-01-15T09:30:00.000Z
+      finished: 2026-01-15T09:30:00.000Z
       duration: 0.000 s
       """)
     try harness.importer().run(LegacyImportHarness.reader("legacy", "empty.json"))
     let done = try harness.importer().run(LegacyImportHarness.reader("legacy", "family.json"))
     #expect(done.description.hasPrefix(
-      "legacy import of 'legacy/family.json': skipped: already completed for schema 1 at 2026-01-15T09:30:00Z; use --force to import again\n"))
+      "legacy import of 'legacy/family.json': skipped: already completed for schema 1 at 2026-01-15T09:30:00.000Z; use --force to import again\n"))
   }
 
   @Test func cacheErrorsAreListedAndLeaveTheMigrationUnrecorded() throws {

@@ -148,4 +148,16 @@ import Testing
     #expect(try reader.lastFeedWithAmount(of: BabyProfile.mia.id) == older)
     #expect(try reader.lastFeed(of: BabyProfile.leo.id) == nil)
   }
+
+  @Test func anUnfinishedFeedFollowedByLaterFeedsIsForgottenNotInProgress() throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    let forgotten = FeedSession(uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start)
+    let later = FeedSession(
+      uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: start.addingTimeInterval(3_600),
+      endTime: start.addingTimeInterval(4_000))
+    try store.seed([.mia], feeds: [forgotten, later])
+    #expect(try store.reader.inProgressFeed(of: BabyProfile.mia.id) == nil)
+    #expect(try store.reader.lastFinishedFeed(of: BabyProfile.mia.id) == later)
+  }
 }

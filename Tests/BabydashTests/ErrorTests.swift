@@ -52,6 +52,7 @@ import Testing
     (["feed", "finish", "Leo"], "babydash: no baby named 'Leo'; babies: Mia"),
     (["diaper", "Nobody", "pee"], "babydash: no baby named 'Nobody'; babies: Mia"),
     (["feed", "log", "Mia", "--start", "06:30"], "babydash: Mia is already feeding: finish that feed before starting another."),
+    (["feed", "log", "Mia", "--start", "06:30", "--end", "06:40"], "babydash: Mia is already feeding: finish that feed before starting another."),
   ]
 
   @Test(arguments: refusals)

@@ -20,8 +20,8 @@ extension LegacyImportReport {
   public var description: String {
     var lines: [String] = []
     lines.append("legacy import of '\(source)': \(outcomeText)")
-    lines.append("started:  \(ISO8601.format(startedAt))")
-    lines.append("finished: \(ISO8601.format(finishedAt))")
+    lines.append("started:  \(ISO8601.formatMilliseconds(startedAt))")
+    lines.append("finished: \(ISO8601.formatMilliseconds(finishedAt))")
     lines.append("duration: \(Self.seconds(duration))")
     switch outcome {
     case .skippedFeatureFlagOff, .skippedAlreadyCompleted:
@@ -54,7 +54,7 @@ extension LegacyImportReport {
       lines.append("cache backfill: not run\(outcome == .dryRun ? " (dry run)" : "")")
     }
     if let record = migrationRecord {
-      lines.append("migrationCompleted: schema \(record.schemaVersion) at \(ISO8601.format(record.completedAt))")
+      lines.append("migrationCompleted: schema \(record.schemaVersion) at \(ISO8601.formatMilliseconds(record.completedAt))")
     } else {
       lines.append("migrationCompleted: not recorded\(outcome == .dryRun ? " (dry run)" : "")")
     }
@@ -74,7 +74,7 @@ extension LegacyImportReport {
     case .skippedFeatureFlagOff:
       return "skipped: the legacy importer is off (feature flag '\(FeatureFlags.Flag.legacyImporter.key)'); nothing was read or written"
     case .skippedAlreadyCompleted(let record):
-      return "skipped: already completed for schema \(record.schemaVersion) at \(ISO8601.format(record.completedAt)); "
+      return "skipped: already completed for schema \(record.schemaVersion) at \(ISO8601.formatMilliseconds(record.completedAt)); "
         + "use --force to import again"
     }
   }

@@ -62,6 +62,7 @@ extension LegacyImporter {
         }
       }
       batch += 1
+      progress?(end, objects.count)
       try hooks.afterBatch?(batch)
       start = end
     }

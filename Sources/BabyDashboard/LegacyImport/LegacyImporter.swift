@@ -34,6 +34,8 @@ public struct LegacyImporter: Sendable {
   public var batchSize: Int
   /// The time source for the report and the migration start time.
   public let clock: @Sendable () -> Date
+  /// Told after each saved batch how many objects of how many are written (for a progress line).
+  public var progress: (@Sendable (_ written: Int, _ total: Int) -> Void)?
   /// Test hooks (failures injected between batches, changes before verification).
   var hooks = LegacyImportHooks()
 

@@ -75,8 +75,9 @@ enum FeedCommands {
     let container = try session.storeForReading()
     let baby = try session.baby(invocation.arguments[0], in: container)
     let context = try session.store().viewContext
-    if end == nil, let running = try context.inProgressFeed(of: baby.id), running.startTime != start {
-      throw ScreenModelError.alreadyFeeding(babyName: baby.name)
+    if let running = try context.inProgressFeed(of: baby.id), running.startTime != start {
+      // A later feed would hide the one in progress (the dashboard shows the newest feed).
+      if end == nil || start > running.startTime { throw ScreenModelError.alreadyFeeding(babyName: baby.name) }
     }
     let feed = FeedSession(
       profileID: baby.id, startTime: start, endTime: end, amountValue: amount?.amountValue,

@@ -1,0 +1,45 @@
+import BabyDashboard
+import Foundation
+
+/// `babydash import FILE [--dry-run] [--force]`: the legacy SwiftData-era export into the store.
+enum ImportCommand {
+  static let command = Command(
+    words: ["import"], synopsis: "FILE [--dry-run] [--force]",
+    summary: "Import a legacy SwiftData-era export (idempotent: a second run adds nothing) and print the report.",
+    options: [
+      OptionSpec(name: "--dry-run", value: nil, help: "read, check and count; write nothing"),
+      OptionSpec(name: "--force", value: nil, help: "run even if the migration was already completed"),
+    ],
+    arguments: 1...1,
+    run: { try ImportCommand.run($0) })
+
+  @MainActor
+  static func run(_ invocation: Invocation) throws {
+    let session = invocation.session
+    let file = URL(fileURLWithPath: invocation.arguments[0])
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+      throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
+    }
+    let dryRun = invocation.has("--dry-run")
+    // A dry run must not create the store: it reads an empty one in memory if there is none.
+    let container = dryRun ? try session.storeForReading() : try session.store()
+    let fixedNow = session.nowIsFixed ? session.now : nil
+    var importer = LegacyImporter(
+      container: container, keyValueStore: session.keyValueStore, clock: { fixedNow ?? Date() })
+    let output = invocation.output
+    if output.showsProgress {
+      importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
+    }
+    do {
+      let report = try importer.run(LegacyJSONExportReader(fileURL: file), dryRun: dryRun, force: invocation.has("--force"))
+      output.endProgress()
+      output.print(report.description)
+    } catch let error as LegacyImportError {
+      output.endProgress()
+      let details = error.report?.errors.map { "\n  " + $0 }.joined() ?? ""
+      if error.code == .unreadable { throw CommandLineError.noInput(error.description) }
+      throw CommandLineError.data(error.description + details)
+    }
+  }
+}
