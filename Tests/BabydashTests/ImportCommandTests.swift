@@ -50,6 +50,14 @@ import Testing
     #expect(try tool.snapshot() == before)
   }
 
+  @Test func aBadFileOnAFreshAppGroupCreatesNoStore() throws {
+    defer { tool.removeAll() }
+    let result = try tool.run(["import", fixture("legacy-bad/negative-amount.json")])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("at feedSessions[0].amountValue: -30.0 is not an amount"))
+    #expect(try tool.snapshot().isEmpty)
+  }
+
   @Test func aMissingFileExits66() throws {
     defer { tool.removeAll() }
     let result = try tool.run(["import", "/nonexistent/export.json"])

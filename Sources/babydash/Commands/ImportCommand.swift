@@ -22,24 +22,49 @@ enum ImportCommand {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
     }
     let dryRun = invocation.has("--dry-run")
+    let output = invocation.output
+    let reader: PreparedExport
+    do {
+      // Read and check the whole file before the store is opened: a bad file creates nothing.
+      reader = try PreparedExport(LegacyJSONExportReader(fileURL: file))
+    } catch let error as LegacyImportError {
+      throw failure(error)
+    }
     // A dry run must not create the store: it reads an empty one in memory if there is none.
     let container = dryRun ? try session.storeForReading() : try session.store()
     let fixedNow = session.nowIsFixed ? session.now : nil
     var importer = LegacyImporter(
       container: container, keyValueStore: session.keyValueStore, clock: { fixedNow ?? Date() })
-    let output = invocation.output
     if output.showsProgress {
       importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
     }
     do {
-      let report = try importer.run(LegacyJSONExportReader(fileURL: file), dryRun: dryRun, force: invocation.has("--force"))
+      let report = try importer.run(reader, dryRun: dryRun, force: invocation.has("--force"))
       output.endProgress()
       output.print(report.description)
     } catch let error as LegacyImportError {
       output.endProgress()
-      let details = error.report?.errors.map { "\n  " + $0 }.joined() ?? ""
-      if error.code == .unreadable { throw CommandLineError.noInput(error.description) }
-      throw CommandLineError.data(error.description + details)
+      throw failure(error)
     }
   }
+
+  private static func failure(_ error: LegacyImportError) -> CommandLineError {
+    if error.code == .unreadable { return .noInput(error.description) }
+    let details = error.report?.errors.map { "\n  " + $0 }.joined() ?? ""
+    return .data(error.description + details)
+  }
+}
+
+/// A legacy export read and validated once, handed to the importer as its reader.
+struct PreparedExport: LegacyStoreReader {
+  let source: String
+  let export: LegacyExport
+
+  init(_ reader: some LegacyStoreReader) throws {
+    source = reader.source
+    export = try reader.read()
+    try export.validate(source: source)
+  }
+
+  func read() throws -> LegacyExport { export }
 }
