@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 
@@ -34,6 +35,10 @@ defer { try? FileManager.default.removeItem(at: scratch) }
   progress("note: a debug build; run with -c release for figures that mean something")
 #endif
 
+progress("previews: render the catalog")
+_ = try PreviewFiles.render()  // warm up: the first rendering loads time zone data
+let previewsMilliseconds = try Timing.median(runs: options.runs) { _ = try PreviewFiles.render() }
+
 var results: [BenchFigures] = []
 for size in options.sizes {
   let history = BenchHistory(objects: size)
@@ -49,6 +54,13 @@ for size in options.sizes {
   figures.peakRSS = try PeakMemoryProbe.run(store: folder)
   progress("\(size): durable commits")
   (figures.commitP50, figures.commitP95) = try bench.commit(folder)
+  progress("\(size): legacy import")
+  let importer = ImportBench(history: history)
+  let legacyFile = scratch.appendingPathComponent("legacy-\(size).json")
+  try importer.legacyFile(at: legacyFile)
+  figures.legacyImport = Timing.percentile(
+    try (0..<options.bulkRuns).map { _ in try importer.run(legacyFile, into: scratch.appendingPathComponent("import-\(size)")) }, 0.5)
+  figures.previews = previewsMilliseconds
   results.append(figures)
 }
 
