@@ -1,0 +1,36 @@
+import BabyDashboard
+import BabyDashboardPreviews
+import Foundation
+import PlainStore
+import Testing
+
+/// The README's Swift examples, as written there, so that they keep compiling and working.
+@Suite struct ReadmeExampleTests {
+  @Test func theLibraryIn30Seconds() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    let container = try StoreContainer.babyDashboard(inAppGroup: folder)
+    let context = container.newBackgroundContext()
+    let mia = BabyProfile(name: "Mia", createdAt: Date())
+    context.insert(mia)
+    context.insert(FeedSession(profileID: mia.id, startTime: Date(), amountValue: 120, amountUnitSymbol: "mL"))
+    try context.save()  // durable on disk when it returns
+
+    let miaID: UUID? = mia.id
+    let feeds = try context.fetch(FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == miaID },
+      sortBy: [SortDescriptor(\.startTime, order: .reverse)]))
+    #expect(feeds.count == 1)
+    let reopened = try StoreContainer.babyDashboard(inAppGroup: folder)
+    #expect(try reopened.newBackgroundContext().fetch(FetchDescriptor<FeedSession>()) == feeds)
+  }
+
+  @Test func fixtures() throws {
+    let preview = try PreviewContainers.default(scenario: .twoBabies, world: .standard)  // in memory, saved
+    let test = try PreviewContainers.test(scenario: .monthsOfHistory, world: .standard)  // a temporary folder
+    defer { try? test.tearDown() }
+    #expect(try preview.container.newBackgroundContext().babies().map(\.name) == ["Mia", "Leo"])
+    #expect(try test.container.newBackgroundContext().fetchCount(FetchDescriptor<FeedSession>()) > 50)
+  }
+}
