@@ -140,7 +140,8 @@ public final class StoreContainer: Sendable {
   /// The token of the last transaction this container knows.
   public var currentToken: HistoryToken { coordinator.currentToken }
 
-  /// Removes the history up to and including `token`.
+  /// Removes the history up to and including `token`, except the transactions a registered
+  /// ``HistoryReader`` (of any process) has not consumed, within `historyRetentionLimit`.
   public func pruneHistory(through token: HistoryToken) throws {
     try coordinator.pruneHistory(through: token)
   }

@@ -1,1 +1,18 @@
-// placeholder
+import Foundation
+
+// The child process of PlainStore's multi-process and crash tests, and the throughput driver.
+// Test-only: the app never runs it.
+
+do {
+  let arguments = try StressArguments(Array(CommandLine.arguments.dropFirst()))
+  switch arguments.mode {
+  case "write": try WriterMode(arguments: arguments).run()
+  case "bench": try BenchMode(arguments: arguments).run()
+  case "reader": try ReaderMode(arguments: arguments).run()
+  default: throw StressUsageError("unknown mode '\(arguments.mode)'")
+  }
+} catch let error as StressUsageError {
+  StressOutput.fail("\(error)\n\(StressUsageError.usage)")
+} catch {
+  StressOutput.fail("\(error)")
+}

@@ -24,10 +24,13 @@ final class FolderWatcher: Sendable {
     self.pollInterval = pollInterval
   }
 
+  /// Returns once the watch is in place, so that no commit made after it returns is missed.
   func start() {
-    let thread = Thread { [self] in run() }
+    let ready = DispatchSemaphore(value: 0)
+    let thread = Thread { [self] in run(ready) }
     thread.name = "PlainStore.FolderWatcher"
     thread.start()
+    _ = ready.wait(timeout: .now() + 5)
   }
 
   func stop() {
@@ -36,12 +39,13 @@ final class FolderWatcher: Sendable {
 
   private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-  private func run() {
+  private func run(_ ready: DispatchSemaphore) {
     #if os(Linux)
-      if watchWithInotify() { return }
+      if watchWithInotify(ready) { return }
     #elseif canImport(Darwin)
-      if watchWithDispatchSource() { return }
+      if watchWithDispatchSource(ready) { return }
     #endif
+    ready.signal()
     poll()
   }
 
@@ -54,12 +58,13 @@ final class FolderWatcher: Sendable {
   }
 
   #if os(Linux)
-    private func watchWithInotify() -> Bool {
+    private func watchWithInotify(_ ready: DispatchSemaphore) -> Bool {
       let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard fd >= 0 else { return false }
       defer { close(fd) }
       let mask = UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE)
       guard inotify_add_watch(fd, folder.path, mask) >= 0 else { return false }
+      ready.signal()
       var buffer = [UInt8](repeating: 0, count: 4096)
       while !isStopped {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -74,13 +79,14 @@ final class FolderWatcher: Sendable {
   #endif
 
   #if canImport(Darwin)
-    private func watchWithDispatchSource() -> Bool {
+    private func watchWithDispatchSource(_ ready: DispatchSemaphore) -> Bool {
       let fd = open(folder.path, O_EVTONLY)
       guard fd >= 0 else { return false }
       let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete])
       source.setEventHandler { [onChange] in onChange() }
       source.setCancelHandler { close(fd) }
       source.resume()
+      ready.signal()
       while !isStopped { Thread.sleep(forTimeInterval: 0.1) }
       source.cancel()
       return true

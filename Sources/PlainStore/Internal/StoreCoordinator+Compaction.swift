@@ -40,11 +40,14 @@ extension StoreCoordinator {
   /// Logs after this sequence stay: the recent ones for processes that have not caught up, and
   /// those a registered history reader has not consumed (within the retention limit).
   func logsToKeepAfter(_ manifest: Manifest) -> Int {
-    var keep = manifest.sequence - options.logRetention
-    if let oldestReader = manifest.readers.values.min() {
-      keep = min(keep, max(oldestReader, manifest.sequence - options.historyRetentionLimit))
-    }
-    return max(0, keep)
+    max(0, min(manifest.sequence - options.logRetention, readersFloor(manifest)))
+  }
+
+  /// The logs after this sequence are kept for registered history readers: from the oldest
+  /// reader's token on, but no more than `historyRetentionLimit` of them.
+  func readersFloor(_ manifest: Manifest) -> Int {
+    guard let oldestReader = manifest.readers.values.min() else { return Int.max }
+    return max(oldestReader, manifest.sequence - options.historyRetentionLimit)
   }
 
   private func removeUnreferencedFiles(_ manifest: Manifest, keepingLogsAfter keep: Int, files: StoreFiles) {

@@ -48,19 +48,22 @@ extension StoreCoordinator {
     }
   }
 
-  /// Removes history up to and including `token` (never transactions the state still needs).
+  /// Removes history up to and including `token`, except what the state still needs (the logs
+  /// after the manifest) and what a registered reader has not consumed (within
+  /// `historyRetentionLimit`, as compaction keeps it).
   func pruneHistory(through token: HistoryToken) throws {
     try withWriteLock { state in
       if let files {
         if state.manifest.sequence < min(token.sequence, state.sequence) { try compact(&state) }
-        let limit = min(token.sequence, state.manifest.sequence)
+        let limit = min(token.sequence, state.manifest.sequence, readersFloor(state.manifest))
         for name in FileSystem.list(files.logURL) {
           guard name.hasSuffix(".json"), let sequence = Int(name.dropLast(5)), sequence <= limit else { continue }
           FileSystem.remove(files.logURL.appendingPathComponent(name))
         }
         try FileSystem.syncFolder(files.logURL, displayPath: files.display("log"))
       } else {
-        state.memoryHistory.removeAll { $0.sequence <= token.sequence }
+        let limit = min(token.sequence, readersFloor(state.manifest))
+        state.memoryHistory.removeAll { $0.sequence <= limit }
       }
     }
   }

@@ -45,16 +45,20 @@ final class StoreCoordinator: Sendable {
     }
     var header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder)
     if header == nil {
-      guard FileSystem.list(files.root).filter({ $0 != "lock" }).isEmpty else {
+      guard Self.isNewOrInterruptedCreation(files) else {
         throw StoreError(
           .missing, path: files.display("store.json"),
           "the folder holds other files but no store.json, so it is not a PlainStore store or has lost its header — restore store.json or choose another folder; nothing was changed.")
       }
-      try lock.withLock(timeout: options.lockTimeout) {
+      header = try lock.withLock(timeout: options.lockTimeout) {
+        // Another process may have created the store while this one waited: look again.
+        if let created = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder) {
+          return created
+        }
         try createLayout(files)
         try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
+        return StoreHeader(schema: schema)
       }
-      header = StoreHeader(schema: schema)
     }
     guard let header else { return }
     if header.schemaVersion > schema.version {
@@ -74,6 +78,20 @@ final class StoreCoordinator: Sendable {
     if header.schemaVersion < schema.version {
       try lock.withLock(timeout: options.lockTimeout) {
         try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
+      }
+    }
+  }
+
+  /// Whether a folder without store.json may become a store: it is empty, or holds only what a
+  /// creation killed before writing store.json leaves (the lock, empty segments and log folders,
+  /// temporary files).
+  static func isNewOrInterruptedCreation(_ files: StoreFiles) -> Bool {
+    FileSystem.list(files.root).allSatisfy { name in
+      switch name {
+      case "lock": true
+      case "segments": FileSystem.list(files.segmentsURL).isEmpty
+      case "log": FileSystem.list(files.logURL).isEmpty
+      default: false
       }
     }
   }

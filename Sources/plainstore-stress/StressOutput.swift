@@ -1,0 +1,14 @@
+import Foundation
+
+/// Lines for the parent process: each one a single unbuffered `write` of under 4 KB, so it
+/// reaches the pipe whole even if the process is killed right after.
+enum StressOutput {
+  static func line(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  static func fail(_ text: String) -> Never {
+    FileHandle.standardError.write(Data(("plainstore-stress: " + text + "\n").utf8))
+    exit(1)
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PlainStore
+
+/// `write`: commits `commits` batches of `parts` items (0: until killed), printing
+/// `committed <batch> <sequence> <ids>` as soon as each save has returned; with
+/// `--expect-total`, waits until it sees that many items and prints `digest <count> <hex>`.
+struct WriterMode {
+  let arguments: StressArguments
+
+  func run() throws {
+    try arguments.rejectUnknown(["writer", "commits", "parts", "threshold", "retention", "expect-total"])
+    let writer = arguments.string("writer", default: "w\(getpid())")
+    let commits = try arguments.int("commits", default: 100)
+    let parts = try arguments.int("parts", default: 1)
+    let expectTotal = try arguments.int("expect-total", default: -1)
+    let options = StoreOptions(
+      author: writer,
+      lockTimeout: .seconds(60),
+      compactionThreshold: try arguments.int("threshold", default: 64),
+      logRetention: try arguments.int("retention", default: 256))
+    let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1, options: options)
+    StressOutput.line("ready \(container.currentToken.sequence)")
+    let context = container.newBackgroundContext()
+    var batch = 0
+    while commits == 0 || batch < commits {
+      let items = (0..<parts).map { part in
+        StressItem(id: UUID(), writer: writer, batch: batch, part: part, at: StressSchema.date(batch: batch))
+      }
+      for item in items { context.insert(item) }
+      guard let transaction = try context.save() else {
+        StressOutput.fail("batch \(batch) of \(writer) committed nothing")
+      }
+      StressOutput.line("committed \(batch) \(transaction.sequence) \(items.map(\.id.uuidString).joined(separator: ","))")
+      batch += 1
+    }
+    if expectTotal >= 0 { try printDigest(container, context, expectTotal: expectTotal) }
+  }
+
+  /// Waits (refreshing) until every writer's items are visible, then fingerprints the view.
+  private func printDigest(_ container: StoreContainer, _ context: StoreContext, expectTotal: Int) throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(120))
+    var count = try context.fetchCount(FetchDescriptor<StressItem>())
+    while count < expectTotal {
+      guard clock.now < deadline else { StressOutput.fail("saw only \(count) of \(expectTotal) items after 120 s") }
+      Thread.sleep(forTimeInterval: 0.01)
+      try container.refresh()
+      count = try context.fetchCount(FetchDescriptor<StressItem>())
+    }
+    let items = try context.fetch(FetchDescriptor<StressItem>())
+    StressOutput.line("digest \(items.count) \(StressDigest.of(items))")
+  }
+}
