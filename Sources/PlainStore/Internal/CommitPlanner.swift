@@ -15,6 +15,8 @@ struct CommitPlanner {
   private var originals: [ObjectKey: (any Entity)?] = [:]
   /// Uniqueness indexes built on demand: per entity, constraint and segment (or "*").
   private var uniqueIndexes: [IndexScope: [UniqueKey: UUID]] = [:]
+  /// The scopes of `uniqueIndexes` per entity, so that a write visits only its entity's.
+  private var scopesByEntity: [String: [IndexScope]] = [:]
   private var denyChecks: [ObjectKey] = []
 
   struct IndexScope: Hashable {
@@ -56,15 +58,17 @@ struct CommitPlanner {
       originals[key] = .some(try coordinator.committedObject(table, key.id, hint: hint ?? value, thorough: false, &state))
     }
     work[key] = .some(value)
+    guard let scopes = scopesByEntity[key.entity] else { return }
     let table = try coordinator.table(key.entity, state)
-    for (scope, _) in uniqueIndexes where scope.entity == key.entity {
+    let oldSegment = old.map(table.segment(of:))
+    let newSegment = value.map(table.segment(of:))
+    for scope in scopes {
       let keyOf = table.schema.uniqueKeys[scope.constraint]
-      if let old, scope.segment == "*" || scope.segment == table.segment(of: old),
-        uniqueIndexes[scope]?[keyOf(old)] == key.id
-      {
-        uniqueIndexes[scope]?[keyOf(old)] = nil
+      if let old, scope.segment == "*" || scope.segment == oldSegment {
+        let oldKey = keyOf(old)
+        if uniqueIndexes[scope]?[oldKey] == key.id { uniqueIndexes[scope]?[oldKey] = nil }
       }
-      if let value, scope.segment == "*" || scope.segment == table.segment(of: value) {
+      if let value, scope.segment == "*" || scope.segment == newSegment {
         uniqueIndexes[scope]?[keyOf(value)] = key.id
       }
     }
@@ -138,6 +142,7 @@ struct CommitPlanner {
       if let value, !segmentWide || table.segment(of: value) == segment { index[keyOf(value)] = key.id }
     }
     uniqueIndexes[scope] = index
+    scopesByEntity[scope.entity, default: []].append(scope)
     return scope
   }
 

@@ -46,17 +46,17 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   /// Records a committed change: applied now where the segment is loaded, replayed on load
   /// otherwise, and remembered for the next compaction either way.
   func apply(_ operation: Operation, to segment: String, sequence: Int) {
-    var slot = slots[segment] ?? Slot(file: nil, objects: [:])
+    // Mutate the slot in place: copying it out would copy its objects on every change.
+    if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: [:]) }
     switch operation {
     case .put(let object):
-      slot.objects?[object.id] = object
+      slots[segment]!.objects?[object.id] = object
       segmentOf[object.id] = segment
     case .remove(let id):
-      slot.objects?[id] = nil
+      slots[segment]!.objects?[id] = nil
       if segmentOf[id] == segment { segmentOf[id] = nil }
     }
-    slot.pending.append(PendingOperation(sequence: sequence, operation: operation))
-    slots[segment] = slot
+    slots[segment]!.pending.append(PendingOperation(sequence: sequence, operation: operation))
   }
 
   /// Fills a segment from its file's objects plus the changes committed since.

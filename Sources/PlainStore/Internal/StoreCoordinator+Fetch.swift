@@ -13,8 +13,16 @@ extension StoreCoordinator {
   /// the segment key and there is a limit, the months newest (or oldest) first until the limit
   /// is filled, so the last feed costs one month whatever the years of history.
   func fetch<E: Entity>(_ descriptor: FetchDescriptor<E>, overlay: ContextOverlay<E>, counting: Bool = false) throws -> [E] {
+    var sortKey: SegmentSortKey?
     let matches = try state.withLock { state -> [E] in
       let table = try table(E.entityName, state)
+      if let date = table.schema.segmentDate, let first = descriptor.sortBy.first {
+        if table.schema.sortDescriptorOnSegmentKey(false)?.matches(first) == true {
+          sortKey = SegmentSortKey(date: date, reverse: false)
+        } else if table.schema.sortDescriptorOnSegmentKey(true)?.matches(first) == true {
+          sortKey = SegmentSortKey(date: date, reverse: true)
+        }
+      }
       let inRange: (E) -> Bool = { object in
         guard let range = descriptor.dateRange, let date = table.schema.segmentDate else { return true }
         return range.contains(date(object))
@@ -34,6 +42,7 @@ extension StoreCoordinator {
         }
       }
       if newestFirst { segments.reverse() }
+      if needed == nil { try preload(table, segments, &state) }
       let pending = try overlay.changed.values.compactMap { $0 }.filter(accepts)
       var found: [E] = []
       for segment in segments {
@@ -54,10 +63,22 @@ extension StoreCoordinator {
       return found + pending
     }
     if counting { return matches }
-    var sorted = matches
-    let sortBy = descriptor.sortBy
-    sorted.sort { lhs, rhs in
-      for comparator in sortBy {
+    let sorted = Self.sort(matches, by: descriptor.sortBy, segmentKey: sortKey)
+    let offset = min(descriptor.fetchOffset ?? 0, sorted.count)
+    let end = descriptor.fetchLimit.map { min(sorted.count, offset + $0) } ?? sorted.count
+    return Array(sorted[offset..<end])
+  }
+
+  /// The first sort descriptor when it is the segment key: compared as plain numbers, which
+  /// is many times faster than a key-path comparator over thousands of objects.
+  struct SegmentSortKey {
+    var date: @Sendable (any Entity) -> Date
+    var reverse: Bool
+  }
+
+  static func sort<E: Entity>(_ objects: [E], by sortBy: [SortDescriptor<E>], segmentKey: SegmentSortKey?) -> [E] {
+    func precedes(_ lhs: E, _ rhs: E, from first: Int) -> Bool {
+      for comparator in sortBy.dropFirst(first) {
         switch comparator.compare(lhs, rhs) {
         case .orderedAscending: return true
         case .orderedDescending: return false
@@ -66,9 +87,13 @@ extension StoreCoordinator {
       }
       return uuidPrecedes(lhs.id, rhs.id)
     }
-    let offset = min(descriptor.fetchOffset ?? 0, sorted.count)
-    let end = descriptor.fetchLimit.map { min(sorted.count, offset + $0) } ?? sorted.count
-    return Array(sorted[offset..<end])
+    guard let segmentKey else { return objects.sorted { precedes($0, $1, from: 0) } }
+    var decorated = objects.map { (key: segmentKey.date($0).timeIntervalSinceReferenceDate, value: $0) }
+    decorated.sort { lhs, rhs in
+      if lhs.key != rhs.key { return segmentKey.reverse ? lhs.key > rhs.key : lhs.key < rhs.key }
+      return precedes(lhs.value, rhs.value, from: 1)
+    }
+    return decorated.map(\.value)
   }
 
   /// The committed object with this id, looking in every segment if it must.

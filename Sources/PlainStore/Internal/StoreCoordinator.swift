@@ -195,7 +195,7 @@ final class StoreCoordinator: Sendable {
     let relative = "segments/" + file
     let decoder = StoreCoding.makeDecoder(schema: schema)
     guard
-      let objects = try decodeSegment(
+      let objects = try Self.decodeSegment(
         table.schema.type, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
         files: files, decoder: decoder)
     else { return false }
@@ -204,7 +204,7 @@ final class StoreCoordinator: Sendable {
     return true
   }
 
-  private func decodeSegment<E: Entity>(
+  private static func decodeSegment<E: Entity>(
     _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: JSONDecoder
   ) throws -> [any Entity]? {
     guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder) else {
@@ -219,7 +219,39 @@ final class StoreCoordinator: Sendable {
   }
 
   func loadAll(_ table: EntityTable, _ state: inout StoreState) throws {
-    for segment in table.slots.keys.sorted() { try ensureLoaded(table, segment, &state) }
+    let segments = table.slots.keys.sorted()
+    try preload(table, segments, &state)
+    for segment in segments { try ensureLoaded(table, segment, &state) }
+  }
+
+  /// Loads the unloaded segments among `segments`, decoding their files on every core: JSON
+  /// decoding is most of the time of a fetch that reads many months. A file that is not there
+  /// is left to `ensureLoaded`, which catches up and retries.
+  func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState) throws {
+    guard let files else { return }
+    let jobs = segments.compactMap { segment -> (segment: String, file: String)? in
+      guard let slot = table.slots[segment], !slot.isLoaded, let file = slot.file else { return nil }
+      return (segment, file)
+    }
+    guard jobs.count > 1 else { return }
+    let results = Mutex<[Int: Result<[any Entity]?, any Error>]>([:])
+    let type = table.schema.type
+    let schema = self.schema
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+      let job = jobs[index]
+      let result = Result {
+        try Self.decodeSegment(
+          type, url: files.segmentsURL.appendingPathComponent(job.file), relative: "segments/" + job.file,
+          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema))
+      }
+      results.withLock { $0[index] = result }
+    }
+    let decoded = results.withLock { $0 }
+    for (index, job) in jobs.enumerated() {
+      guard let objects = try decoded[index]?.get() else { continue }
+      table.load(job.segment, objects: objects)
+      state.statistics.segmentFilesRead += 1
+    }
   }
 
   /// The committed object with this id, if any. `hint` (a value of the object) names the

@@ -35,27 +35,28 @@ struct StoreFiles: Sendable {
   // MARK: Reading, with the errors that name the file
 
   /// Decodes one file; nil when it does not exist. A damaged file or a newer format is an error.
-  func decode<T: Decodable>(_ type: T.Type, at url: URL, relative: String, decoder: JSONDecoder) throws -> T? {
+  func decode<T: VersionedStoreFile>(_ type: T.Type, at url: URL, relative: String, decoder: JSONDecoder) throws -> T? {
     let path = display(relative)
     guard let data = try FileSystem.read(url, displayPath: path) else { return nil }
-    let probe: FormatProbe
+    // One parse in the common case; the format version is probed only to explain a failure.
+    let decoded: T
     do {
-      probe = try decoder.decode(FormatProbe.self, from: data)
+      decoded = try decoder.decode(T.self, from: data)
     } catch {
+      if let probe = try? decoder.decode(FormatProbe.self, from: data), probe.formatVersion > Self.formatVersion {
+        throw newerFormat(probe.formatVersion, path: path)
+      }
+      if let error = error as? StoreError { throw StoreError(error.code, path: path, error.detail) }
       throw StoreError(.damaged, path: path, "\(StoreCoding.reason(error)) — \(Self.untouched)")
     }
-    guard probe.formatVersion <= Self.formatVersion else {
-      throw StoreError(
-        .newerFormat(probe.formatVersion), path: path,
-        "written by a newer PlainStore (format \(probe.formatVersion); this one reads up to \(Self.formatVersion)) — update the app or babydash; the store was left untouched.")
-    }
-    do {
-      return try decoder.decode(T.self, from: data)
-    } catch let error as StoreError {
-      throw StoreError(error.code, path: path, error.detail)
-    } catch {
-      throw StoreError(.damaged, path: path, "\(StoreCoding.reason(error)) — \(Self.untouched)")
-    }
+    guard decoded.formatVersion <= Self.formatVersion else { throw newerFormat(decoded.formatVersion, path: path) }
+    return decoded
+  }
+
+  private func newerFormat(_ version: Int, path: String) -> StoreError {
+    StoreError(
+      .newerFormat(version), path: path,
+      "written by a newer PlainStore (format \(version); this one reads up to \(Self.formatVersion)) — update the app or babydash; the store was left untouched.")
   }
 
   static let untouched = "the store was left untouched; restore the file from a backup or move the store aside."
@@ -66,10 +67,21 @@ struct StoreFiles: Sendable {
   }
 }
 
-/// The first thing read from every file: its format version.
+/// What is read of a file that failed to decode: its format version, to tell a newer format
+/// from damage.
 struct FormatProbe: Decodable {
   var formatVersion: Int
 }
+
+/// Every store file says which format wrote it.
+protocol VersionedStoreFile: Decodable {
+  var formatVersion: Int { get }
+}
+
+extension StoreHeader: VersionedStoreFile {}
+extension Manifest: VersionedStoreFile {}
+extension SegmentFile: VersionedStoreFile {}
+extension LogEntry: VersionedStoreFile {}
 
 /// store.json
 struct StoreHeader: Codable, Equatable {
