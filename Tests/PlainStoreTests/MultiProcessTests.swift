@@ -52,6 +52,22 @@ import Testing
     #expect(digests == ["digest \(total) \(MultiProcessItem.digest(items))"], "each writer's final view equals this one")
   }
 
+  @Test func writersCreatingTheStoreTogetherAllSucceed() throws {
+    let shared = MultiProcessFolder()
+    defer { shared.remove() }
+    let children = try (0..<4).map { index in
+      try MultiProcessChild(["write", shared.store.path, "--writer", "c\(index)", "--commits", "5", "--expect-total", "20"])
+    }
+    var digests: Set<String> = []
+    for child in children {
+      let status = child.waitForExit()
+      try #require(status == 0, "a writer failed on the new store: \(child.errorText)")
+      digests.insert(try #require(child.lines.first { $0.hasPrefix("digest ") }))
+    }
+    let items = try shared.open().newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
+    #expect(digests == ["digest 20 \(MultiProcessItem.digest(items))"])
+  }
+
   @Test func watchingAnnouncesAnotherProcessCommitAsRemoteChange() async throws {
     let shared = MultiProcessFolder()
     defer { shared.remove() }
