@@ -46,7 +46,7 @@ public struct HistoryToken: Codable, Sendable, Hashable, Comparable {
 public struct RemoteChange: Sendable, Equatable {
   public var transactions: [Transaction]
   /// True when the other commits were compacted away before this process read them: the state
-  /// was reloaded whole and `transactions` is empty.
+  /// was reloaded whole, and `transactions` holds only those read before the reload (often none).
   public var reloaded: Bool
 }
 

@@ -15,9 +15,10 @@ struct StressItem: Entity, Hashable {
 }
 
 enum StressSchema {
-  /// Segmented by month, so that a compaction rewrites only some of the files.
+  /// Segmented by month, so that a compaction rewrites only some of the files; the unique key
+  /// includes the month key (as FeedSession's does), so a save checks one month, not the store.
   static let v1 = Schema(version: 1, [
-    EntitySchema(StressItem.self, unique: [[\.writer, \.batch, \.part]], indexed: [\.batch], segmentedBy: \StressItem.at)
+    EntitySchema(StressItem.self, unique: [[\.writer, \.batch, \.part, \.at]], indexed: [\.batch], segmentedBy: \StressItem.at)
   ])
 
   static let epoch = Date(timeIntervalSince1970: 1_768_469_400)  // 2026-01-15T09:30:00Z

@@ -61,6 +61,25 @@ extension MultiProcessTests {
       print("CrashRecoveryTests: \(Self.kills) kills survived, \(reported.count) returned commits all present, \(audited) transactions audited, leftover temporary files after \(roundsWithLeftovers) kills")
     }
 
+    @Test func creationKilledBeforeStoreJSONStillOpensAndIsCleaned() throws {
+      let shared = MultiProcessFolder()
+      defer { shared.remove() }
+      // What a process killed between creating the folders and writing store.json leaves.
+      for folder in ["segments", "log"] {
+        try FileManager.default.createDirectory(at: shared.store.appendingPathComponent(folder), withIntermediateDirectories: true)
+      }
+      try Data().write(to: shared.store.appendingPathComponent("lock"))
+      try Data("{\"formatVer".utf8).write(to: shared.store.appendingPathComponent(".store.json.1.2.tmp"))
+      try Data("{".utf8).write(to: shared.store.appendingPathComponent("log/.00000001.json.1.3.tmp"))
+
+      let container = try shared.open()
+      let context = container.newBackgroundContext()
+      context.insert(MultiProcessItem(id: UUID(), writer: "w", batch: 0, part: 0, at: Date(timeIntervalSince1970: 0)))
+      #expect(try context.save()?.sequence == 1)
+      #expect(Self.temporaryFiles(in: shared.store) == [])
+      #expect(try shared.open().newBackgroundContext().fetchCount(FetchDescriptor<MultiProcessItem>()) == 1)
+    }
+
     /// Every commit a writer reported is there with its ids, and every batch has both parts.
     static func expectWholeCommits(_ items: [MultiProcessItem], _ reported: [ReportedCommit], round: Int) throws {
       let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })

@@ -12,7 +12,7 @@ struct MultiProcessItem: Entity, Hashable {
   var at: Date
 
   static let schema = Schema(version: 1, [
-    EntitySchema(MultiProcessItem.self, unique: [[\.writer, \.batch, \.part]], indexed: [\.batch], segmentedBy: \MultiProcessItem.at)
+    EntitySchema(MultiProcessItem.self, unique: [[\.writer, \.batch, \.part, \.at]], indexed: [\.batch], segmentedBy: \MultiProcessItem.at)
   ])
 
   /// The child's fingerprint of a view (StressDigest), to compare this process's view with theirs.

@@ -6,7 +6,7 @@ import Testing
 /// Real processes on one store: plainstore-stress children write while this process reads and
 /// watches. Serialized (with the suites nested in it) because they share two cores.
 @Suite(.serialized) struct MultiProcessTests {
-  @Test func concurrentWritersCommitEveryBatchExactlyOnce() throws {
+  @Test func concurrentWritersCommitEveryBatchExactlyOnce() async throws {
     let writers = 4
     let commits = 250
     let total = writers * commits
@@ -14,6 +14,9 @@ import Testing
     defer { shared.remove() }
     let container = try shared.open()
     try container.historyReader(named: "audit").markConsumed(through: HistoryToken(sequence: 0))  // keep every log
+    let changes = container.remoteChanges()
+    container.startWatching()  // reads without the lock while the writers commit and compact
+    defer { container.stopWatching() }
 
     let children = try (0..<writers).map { index in
       try MultiProcessChild([
@@ -45,11 +48,32 @@ import Testing
       #expect(transaction.changes == [MultiProcessItem.entityName: EntityChanges(inserted: commit.ids.sorted(by: uuidOrder))])
     }
 
+    // This process, watching, announced every commit once, as it happened.
+    let announced = await collect(changes, sequencesThrough: total, within: .seconds(60))
+    #expect(announced.map(\.sequence) == Array(1...total))
+    #expect(announced.allSatisfy { $0.author == bySequence[$0.sequence]?.writer })
+
     // Exactly N×M objects, and every process sees the same ones.
     let items = try container.newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
     #expect(items.count == total)
     #expect(Set(items.map(\.id)) == Set(reported.flatMap(\.ids)))
     #expect(digests == ["digest \(total) \(MultiProcessItem.digest(items))"], "each writer's final view equals this one")
+  }
+
+  @Test func writersCreatingTheStoreTogetherAllSucceed() throws {
+    let shared = MultiProcessFolder()
+    defer { shared.remove() }
+    let children = try (0..<4).map { index in
+      try MultiProcessChild(["write", shared.store.path, "--writer", "c\(index)", "--commits", "5", "--expect-total", "20"])
+    }
+    var digests: Set<String> = []
+    for child in children {
+      let status = child.waitForExit()
+      try #require(status == 0, "a writer failed on the new store: \(child.errorText)")
+      digests.insert(try #require(child.lines.first { $0.hasPrefix("digest ") }))
+    }
+    let items = try shared.open().newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
+    #expect(digests == ["digest 20 \(MultiProcessItem.digest(items))"])
   }
 
   @Test func watchingAnnouncesAnotherProcessCommitAsRemoteChange() async throws {
@@ -121,6 +145,29 @@ func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, within tim
     let result = await group.next() ?? nil
     group.cancelAll()
     return result
+  }
+}
+
+/// The transactions of the remote changes announced until one reaches `last` (or `timeout`
+/// passes); fails the test if the state was reloaded, which loses transactions.
+func collect(_ changes: AsyncStream<RemoteChange>, sequencesThrough last: Int, within timeout: Duration) async -> [Transaction] {
+  await withTaskGroup(of: [Transaction]?.self) { group in
+    group.addTask {
+      var transactions: [Transaction] = []
+      for await change in changes {
+        #expect(!change.reloaded)
+        transactions += change.transactions
+        if (transactions.last?.sequence ?? 0) >= last { break }
+      }
+      return transactions
+    }
+    group.addTask {
+      try? await Task.sleep(for: timeout)
+      return nil
+    }
+    let result = await group.next() ?? nil
+    group.cancelAll()
+    return result ?? []
   }
 }
 

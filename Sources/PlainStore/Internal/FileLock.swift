@@ -29,7 +29,9 @@ final class FileLock: Sendable {
     defer { close(fd) }  // closing releases the lock
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
-    var pause: UInt32 = 50  // microseconds, doubling up to 5 ms
+    // Microseconds, doubling up to 0.5 ms: a commit holds the lock for about a millisecond, so
+    // longer naps would leave it idle while every waiter sleeps.
+    var pause: UInt32 = 20
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR else {
@@ -41,7 +43,7 @@ final class FileLock: Sendable {
           "another process has held the store's lock for over \(timeout) — let it finish or quit it (the app, its widget or another babydash), then try again.")
       }
       usleep(pause)
-      pause = min(pause * 2, 5000)
+      pause = min(pause * 2, 500)
     }
     return try body()
   }

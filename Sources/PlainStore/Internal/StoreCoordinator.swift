@@ -126,8 +126,9 @@ final class StoreCoordinator: Sendable {
         let manifest =
           try files.decode(Manifest.self, at: files.manifestURL, relative: "manifest.json", decoder: decoder) ?? Manifest()
         if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
+          let noticed = state.undelivered  // read before the reload: still to announce
           state.reset(to: manifest, schema: schema)
-          state.undelivered = []
+          state.undelivered = noticed
           state.undeliveredReload = true
           appliedAny = true
         } else {
