@@ -32,6 +32,9 @@ public struct EntitySchema: Sendable {
   public let uniqueKeyNames: [[String]]
   public let indexedKeyNames: [String]
   public let segmentKeyName: String?
+  /// Per uniqueness constraint: whether it includes the segment key, so that one month's
+  /// objects are all a value can collide with.
+  let uniqueIsSegmentWide: [Bool]
   let type: any Entity.Type
   let uniqueKeys: [@Sendable (any Entity) -> UniqueKey]
   let references: [AnyReference]
@@ -57,6 +60,7 @@ public struct EntitySchema: Sendable {
     self.uniqueKeyNames = unique.map { $0.map(propertyName(of:)) }
     self.indexedKeyNames = indexed.map(propertyName(of:))
     self.segmentKeyName = segmentedBy.map(propertyName(of:))
+    self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
     self.uniqueKeys = unique.map { keyPaths in
       { object in UniqueKey(values: keyPaths.map { (object as! E)[keyPath: $0] as? AnyHashable }) }
     }

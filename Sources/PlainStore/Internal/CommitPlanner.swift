@@ -15,8 +15,8 @@ struct CommitPlanner {
   private var originals: [ObjectKey: (any Entity)?] = [:]
   /// Uniqueness indexes built on demand: per entity, constraint and segment (or "*").
   private var uniqueIndexes: [IndexScope: [UniqueKey: UUID]] = [:]
-  /// The scopes of `uniqueIndexes` per entity, so that a write visits only its entity's.
-  private var scopesByEntity: [String: [IndexScope]] = [:]
+  /// The entities that have an index in `uniqueIndexes`: only their writes maintain them.
+  private var indexedEntities: Set<String> = []
   private var denyChecks: [ObjectKey] = []
 
   struct IndexScope: Hashable {
@@ -51,25 +51,37 @@ struct CommitPlanner {
     return try coordinator.committedObject(table, key.id, hint: hint, thorough: thorough, &state)
   }
 
-  private mutating func set(_ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?) throws {
-    let old = try current(key, hint: hint ?? value, thorough: false)
-    if originals[key] == nil {
-      let table = try coordinator.table(key.entity, state)
-      originals[key] = .some(try coordinator.committedObject(table, key.id, hint: hint ?? value, thorough: false, &state))
+  /// Writes `value` (nil: deletes) for `key` in this transaction and keeps the uniqueness
+  /// indexes in step. `known` is the object's current value when the caller already read it.
+  private mutating func set(
+    _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil
+  ) throws {
+    let table = try coordinator.table(key.entity, state)
+    let old: (any Entity)?
+    if let pending = work[key] {
+      old = pending
+    } else {
+      // First write of this object in the transaction: its committed value is the original.
+      let committed = try known ?? coordinator.committedObject(table, key.id, hint: hint ?? value, thorough: false, &state)
+      originals[key] = .some(committed)
+      old = committed
     }
     work[key] = .some(value)
-    guard let scopes = scopesByEntity[key.entity] else { return }
-    let table = try coordinator.table(key.entity, state)
+    guard indexedEntities.contains(key.entity) else { return }
     let oldSegment = old.map(table.segment(of:))
     let newSegment = value.map(table.segment(of:))
-    for scope in scopes {
-      let keyOf = table.schema.uniqueKeys[scope.constraint]
-      if let old, scope.segment == "*" || scope.segment == oldSegment {
-        let oldKey = keyOf(old)
-        if uniqueIndexes[scope]?[oldKey] == key.id { uniqueIndexes[scope]?[oldKey] = nil }
+    for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
+      let wide = table.schema.uniqueIsSegmentWide[constraint]
+      if let old, let segment = oldSegment {
+        let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
+        if uniqueIndexes[scope] != nil {
+          let oldKey = keyOf(old)
+          if uniqueIndexes[scope]?[oldKey] == key.id { uniqueIndexes[scope]?[oldKey] = nil }
+        }
       }
-      if let value, scope.segment == "*" || scope.segment == newSegment {
-        uniqueIndexes[scope]?[keyOf(value)] = key.id
+      if let value, let segment = newSegment {
+        let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
+        if uniqueIndexes[scope] != nil { uniqueIndexes[scope]?[keyOf(value)] = key.id }
       }
     }
   }
@@ -97,8 +109,9 @@ struct CommitPlanner {
       }
     }
     // Uniqueness: a stored object with the same key takes this one's changes instead.
+    let segment = table.segment(of: merged)
     for (index, keyOf) in table.schema.uniqueKeys.enumerated() {
-      let scope = try uniqueScope(table, constraint: index, for: merged)
+      let scope = try uniqueScope(table, constraint: index, segment: segment)
       guard let otherID = uniqueIndexes[scope]?[keyOf(merged)], otherID != merged.id else { continue }
       let otherKey = ObjectKey(entity: change.entity, id: otherID)
       guard let other = try current(otherKey, hint: merged, thorough: true) else { continue }
@@ -113,15 +126,14 @@ struct CommitPlanner {
       try set(otherKey, to: combined, hint: other)
       return
     }
-    try set(key, to: merged, hint: stored)
+    try set(key, to: merged, hint: stored, known: .some(stored))
   }
 
   /// The index of one uniqueness constraint over the objects a value could collide with: its
   /// own segment when the constraint includes the segment key, else the whole entity.
-  private mutating func uniqueScope(_ table: EntityTable, constraint: Int, for value: any Entity) throws -> IndexScope {
-    let names = table.schema.uniqueKeyNames[constraint]
-    let segmentWide = table.schema.segmentKeyName.map(names.contains) ?? false
-    let segment = segmentWide ? table.segment(of: value) : "*"
+  private mutating func uniqueScope(_ table: EntityTable, constraint: Int, segment valueSegment: String) throws -> IndexScope {
+    let segmentWide = table.schema.uniqueIsSegmentWide[constraint]
+    let segment = segmentWide ? valueSegment : "*"
     let scope = IndexScope(entity: table.schema.name, constraint: constraint, segment: segment)
     if uniqueIndexes[scope] != nil { return scope }
     let keyOf = table.schema.uniqueKeys[constraint]
@@ -142,7 +154,7 @@ struct CommitPlanner {
       if let value, !segmentWide || table.segment(of: value) == segment { index[keyOf(value)] = key.id }
     }
     uniqueIndexes[scope] = index
-    scopesByEntity[scope.entity, default: []].append(scope)
+    indexedEntities.insert(scope.entity)
     return scope
   }
 
