@@ -6,7 +6,7 @@ import Testing
 /// ContentView's logic: tiles, starting and finishing feeds, the cache, diapers, babies.
 @MainActor @Suite struct DashboardModelTests {
   let clock = TestClock()
-  let ids = IDSequence()
+  let ids = TestIDs()
 
   func model(_ store: TestStore, flags: FeatureFlags = .defaults) -> DashboardModel {
     let clock = clock

@@ -16,6 +16,7 @@ import Testing
     defer { tool.removeAll() }
     let first = try tool.run(at: "2026-03-01T00:00:00Z", ["import", fixture("legacy/family.json")])
     #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stderr.isEmpty, "no progress when stderr is not a terminal")
     #expect(first.stdout.contains("FeedSession      9         8        0           1        2"))
     let exported = try tool.run(["export"]).stdout
     let storeFiles = try tool.snapshot().filter { $0.key.hasPrefix("BabyDashboard.store/") }

@@ -76,17 +76,20 @@ import Testing
     #expect(report.hasPrefix("ok: 1 baby, 0 feeds, 1 diaper change; 2 transactions in the log; "))
   }
 
-  @Test func twoWritersAtOnceBothLand() throws {
+  @Test func twoWritersAtOnceBothLandAndAThirdSeesBoth() throws {
     defer { tool.removeAll() }
     _ = try succeed(at: "2026-01-15T06:00:00Z", ["baby", "add", "Mia"])
     _ = try succeed(at: "2026-01-15T06:01:00Z", ["baby", "add", "Leo"])
     let writers = try (0..<6).map { minute in
-      try tool.start(["--now", "2026-01-15T07:0\(minute):00Z", "diaper", minute % 2 == 0 ? "Mia" : "Leo", "pee"])
+      try tool.start(["--now", "2026-01-15T07:0\(minute):00Z", "diaper", minute % 2 == 0 ? "Mia" : "Leo", minute < 4 ? "pee" : "poo"])
     }
     for writer in writers {
       let result = writer.wait()
       #expect(result.status == 0, "\(result.stderr)")
     }
+    let status = try succeed(at: "2026-01-15T07:10:00Z", ["status"])
+    #expect(status.contains("Last diaper poo at 07:04, 6m ago"), "Mia's last, from the fifth writer")
+    #expect(status.contains("Last diaper poo at 07:05, 5m ago"), "Leo's last, from the sixth writer")
     let export = try JSONSerialization.jsonObject(with: Data(try succeed(at: "2026-01-15T10:05:00Z", ["export"]).utf8)) as! [String: Any]
     #expect((export["diaperChanges"] as! [Any]).count == 6)
   }

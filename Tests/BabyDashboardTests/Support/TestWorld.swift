@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 import Synchronization
@@ -51,7 +52,7 @@ final class TestClock: Sendable {
 }
 
 /// Fixed identities handed out in order: 1000, 1001, …
-final class IDSequence: Sendable {
+final class TestIDs: Sendable {
   private let next: Mutex<Int>
 
   init(startingAt first: Int = 1000) {
@@ -67,20 +68,22 @@ final class IDSequence: Sendable {
 }
 
 /// A temporary store, a key-value store and a cache on it, for one test; `destroy()` removes them.
+/// The store is the package's test container (`PreviewContainers.test`), as fixtures use it.
 struct TestStore {
   let container: StoreContainer
   let keyValues: any KeyValueStore
   let cache: LastFeedAmountCache
+  private let testContainer: TestContainer
 
   init() throws {
-    container = try StoreContainer.temporary(
-      schema: BabyDashboardSchema.current, options: StoreOptions(author: "test", clock: { Fixed.now }))
+    testContainer = try PreviewContainers.test(options: StoreOptions(author: "test", clock: { Fixed.now }))
+    container = testContainer.container
     keyValues = InMemoryKeyValueStore()
     cache = LastFeedAmountCache(store: keyValues)
   }
 
   func destroy() {
-    try? container.destroy()
+    try? testContainer.tearDown()
   }
 
   /// Inserts and saves `objects` on a background context.
@@ -98,8 +101,8 @@ struct TestStore {
 
 extension BabyProfile {
   /// Mia, added first (2026-01-01), though her name sorts after Leo's.
-  static let mia = BabyProfile(id: Fixed.id(1), name: "Mia", createdAt: Fixed.date("2026-01-01T08:00:00Z"))
+  static let mia = makeBabyProfile(id: Fixed.id(1), name: "Mia", createdAt: Fixed.date("2026-01-01T08:00:00Z"))
   /// Leo, added second (2026-02-01).
-  static let leo = BabyProfile(
+  static let leo = makeBabyProfile(
     id: Fixed.id(2), name: "Leo", feedTerm: 7_200, createdAt: Fixed.date("2026-02-01T08:00:00Z"))
 }
