@@ -42,7 +42,15 @@ struct WriterMode {
     let deadline = clock.now.advanced(by: .seconds(120))
     var count = try context.fetchCount(FetchDescriptor<StressItem>())
     while count < expectTotal {
-      guard clock.now < deadline else { StressOutput.fail("saw only \(count) of \(expectTotal) items after 120 s") }
+      guard clock.now < deadline else {
+        // Say what this process sees, so that a failure can be told apart from a slow machine.
+        let items = try context.fetch(FetchDescriptor<StressItem>())
+        let byWriter = Dictionary(grouping: items, by: \.writer).mapValues(\.count).sorted { $0.key < $1.key }
+        let logs = (try? FileManager.default.contentsOfDirectory(atPath: arguments.store.appendingPathComponent("log").path)) ?? []
+        StressOutput.fail(
+          "saw only \(count) of \(expectTotal) items after 120 s (token \(container.currentToken.sequence); "
+            + "by writer \(byWriter.map { "\($0.key)=\($0.value)" }.joined(separator: " ")); log files \(logs.sorted().joined(separator: " ")))")
+      }
       Thread.sleep(forTimeInterval: 0.01)
       try container.refresh()
       count = try context.fetchCount(FetchDescriptor<StressItem>())

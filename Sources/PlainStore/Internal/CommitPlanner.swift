@@ -15,9 +15,17 @@ struct CommitPlanner {
   private var originals: [ObjectKey: (any Entity)?] = [:]
   /// Uniqueness indexes built on demand: per entity, constraint and segment (or "*").
   private var uniqueIndexes: [IndexScope: [UniqueKey: UUID]] = [:]
+  /// The objects this transaction wrote, by the segment they were written into (an object
+  /// that moved on is listed in both; readers check).
+  private var workBySegment: [SegmentRef: [ObjectKey]] = [:]
   /// The entities that have an index in `uniqueIndexes`: only their writes maintain them.
   private var indexedEntities: Set<String> = []
   private var denyChecks: [ObjectKey] = []
+
+  struct SegmentRef: Hashable {
+    var entity: String
+    var segment: String
+  }
 
   struct IndexScope: Hashable {
     var entity: String
@@ -67,9 +75,10 @@ struct CommitPlanner {
       old = committed
     }
     work[key] = .some(value)
+    let newSegment = value.map(table.segment(of:))
+    if let newSegment { workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key) }
     guard indexedEntities.contains(key.entity) else { return }
     let oldSegment = old.map(table.segment(of:))
-    let newSegment = value.map(table.segment(of:))
     for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
       let wide = table.schema.uniqueIsSegmentWide[constraint]
       if let old, let segment = oldSegment {
@@ -150,8 +159,11 @@ struct CommitPlanner {
         index[keyOf(object)] = id
       }
     }
-    for (key, value) in work where key.entity == table.schema.name {
-      if let value, !segmentWide || table.segment(of: value) == segment { index[keyOf(value)] = key.id }
+    // This transaction's own objects: of this month only (a bulk save spans many months, and
+    // scanning all of its objects for each would cost months × objects).
+    let written = segmentWide ? workBySegment[SegmentRef(entity: table.schema.name, segment: segment)] ?? [] : Array(work.keys)
+    for key in written where key.entity == table.schema.name {
+      if let value = work[key] ?? nil, !segmentWide || table.segment(of: value) == segment { index[keyOf(value)] = key.id }
     }
     uniqueIndexes[scope] = index
     indexedEntities.insert(scope.entity)
