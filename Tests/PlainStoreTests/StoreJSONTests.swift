@@ -139,6 +139,18 @@ import Testing
     #expect(value == .object(["s": .string("é🍼\"\\/\u{8}\u{c}\n\r\t\u{0}"), "kA": .array([.number(1), .number(2)])]))
   }
 
+  @Test(arguments: [
+    "2026-01-15T09:30:00Z", "2026-01-15T09:30:00.25Z", "2026-01-15T09:30:00.123456789012345Z",
+    "2026-01-15T09:30:00.1234567890123456789Z", "1999-12-31T23:59:59.999Z", "2026-01-15T09:30:00+09:00",
+    "2024-02-29T00:00:00Z", "0001-01-01T00:00:00Z",
+  ])
+  func datesReadAsISO8601ParseReadsThem(_ text: String) throws {
+    let dates = try StoreJSONDecoder().decode([Date].self, from: Data("[\"\(text)\"]".utf8))
+    #expect(dates == [ISO8601.parse(text)!])
+    let written = try StoreJSONEncoder().encode(dates)
+    #expect(String(decoding: written, as: UTF8.self) == "[\"\(ISO8601.format(dates[0]))\"]")
+  }
+
   @Test func uuidsReadInEitherCase() throws {
     let lower = Data(#"["e621e1f8-c36c-495a-93fc-0c247a3e6e5f"]"#.utf8)
     let uuid = try StoreJSONDecoder().decode([UUID].self, from: lower)

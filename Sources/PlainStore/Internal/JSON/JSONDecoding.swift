@@ -183,6 +183,8 @@ final class JSONDecoding: Decoder {
   }
 
   func date(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Date {
+    let node = document.nodes[index]
+    if node.kind == .string, !node.flag, let date = JSONDateScanner.date(document.slice(node)) { return date }
     let text = try string(index, base, key)
     guard let date = ISO8601.parse(text) else {
       throw DecodingError.dataCorrupted(
@@ -203,24 +205,32 @@ final class JSONDecoding: Decoder {
 
   /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, in either case.
   static func parseUUID(_ raw: UnsafeBufferPointer<UInt8>) -> UUID? {
-    guard raw.count == 36 else { return nil }
-    var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    let ok = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-      var position = 0
-      for byte in 0..<16 {
-        if position == 8 || position == 13 || position == 18 || position == 23 {
-          guard raw[position] == UInt8(ascii: "-") else { return false }
-          position += 1
-        }
-        guard let high = JSONParser.hexValue(raw[position]), let low = JSONParser.hexValue(raw[position + 1]) else {
-          return false
-        }
-        out[byte] = high << 4 | low
-        position += 2
+    guard raw.count == 36, raw[8] == UInt8(ascii: "-"), raw[13] == UInt8(ascii: "-"), raw[18] == UInt8(ascii: "-"),
+      raw[23] == UInt8(ascii: "-")
+    else { return nil }
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var digits = 0
+    for byte in raw where byte != UInt8(ascii: "-") {
+      var value = byte &- UInt8(ascii: "0")
+      if value >= 10 {
+        value = (byte | 0x20) &- UInt8(ascii: "a")
+        guard value < 6 else { return nil }
+        value += 10
       }
-      return true
+      if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+      digits += 1
     }
-    return ok ? UUID(uuid: bytes) : nil
+    guard digits == 32 else { return nil }
+    let h = high.bigEndian
+    let l = low.bigEndian
+    return withUnsafeBytes(of: (h, l)) { bytes in
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
   }
 
   /// Any JSON value, read straight from the nodes rather than by trying each type in turn.
