@@ -1,28 +1,14 @@
 import Foundation
 
-/// The JSON settings of every store file: sorted keys and exact ISO 8601 dates, so the same state
-/// gives the same bytes.
+/// The JSON coders of every store file: sorted keys and exact ISO 8601 dates (see
+/// `StoreJSONEncoder`), so the same state gives the same bytes.
 enum StoreCoding {
-  static func makeEncoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-      var container = encoder.singleValueContainer()
-      try container.encode(ISO8601.format(date))
-    }
-    return encoder
+  static func makeEncoder() -> StoreJSONEncoder {
+    StoreJSONEncoder()
   }
 
-  static func makeDecoder(schema: Schema? = nil) -> JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .custom { decoder in
-      let container = try decoder.singleValueContainer()
-      let text = try container.decode(String.self)
-      guard let date = ISO8601.parse(text) else {
-        throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date")
-      }
-      return date
-    }
+  static func makeDecoder(schema: Schema? = nil) -> StoreJSONDecoder {
+    var decoder = StoreJSONDecoder()
     if let schema { decoder.userInfo[.plainStoreSchema] = SchemaBox(schema: schema) }
     return decoder
   }

@@ -150,7 +150,7 @@ final class StoreCoordinator: Sendable {
     return appliedAny
   }
 
-  func readLog(_ sequence: Int, decoder: JSONDecoder) throws -> LogEntry? {
+  func readLog(_ sequence: Int, decoder: StoreJSONDecoder) throws -> LogEntry? {
     guard let files else { return nil }
     let relative = "log/" + StoreFiles.logName(sequence)
     guard let entry = try files.decode(LogEntry.self, at: files.logFileURL(sequence), relative: relative, decoder: decoder)
@@ -206,7 +206,7 @@ final class StoreCoordinator: Sendable {
   }
 
   private static func decodeSegment<E: Entity>(
-    _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: JSONDecoder
+    _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder
   ) throws -> [any Entity]? {
     guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder) else {
       return nil

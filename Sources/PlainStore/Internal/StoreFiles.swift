@@ -35,7 +35,7 @@ struct StoreFiles: Sendable {
   // MARK: Reading, with the errors that name the file
 
   /// Decodes one file; nil when it does not exist. A damaged file or a newer format is an error.
-  func decode<T: VersionedStoreFile>(_ type: T.Type, at url: URL, relative: String, decoder: JSONDecoder) throws -> T? {
+  func decode<T: VersionedStoreFile>(_ type: T.Type, at url: URL, relative: String, decoder: StoreJSONDecoder) throws -> T? {
     let path = display(relative)
     guard let data = try FileSystem.read(url, displayPath: path) else { return nil }
     // One parse in the common case; the format version is probed only to explain a failure.
@@ -61,7 +61,7 @@ struct StoreFiles: Sendable {
 
   static let untouched = "the store was left untouched; restore the file from a backup or move the store aside."
 
-  func write<T: Encodable>(_ value: T, to url: URL, relative: String, encoder: JSONEncoder) throws {
+  func write<T: Encodable>(_ value: T, to url: URL, relative: String, encoder: StoreJSONEncoder) throws {
     let data = try encoder.encode(value)
     try FileSystem.writeAtomically(data, to: url, displayPath: display(relative))
   }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Reads the dates `ISO8601.format` writes (`2026-01-15T09:30:00Z`, `…:00.25Z`) straight from
+/// JSON bytes, giving exactly the Date `ISO8601.parse` gives; nil for any other form, which the
+/// decoder then hands to `ISO8601.parse`.
+enum JSONDateScanner {
+  static func date(_ raw: UnsafeBufferPointer<UInt8>) -> Date? {
+    guard raw.count >= 20, raw[4] == UInt8(ascii: "-"), raw[7] == UInt8(ascii: "-"), raw[10] == UInt8(ascii: "T"),
+      raw[13] == UInt8(ascii: ":"), raw[16] == UInt8(ascii: ":"), raw[raw.count - 1] == UInt8(ascii: "Z"),
+      let year = number(raw, 0, 4), let month = number(raw, 5, 2), let day = number(raw, 8, 2),
+      let hour = number(raw, 11, 2), let minute = number(raw, 14, 2), let second = number(raw, 17, 2),
+      (1...12).contains(month), day >= 1, day <= ISO8601.daysInMonth(year: year, month: month),
+      hour < 24, minute < 60, second < 60
+    else { return nil }
+    let days = ISO8601.daysFromCivil(year: year, month: month, day: day)
+    let unix = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    let whole = Double(unix - ISO8601.referenceOffset)
+    if raw.count == 20 { return Date(timeIntervalSinceReferenceDate: whole) }
+    // A fraction: `.` and 1 to 15 digits, read exactly as Double("0.<digits>") reads them.
+    let digitCount = raw.count - 21
+    guard raw[19] == UInt8(ascii: "."), digitCount >= 1, digitCount <= 15 else { return nil }
+    var mantissa: UInt64 = 0
+    for index in 20..<raw.count - 1 {
+      let digit = raw[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      mantissa = mantissa * 10 + UInt64(digit)
+    }
+    // Both exact, so the division rounds once, as a correctly rounded parse does.
+    let fraction = Double(mantissa) / powersOfTen[digitCount]
+    return Date(timeIntervalSinceReferenceDate: whole + fraction)
+  }
+
+  private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+  private static func number(_ raw: UnsafeBufferPointer<UInt8>, _ start: Int, _ width: Int) -> Int? {
+    var value = 0
+    for index in start..<start + width {
+      let digit = raw[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int(digit)
+    }
+    return value
+  }
+}

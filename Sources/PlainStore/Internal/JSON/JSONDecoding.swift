@@ -1,0 +1,265 @@
+import Foundation
+
+/// The `Decoder` that `StoreJSONDecoder` hands to `init(from:)`: one instance walks the whole
+/// document, moving its current node and coding path as values nest (as Foundation's own
+/// decoder does), so a nested value costs no allocation.
+final class JSONDecoding: Decoder {
+  let document: JSONDocument
+  let userInfo: [CodingUserInfoKey: Any]
+  /// The node being decoded.
+  var node: Int
+  /// The coding path of `node`.
+  var path: [any CodingKey]
+
+  var codingPath: [any CodingKey] { path }
+
+  init(document: JSONDocument, userInfo: [CodingUserInfoKey: Any], node: Int = 0, path: [any CodingKey] = []) {
+    self.document = document
+    self.userInfo = userInfo
+    self.node = node
+    self.path = path
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    try KeyedDecodingContainer(JSONKeyedDecodingContainer<Key>(decoder: self, object: node, base: .at(path.count)))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    try JSONUnkeyedDecodingContainer(decoder: self, array: node, base: .at(path.count))
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    JSONSingleValueDecodingContainer(decoder: self, node: node, base: .at(path.count))
+  }
+
+  // MARK: Coding paths, built only for errors
+
+  /// Where a container sits: a prefix of the decoder's path, or a path of its own for a nested
+  /// container (which is not bracketed by a nested decode).
+  enum Base {
+    case at(Int)
+    case own([any CodingKey])
+  }
+
+  func codingPath(_ base: Base) -> [any CodingKey] {
+    switch base {
+    case .at(let depth): return Array(path.prefix(depth))
+    case .own(let path): return path
+    }
+  }
+
+  func codingPath(_ base: Base, _ key: (any CodingKey)?) -> [any CodingKey] {
+    var path = codingPath(base)
+    if let key { path.append(key) }
+    return path
+  }
+
+  // MARK: Values
+
+  /// Decodes the node at `index`, which sits at `key` under `base` (nil: at `base` itself).
+  func unbox<T: Decodable>(_ type: T.Type, at index: Int, base: Base, key: (any CodingKey)?) throws -> T {
+    if let value = try fastValue(type, at: index, base: base, key: key) { return value }
+    let savedNode = node
+    let savedPath: [any CodingKey]?
+    switch base {
+    case .at(let depth) where depth == path.count:
+      savedPath = nil
+      if let key { path.append(key) }
+    default:
+      savedPath = path
+      path = codingPath(base, key)
+    }
+    node = index
+    defer {
+      node = savedNode
+      if let savedPath { path = savedPath } else if key != nil { path.removeLast() }
+    }
+    return try T(from: self)
+  }
+
+  /// The types read straight from the node: those with a fixed JSON form in store files, and
+  /// the common primitives that generic code (arrays, dictionaries) decodes through `unbox`.
+  private func fastValue<T: Decodable>(_ type: T.Type, at index: Int, base: Base, key: (any CodingKey)?) throws -> T? {
+    if T.self == String.self { return unsafeBitCast(try string(index, base, key), to: T.self) }
+    if T.self == Date.self { return unsafeBitCast(try date(index, base, key), to: T.self) }
+    if T.self == UUID.self { return unsafeBitCast(try uuid(index, base, key), to: T.self) }
+    if T.self == Double.self { return unsafeBitCast(try double(index, base, key), to: T.self) }
+    if T.self == Int.self { return unsafeBitCast(try integer(index, Int.self, base, key), to: T.self) }
+    if T.self == Bool.self { return unsafeBitCast(try bool(index, base, key), to: T.self) }
+    if T.self == JSONValue.self { return unsafeBitCast(jsonValue(index), to: T.self) }
+    if T.self == URL.self {
+      let text = try string(index, base, key)
+      guard let url = URL(string: text) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: codingPath(base, key), debugDescription: "Invalid URL string."))
+      }
+      return url as? T
+    }
+    if T.self == Data.self {
+      let text = try string(index, base, key)
+      guard let data = Data(base64Encoded: text) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: codingPath(base, key), debugDescription: "Encountered Data is not valid Base64."))
+      }
+      return data as? T
+    }
+    return nil
+  }
+
+  func isNull(_ index: Int) -> Bool { document.nodes[index].kind == .null }
+
+  private func describe(_ kind: JSONNode.Kind) -> String {
+    switch kind {
+    case .null: return "null"
+    case .true, .false: return "bool"
+    case .number: return "number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "a dictionary"
+    }
+  }
+
+  /// The error for a node of the wrong kind: valueNotFound for null, typeMismatch otherwise.
+  func mismatch(_ type: Any.Type, _ index: Int, _ base: Base, _ key: (any CodingKey)?) -> DecodingError {
+    let kind = document.nodes[index].kind
+    if kind == .null {
+      return .valueNotFound(
+        type,
+        .init(codingPath: codingPath(base, key), debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+    }
+    return .typeMismatch(
+      type, .init(codingPath: codingPath(base, key), debugDescription: "Expected to decode \(type) but found \(describe(kind)) instead."))
+  }
+
+  func string(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> String {
+    let node = document.nodes[index]
+    guard node.kind == .string else { throw mismatch(String.self, index, base, key) }
+    return document.string(node)
+  }
+
+  func bool(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Bool {
+    switch document.nodes[index].kind {
+    case .true: return true
+    case .false: return false
+    default: throw mismatch(Bool.self, index, base, key)
+    }
+  }
+
+  func double(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Double {
+    let node = document.nodes[index]
+    guard node.kind == .number else { throw mismatch(Double.self, index, base, key) }
+    guard let value = document.double(node) else { throw outOfRange(Double.self, node, base, key) }
+    return value
+  }
+
+  func float(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Float {
+    let node = document.nodes[index]
+    let value = try double(index, base, key)
+    guard abs(value) <= Double(Float.greatestFiniteMagnitude) else { throw outOfRange(Float.self, node, base, key) }
+    return Float(value)
+  }
+
+  /// An integer of any width; an integral number with a fraction or exponent ("2.0", "1e3") is
+  /// accepted as Foundation does.
+  func integer<I: FixedWidthInteger>(_ index: Int, _ type: I.Type, _ base: Base, _ key: (any CodingKey)?) throws -> I {
+    let node = document.nodes[index]
+    guard node.kind == .number else { throw mismatch(type, index, base, key) }
+    if !node.flag {
+      let raw = document.slice(node)
+      if I.isSigned {
+        if let value = document.integer(raw), let exact = I(exactly: value) { return exact }
+      } else if let value = document.unsigned(raw), let exact = I(exactly: value) {
+        return exact
+      }
+    } else if let value = document.double(node), let exact = I(exactly: value) {
+      return exact
+    }
+    throw outOfRange(type, node, base, key)
+  }
+
+  private func outOfRange(_ type: Any.Type, _ node: JSONNode, _ base: Base, _ key: (any CodingKey)?) -> DecodingError {
+    let text = String(decoding: document.slice(node), as: UTF8.self)
+    return .dataCorrupted(.init(codingPath: codingPath(base, key), debugDescription: "Number \(text) does not fit in \(type)."))
+  }
+
+  func date(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Date {
+    let node = document.nodes[index]
+    if node.kind == .string, !node.flag, let date = JSONDateScanner.date(document.slice(node)) { return date }
+    let text = try string(index, base, key)
+    guard let date = ISO8601.parse(text) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: codingPath(base, key), debugDescription: "'\(text)' is not an ISO 8601 date"))
+    }
+    return date
+  }
+
+  func uuid(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> UUID {
+    let node = document.nodes[index]
+    guard node.kind == .string else { throw mismatch(UUID.self, index, base, key) }
+    guard !node.flag, let uuid = Self.parseUUID(document.slice(node)) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: codingPath(base, key), debugDescription: "Attempted to decode UUID from invalid UUID string."))
+    }
+    return uuid
+  }
+
+  /// `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, in either case.
+  static func parseUUID(_ raw: UnsafeBufferPointer<UInt8>) -> UUID? {
+    guard raw.count == 36, raw[8] == UInt8(ascii: "-"), raw[13] == UInt8(ascii: "-"), raw[18] == UInt8(ascii: "-"),
+      raw[23] == UInt8(ascii: "-")
+    else { return nil }
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var digits = 0
+    for byte in raw where byte != UInt8(ascii: "-") {
+      var value = byte &- UInt8(ascii: "0")
+      if value >= 10 {
+        value = (byte | 0x20) &- UInt8(ascii: "a")
+        guard value < 6 else { return nil }
+        value += 10
+      }
+      if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+      digits += 1
+    }
+    guard digits == 32 else { return nil }
+    let h = high.bigEndian
+    let l = low.bigEndian
+    return withUnsafeBytes(of: (h, l)) { bytes in
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
+  }
+
+  /// Any JSON value, read straight from the nodes rather than by trying each type in turn.
+  func jsonValue(_ index: Int) -> JSONValue {
+    let node = document.nodes[index]
+    switch node.kind {
+    case .null: return .null
+    case .true: return .bool(true)
+    case .false: return .bool(false)
+    case .number: return .number(document.double(node) ?? .nan)
+    case .string: return .string(document.string(node))
+    case .array:
+      var values: [JSONValue] = []
+      values.reserveCapacity(Int(node.count))
+      var child = index + 1
+      for _ in 0..<node.count {
+        values.append(jsonValue(child))
+        child = document.next(child)
+      }
+      return .array(values)
+    case .object:
+      var values: [String: JSONValue] = [:]
+      values.reserveCapacity(Int(node.count))
+      var child = index + 1
+      for _ in 0..<node.count {
+        values[document.string(document.nodes[child])] = jsonValue(child + 1)
+        child = document.next(child + 1)
+      }
+      return .object(values)
+    }
+  }
+}

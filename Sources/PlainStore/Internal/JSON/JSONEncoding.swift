@@ -1,0 +1,300 @@
+import Foundation
+
+/// The `Encoder` that `StoreJSONEncoder` hands to `encode(to:)`: it writes JSON bytes as values
+/// arrive, one instance for the whole document, and sorts an object's members when the value
+/// that holds them is done (only if they came unsorted, which synthesized Codable usually does).
+///
+/// Each value being encoded is a `Level`; its object members or array elements are `Entry`s.
+/// Containers from `nestedContainer`/`superEncoder` may be written after their parent moves on,
+/// so they get an encoder of their own whose bytes the parent splices in when it finishes.
+final class JSONEncoding: Encoder {
+  let writer: JSONWriter
+  let userInfo: [CodingUserInfoKey: Any]
+  /// The coding path of the value being encoded.
+  var path: [any CodingKey]
+  @exclusivity(unchecked) var levels: [Level] = []
+  @exclusivity(unchecked) var entries: [Entry] = []
+
+  var codingPath: [any CodingKey] { path }
+
+  struct Level {
+    enum Kind { case empty, object, array, single }
+    var kind = Kind.empty
+    /// Where the value's bytes start (its `{` or `[`).
+    var start: Int
+    /// Where its entries start in `entries`.
+    var firstEntry: Int
+    var count = 0
+    /// Members must be reordered (or deduplicated, or children spliced in) when it finishes.
+    var rebuild = false
+    /// A key was escaped, so keys are compared by their text rather than their bytes.
+    var escapedKeys = false
+  }
+
+  /// An object member (key between `keyStart` and `keyEnd`, without quotes; its value ends at
+  /// `valueEnd`) or, in an array, only the child encoder spliced in at `valueEnd`.
+  struct Entry {
+    var keyStart: Int
+    var keyEnd: Int
+    var valueEnd: Int
+    var child: JSONEncoding?
+  }
+
+  init(userInfo: [CodingUserInfoKey: Any], path: [any CodingKey] = [], capacity: Int = 256) {
+    self.writer = JSONWriter(capacity: capacity)
+    self.userInfo = userInfo
+    self.path = path
+    levels.reserveCapacity(8)
+    entries.reserveCapacity(32)
+  }
+
+  // MARK: Encoder
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let level = levels.count - 1
+    switch levels[level].kind {
+    case .empty:
+      levels[level].kind = .object
+      writer.append(UInt8(ascii: "{"))
+    case .object:
+      break  // a subclass and its superclass share the object
+    case .array, .single:
+      preconditionFailure("Attempt to push a keyed container where \(levels[level].kind) was already encoded.")
+    }
+    return KeyedEncodingContainer(JSONKeyedEncodingContainer<Key>(encoder: self, level: level, depth: path.count))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let level = levels.count - 1
+    switch levels[level].kind {
+    case .empty:
+      levels[level].kind = .array
+      writer.append(UInt8(ascii: "["))
+    case .array:
+      break
+    case .object, .single:
+      preconditionFailure("Attempt to push an unkeyed container where \(levels[level].kind) was already encoded.")
+    }
+    return JSONUnkeyedEncodingContainer(encoder: self, level: level, depth: path.count)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    JSONSingleValueEncodingContainer(encoder: self, level: levels.count - 1, depth: path.count)
+  }
+
+  // MARK: Levels
+
+  func begin() {
+    levels.append(Level(start: writer.count, firstEntry: entries.count))
+  }
+
+  /// Closes the innermost value: sorts an object's members, splices children in, writes
+  /// `{}` for a value that encoded nothing.
+  func end() {
+    let level = levels.removeLast()
+    defer { entries.removeSubrange(level.firstEntry...) }
+    switch level.kind {
+    case .empty:
+      writer.append("{}")
+    case .single:
+      break
+    case .object:
+      if level.rebuild { rebuildObject(level) }
+      writer.append(UInt8(ascii: "}"))
+    case .array:
+      if level.rebuild { rebuildArray(level) }
+      writer.append(UInt8(ascii: "]"))
+    }
+  }
+
+  /// This encoder's finished bytes, for a parent to splice in.
+  func finish() -> JSONWriter {
+    while !levels.isEmpty { end() }
+    return writer
+  }
+
+  /// Writes an object member's key and `:`, before its value.
+  func beginMember(_ key: String, level index: Int) {
+    if levels[index].count > 0 { writer.append(UInt8(ascii: ",")) }
+    let keyStart = writer.count + 1
+    let escaped = writer.appendString(key)
+    let keyEnd = writer.count - 1
+    writer.append(UInt8(ascii: ":"))
+    if escaped { levels[index].escapedKeys = true }
+    if levels[index].count > 0 && !levels[index].rebuild {
+      let previous = entries[entries.count - 1]
+      if escaped || levels[index].escapedKeys || compareKeys(previous.keyStart, previous.keyEnd, keyStart, keyEnd) >= 0 {
+        levels[index].rebuild = true
+      }
+    }
+    levels[index].count += 1
+    entries.append(Entry(keyStart: keyStart, keyEnd: keyEnd, valueEnd: 0, child: nil))
+  }
+
+  /// Records where the member's value ended.
+  @inline(__always) func endMember() {
+    entries[entries.count - 1].valueEnd = writer.count
+  }
+
+  /// Writes the `,` before an array element.
+  @inline(__always) func beginElement(level index: Int) {
+    if levels[index].count > 0 { writer.append(UInt8(ascii: ",")) }
+    levels[index].count += 1
+  }
+
+  /// An encoder for a nested container or super encoder, spliced in at this point when the
+  /// current value finishes.
+  func child(level index: Int, key: any CodingKey) -> JSONEncoding {
+    let child = JSONEncoding(userInfo: userInfo, path: path + [key], capacity: 64)
+    child.begin()
+    if levels[index].kind == .array {
+      entries.append(Entry(keyStart: 0, keyEnd: 0, valueEnd: writer.count, child: child))
+    } else {
+      entries[entries.count - 1].child = child
+      endMember()
+    }
+    levels[index].rebuild = true
+    return child
+  }
+
+  private func compareKeys(_ aStart: Int, _ aEnd: Int, _ bStart: Int, _ bEnd: Int) -> Int {
+    let aCount = aEnd - aStart
+    let bCount = bEnd - bStart
+    let order = memcmp(writer.base + aStart, writer.base + bStart, min(aCount, bCount))
+    if order != 0 { return Int(order) }
+    return aCount - bCount
+  }
+
+  /// Rewrites an object's members in key order (bytewise UTF-8, as `.sortedKeys`), keeping the
+  /// last of equal keys as Foundation's dictionary does, with children spliced in.
+  private func rebuildObject(_ level: Level) {
+    let members = Array(entries[level.firstEntry...])
+    let bodyStart = level.start + 1
+    let old = writer.copy(from: bodyStart)
+    var keys: [[UInt8]] = []
+    if level.escapedKeys {
+      keys = old.withUnsafeBufferPointer { buffer in
+        members.map {
+          JSONDocument.unescape(UnsafeBufferPointer(rebasing: buffer[$0.keyStart - bodyStart..<$0.keyEnd - bodyStart]))
+        }
+      }
+    }
+    let order = old.withUnsafeBufferPointer { buffer -> [Int] in
+      func compare(_ a: Int, _ b: Int) -> Int {
+        if level.escapedKeys {
+          return keys[a].lexicographicallyPrecedes(keys[b]) ? -1 : keys[a] == keys[b] ? 0 : 1
+        }
+        let aCount = members[a].keyEnd - members[a].keyStart
+        let bCount = members[b].keyEnd - members[b].keyStart
+        let order = memcmp(
+          buffer.baseAddress! + (members[a].keyStart - bodyStart), buffer.baseAddress! + (members[b].keyStart - bodyStart),
+          min(aCount, bCount))
+        return order != 0 ? Int(order) : aCount - bCount
+      }
+      let sorted = members.indices.sorted { a, b in
+        let order = compare(a, b)
+        return order != 0 ? order < 0 : a < b
+      }
+      // Of equal keys, the last written wins.
+      var kept: [Int] = []
+      kept.reserveCapacity(sorted.count)
+      for index in sorted {
+        if let last = kept.last, compare(last, index) == 0 { kept.removeLast() }
+        kept.append(index)
+      }
+      return kept
+    }
+    writer.count = bodyStart
+    old.withUnsafeBytes { buffer in
+      for (position, index) in order.enumerated() {
+        if position > 0 { writer.append(UInt8(ascii: ",")) }
+        let member = members[index]
+        // From the key's opening quote to the value's end.
+        writer.append(UnsafeRawBufferPointer(rebasing: buffer[member.keyStart - 1 - bodyStart..<member.valueEnd - bodyStart]))
+        if let child = member.child {
+          let bytes = child.finish()
+          writer.append(UnsafeRawBufferPointer(start: bytes.base, count: bytes.count))
+        }
+      }
+    }
+  }
+
+  /// Splices the children of an array in at their places.
+  private func rebuildArray(_ level: Level) {
+    let children = Array(entries[level.firstEntry...])
+    let old = writer.copy(from: level.start)
+    writer.count = level.start
+    old.withUnsafeBytes { buffer in
+      var copied = 0
+      for entry in children {
+        let position = entry.valueEnd - level.start
+        writer.append(UnsafeRawBufferPointer(rebasing: buffer[copied..<position]))
+        copied = position
+        if let child = entry.child {
+          let bytes = child.finish()
+          writer.append(UnsafeRawBufferPointer(start: bytes.base, count: bytes.count))
+        }
+      }
+      writer.append(UnsafeRawBufferPointer(rebasing: buffer[copied...]))
+    }
+  }
+
+  // MARK: Values
+
+  /// Encodes a value in place, under `key` when it is a member or element (for its coding path).
+  func encodeValue<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+    if try encodeFast(value, key: key) { return }
+    if let key { path.append(key) }
+    defer { if key != nil { path.removeLast() } }
+    begin()
+    do {
+      try value.encode(to: self)
+    } catch {
+      end()
+      throw error
+    }
+    end()
+  }
+
+  /// The types with a fixed JSON form, written without a level of their own.
+  private func encodeFast<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> Bool {
+    // Metatype comparisons rather than `as?` casts: they cost nothing for the other types.
+    if T.self == String.self {
+      writer.appendString(unsafeBitCast(value, to: String.self))
+    } else if T.self == Date.self {
+      writer.appendDate(unsafeBitCast(value, to: Date.self))
+    } else if T.self == UUID.self {
+      writer.appendUUID(unsafeBitCast(value, to: UUID.self))
+    } else if T.self == Double.self {
+      try encodeDouble(unsafeBitCast(value, to: Double.self), key: key)
+    } else if T.self == Int.self {
+      writer.appendInt(unsafeBitCast(value, to: Int.self))
+    } else if T.self == Bool.self {
+      writer.append(unsafeBitCast(value, to: Bool.self) ? "true" : "false")
+    } else if T.self == URL.self {
+      writer.appendString((value as! URL).absoluteString)
+    } else if T.self == Data.self {
+      writer.appendString((value as! Data).base64EncodedString())
+    } else {
+      return false
+    }
+    return true
+  }
+
+  func encodeDouble(_ value: Double, key: (any CodingKey)?) throws {
+    guard value.isFinite else { throw nonFinite(value, key: key) }
+    writer.appendDouble(value)
+  }
+
+  func encodeFloat(_ value: Float, key: (any CodingKey)?) throws {
+    guard value.isFinite else { throw nonFinite(value, key: key) }
+    writer.appendFloat(value)
+  }
+
+  private func nonFinite<F: FloatingPoint>(_ value: F, key: (any CodingKey)?) -> EncodingError {
+    var path = self.path
+    if let key { path.append(key) }
+    return .invalidValue(
+      value, .init(codingPath: path, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+  }
+}

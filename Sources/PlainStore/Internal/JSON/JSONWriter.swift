@@ -1,0 +1,223 @@
+import Foundation
+
+/// A growable byte buffer with the JSON forms of strings and numbers that Foundation's
+/// JSONEncoder writes with `.withoutEscapingSlashes`.
+final class JSONWriter {
+  private(set) var base: UnsafeMutablePointer<UInt8>
+  private(set) var capacity: Int
+  /// Bytes written so far; lowering it drops the bytes after it.
+  var count = 0
+
+  init(capacity: Int = 256) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  var data: Data { Data(bytes: base, count: count) }
+
+  @inline(__always) func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(count + extra) }
+  }
+
+  private func grow(_ needed: Int) {
+    var newCapacity = capacity * 2
+    while newCapacity < needed { newCapacity *= 2 }
+    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    newBase.update(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  @inline(__always) func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  func append(_ bytes: UnsafeRawBufferPointer) {
+    guard !bytes.isEmpty else { return }
+    reserve(bytes.count)
+    UnsafeMutableRawPointer(base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+    count += bytes.count
+  }
+
+  func append(_ text: StaticString) {
+    append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// The bytes from `start` to the end, copied: for reordering what was written.
+  func copy(from start: Int) -> [UInt8] {
+    Array(UnsafeBufferPointer(start: base + start, count: count - start))
+  }
+
+  // MARK: Strings
+
+  /// `text` in quotes, escaping `"`, `\` and control characters as Foundation does. Returns
+  /// whether anything was escaped.
+  @discardableResult
+  func appendString(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { appendString(UnsafeRawBufferPointer($0)) }
+  }
+
+  @discardableResult
+  func appendString(_ utf8: UnsafeRawBufferPointer) -> Bool {
+    reserve(utf8.count + 2)
+    base[count] = UInt8(ascii: "\"")
+    count += 1
+    var escaped = false
+    var runStart = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+      escaped = true
+      append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      switch byte {
+      case UInt8(ascii: "\""): append("\\\"")
+      case UInt8(ascii: "\\"): append("\\\\")
+      case 0x0A: append("\\n")
+      case 0x0D: append("\\r")
+      case 0x09: append("\\t")
+      case 0x08: append("\\b")
+      case 0x0C: append("\\f")
+      default:
+        append("\\u00")
+        append(Self.hexDigits[Int(byte >> 4)])
+        append(Self.hexDigits[Int(byte & 0xF)])
+      }
+    }
+    append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    append(UInt8(ascii: "\""))
+    return escaped
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+  // MARK: Numbers
+
+  func appendInteger<I: BinaryInteger>(_ value: I) {
+    if let small = Int(exactly: value) {
+      appendInt(small)
+    } else {
+      appendASCII(String(value))
+    }
+  }
+
+  func appendInt(_ value: Int) {
+    reserve(20)
+    var magnitude = value.magnitude
+    if value < 0 {
+      base[count] = UInt8(ascii: "-")
+      count += 1
+    }
+    let start = count
+    repeat {
+      base[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      count += 1
+      magnitude /= 10
+    } while magnitude != 0
+    var low = start
+    var high = count - 1
+    while low < high {
+      (base[low], base[high]) = (base[high], base[low])
+      low += 1
+      high -= 1
+    }
+  }
+
+  /// Foundation's form of a finite Double: Swift's shortest round-trip text without a
+  /// trailing ".0" (120 → `120`, 4.5 → `4.5`, 1e21 → `1e+21`).
+  func appendDouble(_ value: Double) {
+    // Swift writes integral values below 1e16 in plain digits: print those without a String.
+    if value == value.rounded(.towardZero), abs(value) < 1e16 {
+      if value == 0 && value.sign == .minus {
+        append("-0")
+      } else {
+        appendInt(Int(value))
+      }
+      return
+    }
+    appendASCII(value.description)
+  }
+
+  func appendFloat(_ value: Float) { appendASCII(value.description) }
+
+  /// A number's text, without a trailing ".0".
+  private func appendASCII(_ text: String) {
+    var text = text
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+  }
+
+  // MARK: Store values
+
+  /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`: `uuidString`, without building it.
+  func appendUUID(_ uuid: UUID) {
+    reserve(38)
+    base[count] = UInt8(ascii: "\"")
+    count += 1
+    withUnsafeBytes(of: uuid.uuid) { bytes in
+      for index in 0..<16 {
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          base[count] = UInt8(ascii: "-")
+          count += 1
+        }
+        base[count] = Self.upperHexDigits[Int(bytes[index] >> 4)]
+        base[count + 1] = Self.upperHexDigits[Int(bytes[index] & 0xF)]
+        count += 2
+      }
+    }
+    base[count] = UInt8(ascii: "\"")
+    count += 1
+  }
+
+  /// `"2026-01-15T09:30:00Z"`: exactly `ISO8601.format(date)`, without building Strings for
+  /// dates on whole seconds.
+  func appendDate(_ date: Date) {
+    let interval = date.timeIntervalSinceReferenceDate
+    let whole = interval.rounded(.down)
+    guard whole == interval, abs(whole) < 1e15 else {
+      appendString(ISO8601.format(date))
+      return
+    }
+    let unixSeconds = Int64(whole) + ISO8601.referenceOffset
+    let days = unixSeconds.floorDivided(by: 86_400)
+    let secondOfDay = Int(unixSeconds - days * 86_400)
+    let (year, month, day) = ISO8601.civilFromDays(days)
+    guard (0...9999).contains(year) else {
+      appendString(ISO8601.format(date))
+      return
+    }
+    reserve(22)
+    base[count] = UInt8(ascii: "\"")
+    count += 1
+    appendDigits(year, 4)
+    append(UInt8(ascii: "-"))
+    appendDigits(month, 2)
+    append(UInt8(ascii: "-"))
+    appendDigits(day, 2)
+    append(UInt8(ascii: "T"))
+    appendDigits(secondOfDay / 3600, 2)
+    append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay / 60 % 60, 2)
+    append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay % 60, 2)
+    append("Z\"")
+  }
+
+  private func appendDigits(_ value: Int, _ width: Int) {
+    var value = value
+    var position = count + width - 1
+    while position >= count {
+      base[position] = UInt8(ascii: "0") + UInt8(value % 10)
+      value /= 10
+      position -= 1
+    }
+    count += width
+  }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+/// The store's own JSON coders: same values and bytes as Foundation's JSONEncoder with the
+/// store's settings, and decoding errors of the shapes `StoreCoding.reason` explains.
+@Suite struct StoreJSONTests {
+  struct Primitives: Codable, Equatable {
+    var bool = true
+    var string = "plain"
+    var double = 4.5
+    var float: Float = 1.25
+    var int = -42
+    var int8: Int8 = -8
+    var int16: Int16 = 16
+    var int32: Int32 = -32
+    var int64: Int64 = .min
+    var uint: UInt = .max
+    var uint8: UInt8 = 255
+    var uint16: UInt16 = 16
+    var uint32: UInt32 = 32
+    var uint64: UInt64 = .max
+    var date = Sample.epoch
+    var uuid = Sample.id(7)
+  }
+
+  struct Nested: Codable, Equatable {
+    var zeta: Primitives
+    var alpha: [Primitives]
+    var optional: String?
+    var map: [String: [Double]]
+    var matrix: [[Int]]
+    var child: Child?
+  }
+
+  struct Child: Codable, Equatable {
+    var name: String
+    var numbers: [Double]
+  }
+
+  /// Foundation's encoder with the settings the store used before it had its own.
+  static func foundationEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(ISO8601.format(date))
+    }
+    return encoder
+  }
+
+  static func foundationDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      return ISO8601.parse(try container.decode(String.self))!
+    }
+    return decoder
+  }
+
+  static let nested = Nested(
+    zeta: Primitives(),
+    alpha: [Primitives(string: "two", double: 1e-7, date: Sample.date(days: 1.5)), Primitives(double: -0.0)],
+    optional: nil,
+    map: ["b": [0, 120, 1e21], "a": [.greatestFiniteMagnitude], "é": [], "B": [0.1]],
+    matrix: [[Int.min, Int.max], []],
+    child: Child(name: "Mia 🍼 \"quoted\" back\\slash /slash\n\t\u{1}\u{1f} 수유", numbers: [3.14159, -2.5e-300]))
+
+  @Test func nestedValuesRoundTrip() throws {
+    let data = try StoreJSONEncoder().encode(Self.nested)
+    #expect(try StoreJSONDecoder().decode(Nested.self, from: data) == Self.nested)
+  }
+
+  @Test func outputIsFoundationsBytesAndFoundationReadsIt() throws {
+    let ours = try StoreJSONEncoder().encode(Self.nested)
+    let theirs = try Self.foundationEncoder().encode(Self.nested)
+    #expect(String(decoding: ours, as: UTF8.self) == String(decoding: theirs, as: UTF8.self))
+    #expect(try Self.foundationDecoder().decode(Nested.self, from: ours) == Self.nested)
+  }
+
+  @Test func decodesFoundationOutput() throws {
+    let theirs = try Self.foundationEncoder().encode(Self.nested)
+    #expect(try StoreJSONDecoder().decode(Nested.self, from: theirs) == Self.nested)
+    let pretty = JSONEncoder()
+    pretty.outputFormatting = [.prettyPrinted]
+    pretty.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(ISO8601.format(date))
+    }
+    #expect(try StoreJSONDecoder().decode(Nested.self, from: pretty.encode(Self.nested)) == Self.nested)
+  }
+
+  @Test(arguments: [
+    0, -0.0, 1e-7, 1e21, 120, 4.5, 0.1, 1e15, 1e16, 9_007_199_254_740_993, -123.456, 5e-324,
+    Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, Double.leastNormalMagnitude,
+  ])
+  func doublesPrintAsFoundationAndComeBackExactly(_ value: Double) throws {
+    let ours = try StoreJSONEncoder().encode([value])
+    #expect(ours == (try Self.foundationEncoder().encode([value])))
+    let back = try StoreJSONDecoder().decode([Double].self, from: ours)
+    #expect(back[0] == value && back[0].sign == value.sign)
+  }
+
+  @Test(arguments: [Int.min, Int.max, 0, -1, 120])
+  func integersRoundTrip(_ value: Int) throws {
+    let data = try StoreJSONEncoder().encode(["n": value])
+    #expect(String(decoding: data, as: UTF8.self) == "{\"n\":\(value)}")
+    #expect(try StoreJSONDecoder().decode([String: Int].self, from: data) == ["n": value])
+  }
+
+  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  func nonFiniteDoublesAreRefused(_ value: Double) throws {
+    #expect {
+      try StoreJSONEncoder().encode(["x": value])
+    } throws: { error in
+      guard case EncodingError.invalidValue(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["x"]
+    }
+  }
+
+  @Test func numbersReadAcrossIntAndDouble() throws {
+    let data = Data(#"{"whole":3.0,"count":7,"exp":1.5E2,"neg":-0}"#.utf8)
+    struct Mixed: Decodable { var whole: Int; var count: Double; var exp: Double; var neg: Int }
+    let mixed = try StoreJSONDecoder().decode(Mixed.self, from: data)
+    #expect(mixed.whole == 3 && mixed.count == 7 && mixed.exp == 150 && mixed.neg == 0)
+  }
+
+  @Test func absentAndNullOptionalsAreBothNil() throws {
+    struct Optionals: Codable, Equatable { var a: String?; var b: Int?; var c: Child? }
+    let decoded = try StoreJSONDecoder().decode(Optionals.self, from: Data(#"{"a":null,"c":null}"#.utf8))
+    #expect(decoded == Optionals(a: nil, b: nil, c: nil))
+    #expect(try StoreJSONEncoder().encode(decoded) == Data("{}".utf8))
+  }
+
+  @Test func escapesAndWhitespaceParse() throws {
+    let text = " { \"s\" : \"\\u00e9\\ud83c\\udf7c\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0000\" , \"k\\u0041\":[ 1 ,2 ] } \n"
+    let value = try StoreJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    #expect(value == .object(["s": .string("é🍼\"\\/\u{8}\u{c}\n\r\t\u{0}"), "kA": .array([.number(1), .number(2)])]))
+  }
+
+  @Test(arguments: [
+    "2026-01-15T09:30:00Z", "2026-01-15T09:30:00.25Z", "2026-01-15T09:30:00.123456789012345Z",
+    "2026-01-15T09:30:00.1234567890123456789Z", "1999-12-31T23:59:59.999Z", "2026-01-15T09:30:00+09:00",
+    "2024-02-29T00:00:00Z", "0001-01-01T00:00:00Z",
+  ])
+  func datesReadAsISO8601ParseReadsThem(_ text: String) throws {
+    let dates = try StoreJSONDecoder().decode([Date].self, from: Data("[\"\(text)\"]".utf8))
+    #expect(dates == [ISO8601.parse(text)!])
+    let written = try StoreJSONEncoder().encode(dates)
+    #expect(String(decoding: written, as: UTF8.self) == "[\"\(ISO8601.format(dates[0]))\"]")
+  }
+
+  @Test func uuidsReadInEitherCase() throws {
+    let lower = Data(#"["e621e1f8-c36c-495a-93fc-0c247a3e6e5f"]"#.utf8)
+    let uuid = try StoreJSONDecoder().decode([UUID].self, from: lower)
+    #expect(uuid == [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!])
+    #expect(String(decoding: try StoreJSONEncoder().encode(uuid), as: UTF8.self) == #"["E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#)
+  }
+
+  @Test func storeFilesAreFoundationsBytes() throws {
+    let event = Event(uuid: Sample.id(2), ownerID: Sample.id(1), at: Sample.date(days: 0.123456789), title: "feed/bottle", amount: 90)
+    let entry = LogEntry(
+      sequence: 42, author: "test", timestamp: Sample.epoch,
+      changes: [
+        LogChange(entity: "Event", id: event.uuid, kind: .insert, segment: "2026-01", from: nil, value: event),
+        LogChange(entity: "Owner", id: Sample.id(1), kind: .update, segment: "all", from: "all", value: Owner(id: Sample.id(1), name: "Mia", note: "é")),
+        LogChange(entity: "Owner", id: Sample.id(3), kind: .delete, segment: "all", from: nil, value: nil),
+      ])
+    var manifest = Manifest()
+    manifest.sequence = 9
+    manifest.segments = ["Event": ["2026-01": SegmentEntry(file: "Event.2026-01.9.json", count: 3)], "Owner": [:]]
+    manifest.readers = ["widget": 4]
+    let segment = SegmentFileOut(entity: "Event", segment: "2026-01", objects: [AnyEncodableEntity(value: event)])
+    let header = StoreHeader(schema: TestSchema.v1)
+    #expect(try StoreJSONEncoder().encode(entry) == Self.foundationEncoder().encode(entry))
+    #expect(try StoreJSONEncoder().encode(manifest) == Self.foundationEncoder().encode(manifest))
+    #expect(try StoreJSONEncoder().encode(segment) == Self.foundationEncoder().encode(segment))
+    #expect(try StoreJSONEncoder().encode(header) == Self.foundationEncoder().encode(header))
+
+    let decoder = StoreCoding.makeDecoder(schema: TestSchema.v1)
+    let back = try decoder.decode(LogEntry.self, from: Self.foundationEncoder().encode(entry))
+    #expect(back.changes.map(\.id) == entry.changes.map(\.id))
+    #expect(back.changes[0].value as? Event == event)
+    #expect(try decoder.decode(Manifest.self, from: StoreJSONEncoder().encode(manifest)) == manifest)
+    let file = try decoder.decode(SegmentFile<Event>.self, from: StoreJSONEncoder().encode(segment))
+    #expect(file.objects == [event])
+  }
+
+  @Test func nestedContainersAndSuperEncodersWriteSortedObjects() throws {
+    let ours = try StoreJSONEncoder().encode(Interleaved())
+    #expect(ours == (try Self.foundationEncoder().encode(Interleaved())))
+    #expect(String(decoding: ours, as: UTF8.self) == #"{"a":{"x":1,"y":2},"b":[3,{"k":4}],"super":{"s":5},"z":0}"#)
+    let back = try StoreJSONDecoder().decode(Interleaved.self, from: ours)
+    #expect(back == Interleaved())  // its init(from:) checks every value
+  }
+
+  /// Writes to nested containers after the parent moved on, as the Encoder protocol allows.
+  struct Interleaved: Codable, Equatable {
+    enum Keys: String, CodingKey { case z, a, b, x, y, k, s }
+    func encode(to encoder: Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var a = container.nestedContainer(keyedBy: Keys.self, forKey: .a)
+      var b = container.nestedUnkeyedContainer(forKey: .b)
+      try container.encode(0, forKey: .z)
+      try a.encode(2, forKey: .y)
+      try b.encode(3)
+      var inner = b.nestedContainer(keyedBy: Keys.self)
+      try a.encode(1, forKey: .x)
+      try inner.encode(4, forKey: .k)
+      var sup = container.superEncoder().container(keyedBy: Keys.self)
+      try sup.encode(5, forKey: .s)
+    }
+    init() {}
+    init(from decoder: Decoder) throws {
+      let container = try decoder.container(keyedBy: Keys.self)
+      let a = try container.nestedContainer(keyedBy: Keys.self, forKey: .a)
+      var b = try container.nestedUnkeyedContainer(forKey: .b)
+      let sup = try container.superDecoder().container(keyedBy: Keys.self)
+      guard try container.decode(Int.self, forKey: .z) == 0, try a.decode(Int.self, forKey: .x) == 1,
+        try a.decode(Int.self, forKey: .y) == 2, try b.decode(Int.self) == 3,
+        try b.nestedContainer(keyedBy: Keys.self).decode(Int.self, forKey: .k) == 4, b.isAtEnd,
+        try sup.decode(Int.self, forKey: .s) == 5, container.allKeys.map(\.stringValue) == ["a", "b", "z"]
+      else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "wrong values")) }
+    }
+  }
+
+  // MARK: Errors
+
+  static let damaged = [
+    #"{"name":"Mia","numbers":[1,2"#, #"{"name":"Mia","numbers":[]} x"#, #"{"name":"\q","numbers":[]}"#,
+    #"{"name":"\ud800","numbers":[]}"#, #"{"name":"Mia","numbers":[01]}"#, #"{"name":"Mia" "numbers":[]}"#, "",
+    #"{"name":"Mia","numbers":[1.]}"#, #"{"name":"Mia","numbers":[tru]}"#, "{\"name\":\"tab\there\",\"numbers\":[]}",
+  ]
+
+  @Test(arguments: damaged)
+  func damagedSyntaxIsDataCorruptedWithoutPath(_ text: String) throws {
+    #expect {
+      try StoreJSONDecoder().decode(Child.self, from: Data(text.utf8))
+    } throws: { error in
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return context.codingPath.isEmpty && StoreCoding.reason(error) == "not valid JSON (damaged or truncated)"
+    }
+  }
+
+  @Test func missingKeyIsKeyNotFoundAtItsPath() throws {
+    let text = #"{"zeta":{},"alpha":[],"map":{},"matrix":[]}"#
+    #expect {
+      try StoreJSONDecoder().decode(Nested.self, from: Data(text.utf8))
+    } throws: { error in
+      guard case DecodingError.keyNotFound(let key, let context) = error else { return false }
+      return key.stringValue == "bool" && context.codingPath.map(\.stringValue) == ["zeta"]
+        && StoreCoding.reason(error) == "missing key 'bool' in zeta"
+    }
+  }
+
+  @Test func wrongTypeIsTypeMismatchAtItsPath() throws {
+    let text = #"{"name":"Mia","numbers":[1,"two"]}"#
+    #expect {
+      try StoreJSONDecoder().decode(Child.self, from: Data(text.utf8))
+    } throws: { error in
+      guard case DecodingError.typeMismatch(_, let context) = error else { return false }
+      return StoreCoding.reason(error).hasPrefix("numbers.[1]: ") && context.codingPath.count == 2
+    }
+  }
+
+  @Test func nullForARequiredValueIsValueNotFound() throws {
+    #expect {
+      try StoreJSONDecoder().decode(Child.self, from: Data(#"{"name":null,"numbers":[]}"#.utf8))
+    } throws: { error in
+      guard case DecodingError.valueNotFound(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["name"]
+    }
+  }
+
+  @Test func badDateNamesTheTextAndPath() throws {
+    struct Dated: Decodable { var at: [Date] }
+    #expect {
+      try StoreJSONDecoder().decode(Dated.self, from: Data(#"{"at":["2026-13-01T00:00:00Z"]}"#.utf8))
+    } throws: { error in
+      StoreCoding.reason(error) == "at.[0]: '2026-13-01T00:00:00Z' is not an ISO 8601 date"
+    }
+  }
+
+  @Test func numbersOutOfRangeAreRefused() throws {
+    for text in [#"[1e21]"#, #"[1.5]"#, #"[9223372036854775808]"#] {
+      #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([Int].self, from: Data(text.utf8)) }
+    }
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([UInt8].self, from: Data("[256]".utf8)) }
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([Double].self, from: Data("[1e400]".utf8)) }
+  }
+
+  @Test func errorsFromInitFromPassThrough() throws {
+    let text = #"{"formatVersion":1,"sequence":1,"author":"a","timestamp":"2026-01-15T09:30:00Z","changes":[{"entity":"Ghost","id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","kind":"insert","segment":"all","value":{}}]}"#
+    #expect(throws: StoreError.self) {
+      try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(LogEntry.self, from: Data(text.utf8))
+    }
+  }
+}
