@@ -228,17 +228,23 @@ struct CommitPlanner {
 
   /// Every reference of every object this transaction writes points at an object that exists.
   private mutating func checkReferences() throws {
-    for (key, value) in work.sorted(by: { uuidPrecedes($0.key.id, $1.key.id) }) {
+    // Every broken reference is found, the one reported is the first by id: the same error
+    // whatever order the transaction's objects are in, without sorting them all.
+    var broken: (key: ObjectKey, reference: AnyReference, target: UUID)?
+    for (key, value) in work {
       guard let value, let entity = coordinator.schema.entity(named: key.entity) else { continue }
       for reference in entity.references {
         guard let target = reference.target(value) else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
-        if try current(targetKey, hint: nil, thorough: true) == nil {
-          throw StoreError(
-            .reference, path: "\(key.entity) \(key.id.uuidString)",
-            "its '\(reference.keyName)' refers to \(reference.targetEntity) \(target.uuidString), which does not exist — save that \(reference.targetEntity) first or set '\(reference.keyName)' to nil.")
+        if try current(targetKey, hint: nil, thorough: true) == nil, broken.map({ uuidPrecedes(key.id, $0.key.id) }) ?? true {
+          broken = (key, reference, target)
         }
       }
+    }
+    if let (key, reference, target) = broken {
+      throw StoreError(
+        .reference, path: "\(key.entity) \(key.id.uuidString)",
+        "its '\(reference.keyName)' refers to \(reference.targetEntity) \(target.uuidString), which does not exist — save that \(reference.targetEntity) first or set '\(reference.keyName)' to nil.")
     }
   }
 

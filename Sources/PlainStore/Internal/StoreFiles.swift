@@ -161,13 +161,12 @@ struct LogEntry: Codable {
   var transaction: Transaction {
     var byEntity: [String: EntityChanges] = [:]
     for change in changes {
-      var entry = byEntity[change.entity, default: EntityChanges()]
+      // Appended in place: copying the entry out would copy its arrays for every change.
       switch change.kind {
-      case .insert: entry.inserted.append(change.id)
-      case .update: entry.updated.append(change.id)
-      case .delete: entry.deleted.append(change.id)
+      case .insert: byEntity[change.entity, default: EntityChanges()].inserted.append(change.id)
+      case .update: byEntity[change.entity, default: EntityChanges()].updated.append(change.id)
+      case .delete: byEntity[change.entity, default: EntityChanges()].deleted.append(change.id)
       }
-      byEntity[change.entity] = entry
     }
     return Transaction(sequence: sequence, author: author, timestamp: timestamp, changes: byEntity)
   }
