@@ -14,11 +14,16 @@ struct CommitPlanner {
   /// The committed value of each object the transaction touched, before it.
   private var originals: [ObjectKey: (any Entity)?] = [:]
   /// Uniqueness indexes built on demand: per entity, constraint and segment (or "*").
-  private var uniqueIndexes: [IndexScope: [UniqueKey: UUID]] = [:]
+  /// This transaction's changes to the committed uniqueness indexes (kept by the tables): a key
+  /// mapped to nil was removed. Only the scopes in `builtScopes` are kept up to date.
+  private var indexChanges: [IndexScope: [UniqueKey: UUID?]] = [:]
+  private var builtScopes: Set<IndexScope> = []
+  /// The objects this transaction changed, by the segment their committed value is in.
+  private var originalsBySegment: [SegmentRef: [ObjectKey]] = [:]
   /// The objects this transaction wrote, by the segment they were written into (an object
   /// that moved on is listed in both; readers check).
   private var workBySegment: [SegmentRef: [ObjectKey]] = [:]
-  /// The entities that have an index in `uniqueIndexes`: only their writes maintain them.
+  /// The entities with a scope in `builtScopes`: only their writes maintain indexes.
   private var indexedEntities: Set<String> = []
   private var denyChecks: [ObjectKey] = []
 
@@ -72,6 +77,9 @@ struct CommitPlanner {
       // First write of this object in the transaction: its committed value is the original.
       let committed = try known ?? coordinator.committedObject(table, key.id, hint: hint ?? value, thorough: false, &state)
       originals[key] = .some(committed)
+      if let committed {
+        originalsBySegment[SegmentRef(entity: key.entity, segment: table.segment(of: committed)), default: []].append(key)
+      }
       old = committed
     }
     work[key] = .some(value)
@@ -83,16 +91,23 @@ struct CommitPlanner {
       let wide = table.schema.uniqueIsSegmentWide[constraint]
       if let old, let segment = oldSegment {
         let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        if uniqueIndexes[scope] != nil {
-          let oldKey = keyOf(old)
-          if uniqueIndexes[scope]?[oldKey] == key.id { uniqueIndexes[scope]?[oldKey] = nil }
-        }
+        if builtScopes.contains(scope) { unindex(keyOf(old), of: key.id, in: scope, table) }
       }
       if let value, let segment = newSegment {
         let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        if uniqueIndexes[scope] != nil { uniqueIndexes[scope]?[keyOf(value)] = key.id }
+        if builtScopes.contains(scope) { indexChanges[scope, default: [:]][keyOf(value)] = .some(key.id) }
       }
     }
+  }
+
+  /// The object that holds `key` in `scope` as this transaction leaves it.
+  private func indexed(_ key: UniqueKey, in scope: IndexScope, _ table: EntityTable) -> UUID? {
+    if let changed = indexChanges[scope]?[key] { return changed }
+    return table.uniqueIndexes[EntityTable.IndexKey(constraint: scope.constraint, segment: scope.segment)]?[key]
+  }
+
+  private mutating func unindex(_ key: UniqueKey, of id: UUID, in scope: IndexScope, _ table: EntityTable) {
+    if indexed(key, in: scope, table) == id { indexChanges[scope, default: [:]][key] = .some(nil) }
   }
 
   // MARK: Inserts and updates
@@ -121,7 +136,7 @@ struct CommitPlanner {
     let segment = table.segment(of: merged)
     for (index, keyOf) in table.schema.uniqueKeys.enumerated() {
       let scope = try uniqueScope(table, constraint: index, segment: segment)
-      guard let otherID = uniqueIndexes[scope]?[keyOf(merged)], otherID != merged.id else { continue }
+      guard let otherID = indexed(keyOf(merged), in: scope, table), otherID != merged.id else { continue }
       let otherKey = ObjectKey(entity: change.entity, id: otherID)
       guard let other = try current(otherKey, hint: merged, thorough: true) else { continue }
       let changes =
@@ -144,29 +159,32 @@ struct CommitPlanner {
     let segmentWide = table.schema.uniqueIsSegmentWide[constraint]
     let segment = segmentWide ? valueSegment : "*"
     let scope = IndexScope(entity: table.schema.name, constraint: constraint, segment: segment)
-    if uniqueIndexes[scope] != nil { return scope }
-    let keyOf = table.schema.uniqueKeys[constraint]
-    var index: [UniqueKey: UUID] = [:]
+    if builtScopes.contains(scope) { return scope }
     if segmentWide {
       try coordinator.ensureLoaded(table, segment, &state)
     } else {
       try coordinator.loadAll(table, &state)
     }
-    let segments = segmentWide ? [segment] : Array(table.slots.keys)
-    for name in segments {
-      for (id, object) in table.slots[name]?.objects ?? [:]
-      where work[ObjectKey(entity: table.schema.name, id: id)] == nil {
-        index[keyOf(object)] = id
+    _ = table.uniqueIndex(constraint: constraint, segment: segment)  // the committed objects'
+    // This transaction's writes made before the scope existed: of this month only (a bulk save
+    // spans many months, and scanning all of its objects for each would cost months × objects).
+    let entity = table.schema.name
+    let ref = SegmentRef(entity: entity, segment: segment)
+    let keyOf = table.schema.uniqueKeys[constraint]
+    let changedBefore = segmentWide ? originalsBySegment[ref] ?? [] : originals.keys.filter { $0.entity == entity }
+    for key in changedBefore {
+      if let original = originals[key] ?? nil, !segmentWide || table.segment(of: original) == segment {
+        unindex(keyOf(original), of: key.id, in: scope, table)
       }
     }
-    // This transaction's own objects: of this month only (a bulk save spans many months, and
-    // scanning all of its objects for each would cost months × objects).
-    let written = segmentWide ? workBySegment[SegmentRef(entity: table.schema.name, segment: segment)] ?? [] : Array(work.keys)
-    for key in written where key.entity == table.schema.name {
-      if let value = work[key] ?? nil, !segmentWide || table.segment(of: value) == segment { index[keyOf(value)] = key.id }
+    let written = segmentWide ? workBySegment[ref] ?? [] : work.keys.filter { $0.entity == entity }
+    for key in written {
+      if let value = work[key] ?? nil, !segmentWide || table.segment(of: value) == segment {
+        indexChanges[scope, default: [:]][keyOf(value)] = .some(key.id)
+      }
     }
-    uniqueIndexes[scope] = index
-    indexedEntities.insert(scope.entity)
+    builtScopes.insert(scope)
+    indexedEntities.insert(entity)
     return scope
   }
 

@@ -12,6 +12,15 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   /// Where each object seen so far lives: every object of a loaded segment, and every object a
   /// replayed change touched.
   var segmentOf: [UUID: String] = [:]
+  /// Uniqueness indexes of committed objects, per constraint and segment ("*" for a constraint
+  /// without the segment key), built when a save first needs one and kept in step with every
+  /// change after, so a commit costs its changes and not its month.
+  private(set) var uniqueIndexes: [IndexKey: [UniqueKey: UUID]] = [:]
+
+  struct IndexKey: Hashable {
+    var constraint: Int
+    var segment: String
+  }
 
   struct Slot {
     var file: String?
@@ -48,20 +57,60 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   func apply(_ operation: Operation, to segment: String, sequence: Int) {
     // Mutate the slot in place: copying it out would copy its objects on every change.
     if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: [:]) }
+    let loaded = slots[segment]!.isLoaded
     switch operation {
     case .put(let object):
+      reindex(removing: slots[segment]!.objects?[object.id], adding: object, id: object.id, in: segment, loaded: loaded)
       slots[segment]!.objects?[object.id] = object
       segmentOf[object.id] = segment
     case .remove(let id):
+      reindex(removing: slots[segment]!.objects?[id], adding: nil, id: id, in: segment, loaded: loaded)
       slots[segment]!.objects?[id] = nil
       if segmentOf[id] == segment { segmentOf[id] = nil }
     }
     slots[segment]!.pending.append(PendingOperation(sequence: sequence, operation: operation))
   }
 
+  /// The index of one constraint over one segment (or "*": all of them), built from the
+  /// committed objects if it is not there. The segments must be loaded.
+  func uniqueIndex(constraint: Int, segment: String) -> [UniqueKey: UUID] {
+    let key = IndexKey(constraint: constraint, segment: segment)
+    if let index = uniqueIndexes[key] { return index }
+    let keyOf = schema.uniqueKeys[constraint]
+    var index: [UniqueKey: UUID] = [:]
+    for name in segment == "*" ? Array(slots.keys) : [segment] {
+      for (id, object) in slots[name]?.objects ?? [:] { index[keyOf(object)] = id }
+    }
+    uniqueIndexes[key] = index
+    return index
+  }
+
+  /// Keeps the built indexes in step with one change to `segment`.
+  private func reindex(removing old: (any Entity)?, adding new: (any Entity)?, id: UUID, in segment: String, loaded: Bool) {
+    guard !uniqueIndexes.isEmpty else { return }
+    guard loaded else {
+      // The segment's objects are not in memory, so the old value is unknown: drop what it
+      // could make stale; they are rebuilt when needed.
+      uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
+      return
+    }
+    for (constraint, keyOf) in schema.uniqueKeys.enumerated() {
+      for scope in [segment, "*"] {
+        let key = IndexKey(constraint: constraint, segment: scope)
+        guard uniqueIndexes[key] != nil else { continue }
+        if let old {
+          let oldKey = keyOf(old)
+          if uniqueIndexes[key]![oldKey] == id { uniqueIndexes[key]![oldKey] = nil }
+        }
+        if let new { uniqueIndexes[key]![keyOf(new)] = id }
+      }
+    }
+  }
+
   /// Fills a segment from its file's objects plus the changes committed since.
   func load(_ segment: String, objects fileObjects: [any Entity]) {
     guard var slot = slots[segment], !slot.isLoaded else { return }
+    uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
     var objects = [UUID: any Entity](minimumCapacity: fileObjects.count)
     for object in fileObjects { objects[object.id] = object }
     for pending in slot.pending {
@@ -77,6 +126,7 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
 
   /// Takes the segment files of a newer manifest, dropping the pending changes they include.
   func adopt(_ entries: [String: SegmentEntry], through sequence: Int) {
+    uniqueIndexes = [:]  // another process compacted: rare, and rebuilt when needed
     for (segment, entry) in entries where slots[segment]?.file != entry.file {
       var slot = slots[segment] ?? Slot(file: nil, objects: nil)
       slot.file = entry.file
