@@ -62,7 +62,11 @@ public struct EntitySchema: Sendable {
     self.segmentKeyName = segmentedBy.map(propertyName(of:))
     self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
     self.uniqueKeys = unique.map { keyPaths in
-      { object in UniqueKey(values: keyPaths.map { (object as! E)[keyPath: $0] as? AnyHashable }) }
+      let parts = keyPaths.map(UniqueKeyPart.reader)
+      return { object in
+        let object = object as! E
+        return UniqueKey(values: parts.map { $0(object) })
+      }
     }
     self.references = references.map(AnyReference.init)
     if let segmentedBy {
@@ -78,8 +82,44 @@ public struct EntitySchema: Sendable {
 }
 
 /// The values of one uniqueness constraint for one object.
-struct UniqueKey: Hashable, @unchecked Sendable {  // AnyHashable of Sendable entity properties
-  var values: [AnyHashable?]
+struct UniqueKey: Hashable, Sendable {
+  var values: [UniqueKeyPart]
+}
+
+/// One property of a unique key. The types entities use are held as themselves, so that
+/// computing and hashing a key needs no boxing; any other Hashable type is boxed.
+enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable entity property
+  case null
+  case uuid(UUID)
+  case date(Date)
+  case string(String)
+  case int(Int)
+  case double(Double)
+  case bool(Bool)
+  case other(AnyHashable)
+
+  /// A function that reads one key property, chosen once per key path.
+  static func reader<E>(_ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {
+    func typed<V>(_ type: V.Type, _ part: @escaping @Sendable (V) -> UniqueKeyPart) -> (@Sendable (E) -> UniqueKeyPart)? {
+      if let path = keyPath as? KeyPath<E, V> {
+        nonisolated(unsafe) let path = path
+        return { part($0[keyPath: path]) }
+      }
+      if let path = keyPath as? KeyPath<E, V?> {
+        nonisolated(unsafe) let path = path
+        return { $0[keyPath: path].map(part) ?? .null }
+      }
+      return nil
+    }
+    if let read = typed(UUID.self, UniqueKeyPart.uuid) { return read }
+    if let read = typed(Date.self, UniqueKeyPart.date) { return read }
+    if let read = typed(String.self, UniqueKeyPart.string) { return read }
+    if let read = typed(Int.self, UniqueKeyPart.int) { return read }
+    if let read = typed(Double.self, UniqueKeyPart.double) { return read }
+    if let read = typed(Bool.self, UniqueKeyPart.bool) { return read }
+    nonisolated(unsafe) let keyPath = keyPath
+    return { object in (object[keyPath: keyPath] as? AnyHashable).map(UniqueKeyPart.other) ?? .null }
+  }
 }
 
 /// A reference with its entity type erased, so the engine can follow it on any object.

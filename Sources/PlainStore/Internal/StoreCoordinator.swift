@@ -44,6 +44,10 @@ final class StoreCoordinator: Sendable {
       try FileSystem.makeFolder(files.root, displayPath: files.rootName)
     }
     var header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder)
+    if header == nil, !Self.isNewOrInterruptedCreation(files) {
+      // Another process may have created the store, and committed to it, since the read above.
+      header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder)
+    }
     if header == nil {
       guard Self.isNewOrInterruptedCreation(files) else {
         throw StoreError(
