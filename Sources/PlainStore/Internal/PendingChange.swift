@@ -32,9 +32,23 @@ private func openEqual<E: Entity>(_ lhs: E, _ rhs: any Entity) -> Bool {
 
 /// Orders ids by their bytes: the same order on every platform.
 func uuidPrecedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
-  withUnsafeBytes(of: lhs.uuid) { left in
-    withUnsafeBytes(of: rhs.uuid) { right in
-      left.lexicographicallyPrecedes(right)
-    }
+  uuidOrder(lhs) < uuidOrder(rhs)
+}
+
+/// A UUID's bytes as two big-endian integers: comparing them orders UUIDs byte by byte, as
+/// `uuidPrecedes` does, many times faster than comparing byte sequences.
+func uuidOrder(_ id: UUID) -> UUIDOrder {
+  let u = id.uuid
+  let high = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+  let low = [u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+  return UUIDOrder(high: high, low: low)
+}
+
+struct UUIDOrder: Comparable {
+  var high: UInt64
+  var low: UInt64
+
+  static func < (lhs: Self, rhs: Self) -> Bool {
+    lhs.high != rhs.high ? lhs.high < rhs.high : lhs.low < rhs.low
   }
 }

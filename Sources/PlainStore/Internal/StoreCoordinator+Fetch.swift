@@ -87,6 +87,10 @@ extension StoreCoordinator {
       }
       return uuidPrecedes(lhs.id, rhs.id)
     }
+    if sortBy.isEmpty {
+      // By id alone: compare precomputed integers, not UUID bytes through the comparator.
+      return objects.map { (key: uuidOrder($0.id), value: $0) }.sorted { $0.key < $1.key }.map(\.value)
+    }
     guard let segmentKey else { return objects.sorted { precedes($0, $1, from: 0) } }
     var decorated = objects.map { (key: segmentKey.date($0).timeIntervalSinceReferenceDate, value: $0) }
     decorated.sort { lhs, rhs in
