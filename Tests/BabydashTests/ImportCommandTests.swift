@@ -30,6 +30,27 @@ import Testing
     #expect(try tool.snapshot().filter { $0.key.hasPrefix("BabyDashboard.store/") } == storeFiles)
   }
 
+  #if os(Linux)
+    @Test func progressShowsOnATerminalOnly() throws {
+      defer { tool.removeAll() }
+      // util-linux `script` gives the child a terminal; the test above shows a pipe gets none.
+      let script = Process()
+      script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+      let command = [BabydashProcess.executable.path, "--now", "2026-03-01T00:00:00Z", "import", fixture("legacy/family.json")]
+      script.arguments = ["-qec", command.map { "'\($0)'" }.joined(separator: " "), "/dev/null"]
+      script.environment = ["BABYDASH_APP_GROUP": tool.appGroup.path, "PATH": "/usr/bin:/bin", "TERM": "dumb"]
+      let output = Pipe()
+      script.standardOutput = output
+      script.standardInput = FileHandle.nullDevice
+      try script.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      script.waitUntilExit()
+      #expect(script.terminationStatus == 0)
+      #expect(text.contains("importing: 18 of 18 objects written"))
+      #expect(text.contains("legacy import of"))
+    }
+  #endif
+
   @Test func aDryRunCreatesNothing() throws {
     defer { tool.removeAll() }
     let result = try tool.run(at: "2026-03-01T00:00:00Z", ["import", fixture("legacy/family.json"), "--dry-run"])
