@@ -33,14 +33,19 @@ enum Timing {
   }
 
   /// This process's peak resident set size, in megabytes.
+  ///
+  /// On Linux this is VmHWM of /proc/self/status: getrusage's ru_maxrss carries the peak of the
+  /// process that spawned this one across fork and exec, so a probe would report its parent's.
   static func peakResidentMegabytes() -> Double {
-    var usage = rusage()
     #if canImport(Darwin)
+      var usage = rusage()
       getrusage(RUSAGE_SELF, &usage)
       return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
     #else
-      getrusage(RUSAGE_SELF.rawValue, &usage)
-      return Double(usage.ru_maxrss) / 1_024  // kilobytes on Linux
+      let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+      let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Double($0) }
+      return (kilobytes ?? .nan) / 1_024
     #endif
   }
 }
