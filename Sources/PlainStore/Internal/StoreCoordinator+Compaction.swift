@@ -13,7 +13,8 @@ extension StoreCoordinator {
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
         try ensureLoaded(table, segment, &state)
-        let objects = (table.slots[segment]?.objects ?? [:]).values.sorted { uuidPrecedes($0.id, $1.id) }
+        let objects = (table.slots[segment]?.objects ?? [:]).values
+          .map { (order: uuidOrder($0.id), object: $0) }.sorted { $0.order < $1.order }.map(\.object)
         if objects.isEmpty {
           manifest.segments[name]?[segment] = nil
           table.slots[segment]?.file = nil
