@@ -60,20 +60,27 @@ import Testing
     #expect(digests == ["digest \(total) \(MultiProcessItem.digest(items))"], "each writer's final view equals this one")
   }
 
-  @Test func writersCreatingTheStoreTogetherAllSucceed() throws {
+  /// Several processes open a store that does not exist yet and write at once. A process that
+  /// read store.json as absent while another created the store and committed to it used to
+  /// refuse the folder as "not a store" (about one round in ten of 6 writers here); rounds make
+  /// that window likely to be hit.
+  @Test(arguments: 0..<8)
+  func writersCreatingTheStoreTogetherAllSucceed(round: Int) throws {
     let shared = MultiProcessFolder()
     defer { shared.remove() }
-    let children = try (0..<4).map { index in
-      try MultiProcessChild(["write", shared.store.path, "--writer", "c\(index)", "--commits", "5", "--expect-total", "20"])
+    let children = try (0..<6).map { index in
+      try MultiProcessChild(["write", shared.store.path, "--writer", "c\(index)", "--commits", "3", "--expect-total", "18"])
     }
+    // Every writer's outcome before any verdict: one that fails early starves the others.
+    let statuses = children.map { $0.waitForExit() }
+    let failures = zip(statuses, children).filter { $0.0 != 0 }.map { "status \($0.0): \($0.1.errorText)" }
+    try #require(failures.isEmpty, "writers failed on the new store: \(failures.joined(separator: " | "))")
     var digests: Set<String> = []
     for child in children {
-      let status = child.waitForExit()
-      try #require(status == 0, "a writer failed on the new store: \(child.errorText)")
       digests.insert(try #require(child.lines.first { $0.hasPrefix("digest ") }))
     }
     let items = try shared.open().newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
-    #expect(digests == ["digest 20 \(MultiProcessItem.digest(items))"])
+    #expect(digests == ["digest 18 \(MultiProcessItem.digest(items))"])
   }
 
   @Test func watchingAnnouncesAnotherProcessCommitAsRemoteChange() async throws {

@@ -43,22 +43,23 @@ final class StoreCoordinator: Sendable {
       try FileManager.default.createDirectory(at: files.root.deletingLastPathComponent(), withIntermediateDirectories: true)
       try FileSystem.makeFolder(files.root, displayPath: files.rootName)
     }
-    var header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder)
+    let readHeader = { try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder) }
+    let notAStore = StoreError(
+      .missing, path: files.display("store.json"),
+      "the folder holds other files but no store.json, so it is not a PlainStore store or has lost its header — restore store.json or choose another folder; nothing was changed.")
+    var header = try readHeader()
     if header == nil, !Self.isNewOrInterruptedCreation(files) {
-      // Another process may have created the store, and committed to it, since the read above.
-      header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder)
+      // Another process may have created the store, and committed to it, since the read above:
+      // store.json is always in place before any other file of a store.
+      header = try readHeader()
+      guard header != nil else { throw notAStore }
     }
     if header == nil {
-      guard Self.isNewOrInterruptedCreation(files) else {
-        throw StoreError(
-          .missing, path: files.display("store.json"),
-          "the folder holds other files but no store.json, so it is not a PlainStore store or has lost its header — restore store.json or choose another folder; nothing was changed.")
-      }
       header = try lock.withLock(timeout: options.lockTimeout) {
-        // Another process may have created the store while this one waited: look again.
-        if let created = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder) {
-          return created
-        }
+        // Another process may have created the store while this one waited: look again, and
+        // decide under the lock, where no creation is half done.
+        if let created = try readHeader() { return created }
+        guard Self.isNewOrInterruptedCreation(files) else { throw notAStore }
         try createLayout(files)
         try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
         return StoreHeader(schema: schema)
