@@ -31,6 +31,28 @@ extension BabyWidgetSnapshots {
   }
 }
 
+/// The app's call on a remote change, at launch and on entering the foreground: rebuilds the
+/// snapshot file in the app group the store lives in (`WidgetCache/snapshots.json` beside
+/// `BabyDashboard.store/`), with today counted in `timeZone`.
+///
+/// ```swift
+/// try refreshBabyWidgetSnapshots(using: container)
+/// ```
+/// - Throws: `StoreError` from the store or the file, or `.missing` for a store that has no
+///   folder (in memory): pass the file with the other overload then.
+@discardableResult
+public func refreshBabyWidgetSnapshots(
+  using container: StoreContainer, now: Date = Date(), timeZone: TimeZone = .current
+) throws -> BabyWidgetSnapshots {
+  guard let store = container.directory else {
+    throw StoreError(
+      .missing, path: "in-memory store",
+      "has no app-group folder to keep the widget's snapshots in — call refreshBabyWidgetSnapshots(using:now:timeZone:to:) with a file.")
+  }
+  let snapshots = AppGroup.widgetSnapshotsURL(in: store.deletingLastPathComponent())
+  return try refreshBabyWidgetSnapshots(using: container, now: now, timeZone: timeZone, to: snapshots)
+}
+
 /// Rebuilds the widget's snapshot file from the store: call it on a remote change, at launch and
 /// when the app enters the foreground.
 ///

@@ -236,4 +236,20 @@ import Testing
       return try #require(first, "no refresh showed the commit")
     }
   }
+
+  @Test func theAppsCallWritesTheFileBesideTheStoreInItsAppGroup() throws {
+    let group = FileManager.default.temporaryDirectory.appendingPathComponent("widget-group-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: group) }
+    let container = try StoreContainer.babyDashboard(inAppGroup: group)
+    let context = container.newBackgroundContext()
+    context.insert(BabyProfile.mia)
+    context.insert(miaToday)
+    try context.save()
+    let written = try refreshBabyWidgetSnapshots(using: container, now: Fixed.now, timeZone: Fixed.newYork)
+    let onDisk = try #require(try BabyWidgetSnapshots.read(appGroupDirectory: group))
+    #expect(onDisk == written)
+    #expect(onDisk.snapshot(forBabyName: "Mia")?.todayFeedCount == 1)
+    let inMemory = StoreContainer.inMemory(schema: BabyDashboardSchema.current)
+    #expect(throws: StoreError.self) { try refreshBabyWidgetSnapshots(using: inMemory, now: Fixed.now, timeZone: Fixed.newYork) }
+  }
 }
