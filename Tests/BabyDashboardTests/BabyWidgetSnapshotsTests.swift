@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 import Testing
@@ -6,17 +7,11 @@ import Testing
 /// The widget's snapshot cache: what it holds per baby, its file, and when it is rebuilt.
 @Suite struct BabyWidgetSnapshotsTests {
   // Fixed.now is 11:00 EDT on 2026-03-14 in New York; that day started at 04:00Z.
-  let miaYesterday = FeedSession(
-    uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T03:30:00Z"),
-    endTime: Fixed.date("2026-03-14T03:50:00Z"), amountValue: 100, amountUnitSymbol: "mL")
-  let miaToday = FeedSession(
-    uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T09:00:00Z"),
-    endTime: Fixed.date("2026-03-14T09:20:00Z"), amountValue: 4, amountUnitSymbol: "fl oz")
-  let leoNow = FeedSession(uuid: Fixed.id(22), profileID: BabyProfile.leo.id, startTime: Fixed.date("2026-03-14T14:45:00Z"))
-  let miaDiaperYesterday = DiaperChange(
-    uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T03:59:59Z"), type: .poo)
-  let miaDiaperToday = DiaperChange(
-    uuid: Fixed.id(31), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T04:00:00Z"), type: .pee)
+  let miaYesterday = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T03:30:00Z"), end: Fixed.date("2026-03-14T03:50:00Z"), amountValue: 100, amountUnitSymbol: "mL", uuid: Fixed.id(20))
+  let miaToday = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T09:00:00Z"), end: Fixed.date("2026-03-14T09:20:00Z"), amountValue: 4, amountUnitSymbol: "fl oz", uuid: Fixed.id(21))
+  let leoNow = makeFeedSession(profile: BabyProfile.leo, start: Fixed.date("2026-03-14T14:45:00Z"), uuid: Fixed.id(22))
+  let miaDiaperYesterday = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T03:59:59Z"), type: .poo, uuid: Fixed.id(30))
+  let miaDiaperToday = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T04:00:00Z"), type: .pee, uuid: Fixed.id(31))
 
   func seeded() throws -> TestStore {
     let store = try TestStore()

@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 import Testing
@@ -43,7 +44,7 @@ import Testing
     try store.seed([.mia])
     let dashboard = model(store)
     let feed = try dashboard.startFeed(for: BabyProfile.mia.id)
-    #expect(feed == FeedSession(uuid: Fixed.id(1000), profileID: BabyProfile.mia.id, startTime: Fixed.now))
+    #expect(feed == makeFeedSession(profile: BabyProfile.mia, start: Fixed.now, uuid: Fixed.id(1000)))
     let tile = try #require(dashboard.tile(for: BabyProfile.mia.id))
     #expect(tile.isFeeding)
     #expect(tile.nextFeedDue == Fixed.now.addingTimeInterval(10_800))
@@ -118,9 +119,7 @@ import Testing
   @Test func withNothingCachedThePrefillComesFromTheLastFeedWithAnAmount() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let fed = FeedSession(
-      uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T06:00:00Z"),
-      endTime: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 95, amountUnitSymbol: "mL")
+    let fed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 95, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia, .leo], feeds: [fed])
     let dashboard = model(store)
     #expect(try dashboard.finishFeedForm(for: BabyProfile.mia.id) == FeedAmountInput(amountText: "95", unitSymbol: "mL"))
@@ -181,7 +180,7 @@ import Testing
     try store.seed([.mia])
     let dashboard = model(store)
     let pee = try dashboard.logDiaper(.pee, for: BabyProfile.mia.id)
-    #expect(pee == DiaperChange(uuid: Fixed.id(1000), profileID: BabyProfile.mia.id, timestamp: Fixed.now, type: .pee))
+    #expect(pee == makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.now, type: .pee, uuid: Fixed.id(1000)))
     clock.advance(300)
     let poo = try dashboard.logDiaper(.poo, for: BabyProfile.mia.id)
     #expect(dashboard.tile(for: BabyProfile.mia.id)?.lastDiaper == poo)
@@ -239,9 +238,7 @@ import Testing
   @Test func deletingABabyKeepsItsFeedsAsOrphansAndForgetsItsCachedAmount() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let feed = FeedSession(
-      uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T06:00:00Z"),
-      endTime: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 95, amountUnitSymbol: "mL")
+    let feed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 95, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia, .leo], feeds: [feed])
     try store.cache.set(value: 95, unitSymbol: "mL", forBabyName: "Mia")
     let dashboard = model(store)
@@ -269,9 +266,7 @@ import Testing
   @Test func withTheCacheFlagOffTheDashboardNeitherReadsNorWritesTheCache() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let fed = FeedSession(
-      uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T06:00:00Z"),
-      endTime: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 80, amountUnitSymbol: "mL")
+    let fed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 80, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia], feeds: [fed])
     try store.cache.set(value: 999, unitSymbol: "mL", forBabyName: "Mia")
     let before = try store.keyValues.data(forKey: "lastFeedAmount.Mia")
@@ -325,9 +320,7 @@ import Testing
   @Test func aDamagedCacheEntryIsReportedAndTheHistoryIsShown() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let fed = FeedSession(
-      uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T06:00:00Z"),
-      endTime: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 80, amountUnitSymbol: "mL")
+    let fed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 80, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia], feeds: [fed])
     try store.keyValues.set(Data("oops".utf8), forKey: "lastFeedAmount.Mia")
     let dashboard = model(store)

@@ -1,18 +1,14 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 import Testing
 
 /// HistoryEditView's logic: edit a feed or a diaper change, validate, save, update the cache.
 @MainActor @Suite struct HistoryEditModelTests {
-  let feed = FeedSession(
-    uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T06:00:00Z"),
-    endTime: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 90, amountUnitSymbol: "mL", memoText: "#night")
-  let earlierFeed = FeedSession(
-    uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T02:00:00Z"),
-    endTime: Fixed.date("2026-03-14T02:30:00Z"))
-  let diaper = DiaperChange(
-    uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T07:00:00Z"), type: .pee)
+  let feed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 90, amountUnitSymbol: "mL", memoText: "#night", uuid: Fixed.id(20))
+  let earlierFeed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T02:00:00Z"), end: Fixed.date("2026-03-14T02:30:00Z"), uuid: Fixed.id(21))
+  let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T07:00:00Z"), type: .pee, uuid: Fixed.id(30))
 
   func seeded() throws -> TestStore {
     let store = try TestStore()
@@ -56,9 +52,7 @@ import Testing
     model.draft = .feed(form)
     let saved = try model.save()
 
-    let expected = FeedSession(
-      uuid: feed.uuid, profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T05:50:00Z"),
-      endTime: Fixed.date("2026-03-14T06:30:00Z"), amountValue: 3.5, amountUnitSymbol: "fl oz", memoText: "#Gas then #sleep")
+    let expected = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T05:50:00Z"), end: Fixed.date("2026-03-14T06:30:00Z"), amountValue: 3.5, amountUnitSymbol: "fl oz", memoText: "#Gas then #sleep", uuid: feed.uuid)
     #expect(saved == HistoryEvent(.feed(expected), babyName: "Mia"))
     #expect(try store.reader.object(FeedSession.self, id: feed.uuid) == expected)
     #expect(expected.hashtags == ["gas", "sleep"])
@@ -150,14 +144,14 @@ import Testing
     try model.save()
     #expect(
       try store.reader.allDiapers()
-        == [DiaperChange(uuid: diaper.uuid, profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T07:05:00Z"), type: .poo)])
+        == [makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T07:05:00Z"), type: .poo, uuid: diaper.uuid)])
     #expect(try store.cache.get(forBabyName: "Mia") == nil)
   }
 
   @Test func aDiaperChangeCannotTakeTheTimeAndTypeOfAnother() throws {
     let store = try seeded()
     defer { store.destroy() }
-    let other = DiaperChange(uuid: Fixed.id(31), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T08:00:00Z"), type: .poo)
+    let other = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T08:00:00Z"), type: .poo, uuid: Fixed.id(31))
     try store.seed(diapers: [other])
     let model = try editor(store, .diaper(diaper))
     model.draft = .diaper(DiaperDraft(timestamp: other.timestamp, type: .poo))
@@ -205,7 +199,7 @@ import Testing
   @Test func anOrphanFeedWritesNoCache() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let orphan = FeedSession(uuid: Fixed.id(40), profileID: nil, startTime: Fixed.now, amountValue: 60, amountUnitSymbol: "mL")
+    let orphan = makeFeedSession(profile: nil, start: Fixed.now, amountValue: 60, amountUnitSymbol: "mL", uuid: Fixed.id(40))
     try store.seed(feeds: [orphan])
     let model = try editor(store, .feed(orphan), babyName: nil)
     try model.save()

@@ -1,24 +1,17 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 import Testing
 
 /// HistoryView's logic: merged, newest first, filtered, grouped by month and day, deletable.
 @MainActor @Suite struct HistoryModelTests {
-  let miaNight = FeedSession(
-    uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T02:00:00Z"),
-    endTime: Fixed.date("2026-03-14T02:20:00Z"), amountValue: 90, amountUnitSymbol: "mL", memoText: "#Night #gas")
-  let miaMorning = FeedSession(
-    uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: Fixed.date("2026-03-14T12:00:00Z"),
-    memoText: "sleepy #night")
-  let leoFeed = FeedSession(
-    uuid: Fixed.id(22), profileID: BabyProfile.leo.id, startTime: Fixed.date("2026-03-14T10:00:00Z"),
-    endTime: Fixed.date("2026-03-14T10:15:00Z"), memoText: "#burp")
-  let orphanFeed = FeedSession(uuid: Fixed.id(23), profileID: nil, startTime: Fixed.date("2026-03-13T09:00:00Z"))
-  let miaDiaper = DiaperChange(
-    uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: Fixed.date("2026-03-14T12:00:00Z"), type: .poo)
-  let leoDiaper = DiaperChange(
-    uuid: Fixed.id(31), profileID: BabyProfile.leo.id, timestamp: Fixed.date("2026-03-14T11:00:00Z"), type: .pee)
+  let miaNight = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T02:00:00Z"), end: Fixed.date("2026-03-14T02:20:00Z"), amountValue: 90, amountUnitSymbol: "mL", memoText: "#Night #gas", uuid: Fixed.id(20))
+  let miaMorning = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T12:00:00Z"), memoText: "sleepy #night", uuid: Fixed.id(21))
+  let leoFeed = makeFeedSession(profile: BabyProfile.leo, start: Fixed.date("2026-03-14T10:00:00Z"), end: Fixed.date("2026-03-14T10:15:00Z"), memoText: "#burp", uuid: Fixed.id(22))
+  let orphanFeed = makeFeedSession(profile: nil, start: Fixed.date("2026-03-13T09:00:00Z"), uuid: Fixed.id(23))
+  let miaDiaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T12:00:00Z"), type: .poo, uuid: Fixed.id(30))
+  let leoDiaper = makeDiaperChange(profile: BabyProfile.leo, timestamp: Fixed.date("2026-03-14T11:00:00Z"), type: .pee, uuid: Fixed.id(31))
 
   func seeded() throws -> TestStore {
     let store = try TestStore()
@@ -114,9 +107,9 @@ import Testing
       let id = Fixed.id(100 + index)
       ids.append(id)
       if index.isMultiple(of: 2) {
-        feeds.append(FeedSession(uuid: id, profileID: BabyProfile.mia.id, startTime: Fixed.date(moment)))
+        feeds.append(makeFeedSession(profile: BabyProfile.mia, start: Fixed.date(moment), uuid: id))
       } else {
-        diapers.append(DiaperChange(uuid: id, profileID: BabyProfile.mia.id, timestamp: Fixed.date(moment), type: .pee))
+        diapers.append(makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date(moment), type: .pee, uuid: id))
       }
     }
     try store.seed([.mia], feeds: feeds, diapers: diapers)

@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 import PlainStore
 import Testing
@@ -44,10 +45,9 @@ import Testing
   @Test func aSecondFeedOfTheSameBabyAndStartMergesIntoTheFirst() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let first = FeedSession(uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start, memoText: "first")
+    let first = makeFeedSession(profile: BabyProfile.mia, start: start, memoText: "first", uuid: Fixed.id(20))
     try store.seed([.mia], feeds: [first])
-    let again = FeedSession(
-      uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: start, amountValue: 90, amountUnitSymbol: "mL")
+    let again = makeFeedSession(profile: BabyProfile.mia, start: start, amountValue: 90, amountUnitSymbol: "mL", uuid: Fixed.id(21))
     try store.seed(feeds: [again])
     let feeds = try store.reader.allFeeds()
     #expect(feeds.count == 1)
@@ -61,8 +61,8 @@ import Testing
     try store.seed(
       [.mia, .leo],
       feeds: [
-        FeedSession(uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start),
-        FeedSession(uuid: Fixed.id(21), profileID: BabyProfile.leo.id, startTime: start),
+        makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20)),
+        makeFeedSession(profile: BabyProfile.leo, start: start, uuid: Fixed.id(21)),
       ])
     #expect(try store.reader.allFeeds().count == 2)
   }
@@ -73,10 +73,10 @@ import Testing
     try store.seed(
       [.mia],
       diapers: [
-        DiaperChange(uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: start, type: .pee),
-        DiaperChange(uuid: Fixed.id(31), profileID: BabyProfile.mia.id, timestamp: start, type: .poo),
+        makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .pee, uuid: Fixed.id(30)),
+        makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .poo, uuid: Fixed.id(31)),
       ])
-    try store.seed(diapers: [DiaperChange(uuid: Fixed.id(32), profileID: BabyProfile.mia.id, timestamp: start, type: .pee)])
+    try store.seed(diapers: [makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .pee, uuid: Fixed.id(32))])
     let diapers = try store.reader.allDiapers()
     #expect(diapers.count == 2)
     #expect(Set(diapers.map(\.uuid)) == [Fixed.id(30), Fixed.id(31)])
@@ -85,9 +85,9 @@ import Testing
   @Test func deletingABabyLeavesItsFeedsAndDiapersWithNoProfile() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let feed = FeedSession(uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start)
-    let diaper = DiaperChange(uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: start, type: .poo)
-    let leosFeed = FeedSession(uuid: Fixed.id(21), profileID: BabyProfile.leo.id, startTime: start)
+    let feed = makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20))
+    let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .poo, uuid: Fixed.id(30))
+    let leosFeed = makeFeedSession(profile: BabyProfile.leo, start: start, uuid: Fixed.id(21))
     try store.seed([.mia, .leo], feeds: [feed, leosFeed], diapers: [diaper])
 
     let context = store.container.newBackgroundContext()
@@ -104,8 +104,8 @@ import Testing
   @Test func deletingAFeedOrADiaperLeavesTheBaby() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let feed = FeedSession(uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start)
-    let diaper = DiaperChange(uuid: Fixed.id(30), profileID: BabyProfile.mia.id, timestamp: start, type: .poo)
+    let feed = makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20))
+    let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .poo, uuid: Fixed.id(30))
     try store.seed([.mia], feeds: [feed], diapers: [diaper])
     let context = store.container.newBackgroundContext()
     context.delete(feed)
@@ -118,10 +118,8 @@ import Testing
   @Test func feedsAndDiapersKeepTheirUUIDAcrossAReopen() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let feed = FeedSession(
-      uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start, endTime: start.addingTimeInterval(600),
-      amountValue: 4.5, amountUnitSymbol: "fl oz", memoText: "#night")
-    let diaper = DiaperChange(uuid: Fixed.id(30), profileID: nil, timestamp: start, type: .pee)
+    let feed = makeFeedSession(profile: BabyProfile.mia, start: start, end: start.addingTimeInterval(600), amountValue: 4.5, amountUnitSymbol: "fl oz", memoText: "#night", uuid: Fixed.id(20))
+    let diaper = makeDiaperChange(profile: nil, timestamp: start, type: .pee, uuid: Fixed.id(30))
     try store.seed([.mia], feeds: [feed], diapers: [diaper])
     let reopened = try StoreContainer.file(at: try #require(store.container.directory), schema: BabyDashboardSchema.current)
     let context = reopened.newBackgroundContext()
@@ -133,13 +131,9 @@ import Testing
   @Test func theBabysLatestFeedsAndDiaperAreFoundByTime() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let older = FeedSession(
-      uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start, endTime: start.addingTimeInterval(600),
-      amountValue: 100, amountUnitSymbol: "mL")
-    let newer = FeedSession(
-      uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: start.addingTimeInterval(3_600),
-      endTime: start.addingTimeInterval(4_000))
-    let running = FeedSession(uuid: Fixed.id(22), profileID: BabyProfile.mia.id, startTime: start.addingTimeInterval(7_200))
+    let older = makeFeedSession(profile: BabyProfile.mia, start: start, end: start.addingTimeInterval(600), amountValue: 100, amountUnitSymbol: "mL", uuid: Fixed.id(20))
+    let newer = makeFeedSession(profile: BabyProfile.mia, start: start.addingTimeInterval(3_600), end: start.addingTimeInterval(4_000), uuid: Fixed.id(21))
+    let running = makeFeedSession(profile: BabyProfile.mia, start: start.addingTimeInterval(7_200), uuid: Fixed.id(22))
     try store.seed([.mia], feeds: [older, newer, running])
     let reader = store.reader
     #expect(try reader.lastFeed(of: BabyProfile.mia.id) == running)
@@ -152,10 +146,8 @@ import Testing
   @Test func anUnfinishedFeedFollowedByLaterFeedsIsForgottenNotInProgress() throws {
     let store = try TestStore()
     defer { store.destroy() }
-    let forgotten = FeedSession(uuid: Fixed.id(20), profileID: BabyProfile.mia.id, startTime: start)
-    let later = FeedSession(
-      uuid: Fixed.id(21), profileID: BabyProfile.mia.id, startTime: start.addingTimeInterval(3_600),
-      endTime: start.addingTimeInterval(4_000))
+    let forgotten = makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20))
+    let later = makeFeedSession(profile: BabyProfile.mia, start: start.addingTimeInterval(3_600), end: start.addingTimeInterval(4_000), uuid: Fixed.id(21))
     try store.seed([.mia], feeds: [forgotten, later])
     #expect(try store.reader.inProgressFeed(of: BabyProfile.mia.id) == nil)
     #expect(try store.reader.lastFinishedFeed(of: BabyProfile.mia.id) == later)
