@@ -33,4 +33,17 @@ import Testing
     #expect(try preview.container.newBackgroundContext().babies().map(\.name) == ["Mia", "Leo"])
     #expect(try test.container.newBackgroundContext().fetchCount(FetchDescriptor<FeedSession>()) > 50)
   }
+
+  @Test func inTheApp() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-app-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    let group = AppGroup.current.resolve(argument: folder.path, environment: ProcessInfo.processInfo.environment)
+    let store = try StoreContainer.babyDashboard(inAppGroup: group)
+    let observer = BabyWidgetSnapshotObserver(
+      container: store, appGroupDirectory: group, timeZone: .current, now: { Date() })
+    try observer.start()  // and observer.enterForeground() when the app comes back
+    defer { observer.stop() }
+    #expect(try BabyWidgetSnapshots.read(appGroupDirectory: group) != nil)
+  }
 }
