@@ -145,12 +145,13 @@ public final class DashboardModel {
   }
 
   /// Finishes the baby's feed in progress now, with the amount in `amount` (empty for none), and
-  /// caches the amount under the baby's name (ContentView's `finishFeeding`).
+  /// caches the amount under the baby's name (ContentView's `finishFeeding`). A `memo` replaces
+  /// the feed's memo; nil keeps it.
   ///
   /// - Throws: ``ScreenModelError/invalid(_:)`` for a bad amount or unit,
   ///   ``ScreenModelError/noFeedInProgress(babyName:)`` if there is nothing to finish.
   @discardableResult
-  public func finishFeed(for babyID: UUID, amount: FeedAmountInput) throws -> FeedSession {
+  public func finishFeed(for babyID: UUID, amount: FeedAmountInput, memo: String? = nil) throws -> FeedSession {
     let baby = try baby(babyID)
     let parsed = try amount.amount()
     guard var feed = try context.inProgressFeed(of: babyID) else {
@@ -159,6 +160,7 @@ public final class DashboardModel {
     feed.endTime = max(now(), feed.startTime)
     feed.amountValue = parsed?.amountValue
     feed.amountUnitSymbol = parsed?.amountUnitSymbol
+    if let memo { feed.memoText = memo }
     context.update(feed)
     try saveOrRollback()
     if flags.lastFeedAmountCache, let parsed {

@@ -35,23 +35,19 @@ enum FeedCommands {
     let typed = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
     let container = try session.storeForReading()
     let baby = try session.baby(invocation.arguments[0], in: container)
-    let model = try session.dashboard(at: at)
-    let context = container.viewContext
-    guard var feed = try context.inProgressFeed(of: baby.id) else {
+    guard let running = try container.viewContext.inProgressFeed(of: baby.id) else {
       throw ScreenModelError.noFeedInProgress(babyName: baby.name)
     }
-    guard at >= feed.startTime else {
-      let started = LocalTimeText.format(feed.startTime, now: session.now, in: session.timeZone)
+    guard at >= running.startTime else {
+      let started = LocalTimeText.format(running.startTime, now: session.now, in: session.timeZone)
       throw invocation.usageError("--at \(LocalTimeText.format(at, now: session.now, in: session.timeZone)) is before the feed's start (\(started))")
     }
-    let amount = try typed ?? model.finishFeedForm(for: baby.id).amount()
-    feed.endTime = at
-    feed.amountValue = amount?.amountValue
-    feed.amountUnitSymbol = amount?.amountUnitSymbol
-    if let memo = invocation.value("--memo") { feed.memoText = memo }
-    context.update(feed)
-    try context.save()
-    try FeedCommands.remember(amount, of: feed, for: baby, in: session)
+    // The app's finish: the form prefilled from the cache unless an amount was typed.
+    let model = try session.dashboard(at: at)
+    let form = try typed.map { FeedAmountInput($0) } ?? model.finishFeedForm(for: baby.id)
+    let feed = try model.finishFeed(for: baby.id, amount: form, memo: invocation.value("--memo"))
+    if let warning = model.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+    let amount = LastFeedAmount(feed: feed)
     let amountText = amount.map { ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "") } ?? ""
     invocation.output.print("\(baby.name) finished feeding at \(LocalTimeText.format(at, now: session.now, in: session.timeZone))\(amountText).")
   }

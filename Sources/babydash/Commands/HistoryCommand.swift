@@ -29,14 +29,16 @@ enum HistoryCommand {
       model.hashtagFilter = tag
     }
     try model.reload()
-    var text = HistoryText.render(model, world: session.world)
+    let text: String
     if let month {
-      let sections = model.sections.filter { $0.year == month.year && $0.month == month.month }
+      // The same page, with only the month asked for.
       let babyName = model.babyFilter.flatMap { id in model.babies.first { $0.id == id }?.name }
       text = HistoryText.render(
-        months: sections,
+        months: model.sections.filter { $0.year == month.year && $0.month == month.month },
         filter: HistoryText.Filter(babyName: babyName, hashtag: model.hashtagFilter, availableHashtags: model.hashtags),
         world: session.world)
+    } else {
+      text = HistoryText.render(model, world: session.world)
     }
     invocation.output.print(text, terminator: "")
   }
