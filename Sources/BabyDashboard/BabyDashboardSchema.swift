@@ -6,7 +6,9 @@ import PlainStore
 /// - `BabyProfile`: unique `id`; indexed `createdAt` (the screens' order) and `name` (lookups).
 /// - `FeedSession`: unique (profile, startTime), which makes the importer idempotent; indexed
 ///   `startTime`; its profile reference is nullified when the baby is deleted; kept in monthly
-///   segments by `startTime`.
+///   segments by `startTime`. When devices' edits merge, (startTime, endTime) and (amountValue,
+///   amountUnitSymbol) each come from one writer, so a feed never pairs one parent's start with
+///   the other's end, nor a value with the other's unit.
 /// - `DiaperChange`: unique (profile, timestamp, type); indexed `timestamp`; nullify; monthly
 ///   segments by `timestamp`.
 ///
@@ -27,7 +29,8 @@ public enum BabyDashboardSchema {
       unique: [[\FeedSession.profileID, \FeedSession.startTime]],
       indexed: [\FeedSession.startTime],
       references: [Reference(\FeedSession.profileID, to: BabyProfile.self, onDelete: .nullify)],
-      segmentedBy: \FeedSession.startTime),
+      segmentedBy: \FeedSession.startTime,
+      fieldGroups: [[\FeedSession.startTime, \FeedSession.endTime], [\FeedSession.amountValue, \FeedSession.amountUnitSymbol]]),
     EntitySchema(
       DiaperChange.self,
       unique: [[\DiaperChange.profileID, \DiaperChange.timestamp, \DiaperChange.type]],

@@ -32,6 +32,9 @@ public struct EntitySchema: Sendable {
   public let uniqueKeyNames: [[String]]
   public let indexedKeyNames: [String]
   public let segmentKeyName: String?
+  /// Properties that sync as one value: a merge takes all of a group from one writer, never
+  /// one property from each (a feed's start and end, an amount's value and unit).
+  public let fieldGroupNames: [[String]]
   /// Per uniqueness constraint: whether it includes the segment key, so that one month's
   /// objects are all a value can collide with.
   let uniqueIsSegmentWide: [Bool]
@@ -48,14 +51,18 @@ public struct EntitySchema: Sendable {
   ///   - references: to-one references to other entities, with their delete rules.
   ///   - segmentedBy: a date key; objects are kept in one file per month of it, and fetches
   ///     bounded in it (``FetchDescriptor/dateRange``) read only their months.
+  ///   - fieldGroups: properties that must change together when devices' edits merge (see
+  ///     ``fieldGroupNames``); every other property merges on its own.
   public init<E: Entity>(
     _ type: E.Type,
     unique: [[PartialKeyPath<E> & Sendable]] = [],
     indexed: [PartialKeyPath<E> & Sendable] = [],
     references: [Reference<E>] = [],
-    segmentedBy: (KeyPath<E, Date> & Sendable)? = nil
+    segmentedBy: (KeyPath<E, Date> & Sendable)? = nil,
+    fieldGroups: [[PartialKeyPath<E> & Sendable]] = []
   ) {
     self.name = E.entityName
+    self.fieldGroupNames = fieldGroups.map { $0.map(propertyName(of:)) }
     self.type = type
     self.uniqueKeyNames = unique.map { $0.map(propertyName(of:)) }
     self.indexedKeyNames = indexed.map(propertyName(of:))

@@ -54,16 +54,41 @@ enum FileSystem {
   /// Replaces `url` with `data` so that a crash leaves the old file or the new one: a temporary
   /// file in the same folder, flushed, renamed over the target, then the folder flushed.
   static func writeAtomically(_ data: Data, to url: URL, displayPath: String) throws {
-    let folder = url.deletingLastPathComponent()
     try refuseSymbolicLink(at: url, displayPath: displayPath)
+    let temporary = try writeFlushedTemporary(data, beside: url, displayPath: displayPath)
+    guard rename(temporary.path, url.path) == 0 else {
+      let code = errno
+      unlink(temporary.path)
+      throw error(code, displayPath, "cannot rename into place")
+    }
+    try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+  }
+
+  /// Creates `url` with `data`, never replacing a file already there: a flushed temporary
+  /// file linked to the name (which fails if the name is taken), then the folder flushed. A
+  /// crash leaves no file or the whole file, never part of one. Returns false, writing
+  /// nothing, when `url` exists.
+  @discardableResult
+  static func createOnce(_ data: Data, at url: URL, displayPath: String) throws -> Bool {
+    let temporary = try writeFlushedTemporary(data, beside: url, displayPath: displayPath)
+    defer { unlink(temporary.path) }
+    guard link(temporary.path, url.path) == 0 else {
+      let code = errno
+      if code == EEXIST { return false }
+      throw error(code, displayPath, "cannot link into place")
+    }
+    try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+    return true
+  }
+
+  /// A hidden temporary file beside `url` holding `data`, mode 0600, flushed to disk.
+  private static func writeFlushedTemporary(_ data: Data, beside url: URL, displayPath: String) throws -> URL {
+    let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw error(errno, displayPath, "cannot create a temporary file beside it") }
-    var closed = false
-    defer {
-      if !closed { close(fd) }
-    }
     do {
+      defer { close(fd) }
       fchmod(fd, 0o600)  // whatever the umask
       try data.withUnsafeBytes { buffer in
         var offset = 0
@@ -77,14 +102,11 @@ enum FileSystem {
         }
       }
       guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
-      closed = true
-      close(fd)
-      guard rename(temporary.path, url.path) == 0 else { throw error(errno, displayPath, "cannot rename into place") }
     } catch {
       unlink(temporary.path)
       throw error
     }
-    try syncFolder(folder, displayPath: displayPath)
+    return temporary
   }
 
   /// Flushes a folder's entries (a rename or unlink in it) to disk.

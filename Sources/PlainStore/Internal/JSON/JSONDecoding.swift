@@ -87,6 +87,7 @@ final class JSONDecoding: Decoder {
     if T.self == Int.self { return unsafeBitCast(try integer(index, Int.self, base, key), to: T.self) }
     if T.self == Bool.self { return unsafeBitCast(try bool(index, base, key), to: T.self) }
     if T.self == JSONValue.self { return unsafeBitCast(jsonValue(index), to: T.self) }
+    if T.self == RawJSON.self { return unsafeBitCast(RawJSON(bytes: document.rawText(index)), to: T.self) }
     if T.self == URL.self {
       let text = try string(index, base, key)
       guard let url = URL(string: text) else {

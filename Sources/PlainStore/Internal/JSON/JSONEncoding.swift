@@ -275,6 +275,8 @@ final class JSONEncoding: Encoder {
       writer.appendString((value as! URL).absoluteString)
     } else if T.self == Data.self {
       writer.appendString((value as! Data).base64EncodedString())
+    } else if T.self == RawJSON.self {
+      unsafeBitCast(value, to: RawJSON.self).bytes.withUnsafeBytes { writer.append($0) }
     } else {
       return false
     }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// One JSON value kept as its exact text: how the merge moves a property from one value of an
+/// entity to another without knowing its type and without a lossy detour (an Int64 above 2^53
+/// stays itself, a date keeps every digit).
+///
+/// `StoreJSONDecoder` captures the text of the value in place, and `StoreJSONEncoder` writes
+/// it back byte for byte; other coders see a plain string, which is never what a store file
+/// holds.
+struct RawJSON: Codable, Hashable, Sendable, CustomStringConvertible {
+  /// Minified UTF-8 JSON text of one value.
+  var bytes: [UInt8]
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
+
+  static let null = RawJSON(bytes: Array("null".utf8))
+
+  var isNull: Bool { bytes == Self.null.bytes }
+
+  var description: String { String(decoding: bytes, as: UTF8.self) }
+
+  init(from decoder: Decoder) throws {
+    // Reached only through a coder other than the store's: the store's reads the text itself.
+    bytes = Array(try decoder.singleValueContainer().decode(String.self).utf8)
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+}
+
+extension JSONDocument {
+  /// The minified text of the value at `index`: scalars as their bytes in the document (a
+  /// string keeps its escapes), containers rebuilt from their members in document order.
+  func rawText(_ index: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    appendRawText(index, to: &out)
+    return out
+  }
+
+  private func appendRawText(_ index: Int, to out: inout [UInt8]) {
+    let node = nodes[index]
+    switch node.kind {
+    case .null: out.append(contentsOf: "null".utf8)
+    case .true: out.append(contentsOf: "true".utf8)
+    case .false: out.append(contentsOf: "false".utf8)
+    case .number: out.append(contentsOf: slice(node))
+    case .string:
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: slice(node))
+      out.append(UInt8(ascii: "\""))
+    case .array:
+      out.append(UInt8(ascii: "["))
+      var child = index + 1
+      for position in 0..<Int(node.count) {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        appendRawText(child, to: &out)
+        child = next(child)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object:
+      out.append(UInt8(ascii: "{"))
+      var child = index + 1
+      for position in 0..<Int(node.count) {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        appendRawText(child, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendRawText(child + 1, to: &out)
+        child = next(child + 1)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The bytes of a change file: the change as sorted-key JSON inside an envelope that carries
+/// its checksum, `{"checksum":"<16 hex digits>","change":{…}}` and a newline. The checksum
+/// (FNV-1a, 64 bits) covers the change's bytes exactly as written, so a truncated, damaged or
+/// half-synced file is told from a complete one without trusting its length or its name.
+enum ChangeFileCodec {
+  private static let prefix = Array(#"{"checksum":""#.utf8)
+  private static let middle = Array(#"","change":"#.utf8)
+  private static let suffix = Array("}\n".utf8)
+  private static var headerLength: Int { prefix.count + 16 + middle.count }
+
+  static func encode(_ change: ChangeFile) throws -> Data {
+    let body = try StoreCoding.makeEncoder().encode(change)
+    var out = Data(prefix)
+    out.append(contentsOf: HybridLogicalClock.text(checksum(body)).utf8)
+    out.append(contentsOf: middle)
+    out.append(body)
+    out.append(contentsOf: suffix)
+    return out
+  }
+
+  enum Failure: Error, Equatable {
+    /// Not (yet) a whole change file: truncated, empty, or written by something else.
+    case incomplete
+    /// Whole, but its bytes do not match its checksum.
+    case checksumMismatch
+    /// The checksum matches but the change cannot be read: a newer format or a bug.
+    case unreadable(String)
+  }
+
+  static func decode(_ data: Data) -> Result<ChangeFile, Failure> {
+    let bytes = [UInt8](data)
+    guard bytes.count > headerLength + suffix.count, Array(bytes[0..<prefix.count]) == prefix,
+      Array(bytes[(prefix.count + 16)..<headerLength]) == middle, Array(bytes.suffix(suffix.count)) == suffix,
+      let expected = HybridLogicalClock.parse(String(decoding: bytes[prefix.count..<(prefix.count + 16)], as: UTF8.self))
+    else { return .failure(.incomplete) }
+    let body = Data(bytes[headerLength..<(bytes.count - suffix.count)])
+    guard checksum(body) == expected else { return .failure(.checksumMismatch) }
+    do {
+      let change = try StoreCoding.makeDecoder().decode(ChangeFile.self, from: body)
+      guard change.formatVersion == ChangeFile.formatVersion else {
+        return .failure(.unreadable("written in format \(change.formatVersion); this program reads format \(ChangeFile.formatVersion)"))
+      }
+      return .success(change)
+    } catch {
+      return .failure(.unreadable(StoreCoding.reason(error)))
+    }
+  }
+
+  /// FNV-1a, 64 bits: enough to tell damage from a whole file; it is not a signature.
+  static func checksum(_ data: Data) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in data {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    return hash
+  }
+}

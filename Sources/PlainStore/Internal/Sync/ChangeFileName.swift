@@ -1,0 +1,86 @@
+import Foundation
+
+/// What a name in a device's folder of `changes/` is, including the copies and leftovers that
+/// file-sync engines make.
+///
+/// The store writes only lowercase `[0-9a-z.-]` names of fixed width — `device.json`,
+/// `<sequence>-<hlc>.json` — so no engine (case-insensitive disks included) can make two of
+/// them collide. A conflict copy (Syncthing's `NAME.sync-conflict-…`, Dropbox's
+/// `NAME (conflicted copy …)`, iCloud's `NAME 2`) names the file it copies: the store reads it
+/// as that file, since a change file never changes, a copy can only repeat it.
+enum ChangeFileName: Equatable, Sendable {
+  /// `device.json`: who the device is.
+  case deviceInfo
+  /// `<sequence>-<hlc>.json`: one committed transaction.
+  case change(sequence: Int, hlc: UInt64)
+  /// A sync engine's temporary or bookkeeping file, an iCloud placeholder, a Finder file, or a
+  /// temporary file of the store's own: skipped.
+  case artefact
+  /// Anything else: left alone and reported.
+  case unknown
+
+  static let sequenceWidth = 12
+
+  static func changeName(sequence: Int, hlc: UInt64) -> String {
+    sequenceText(sequence) + "-" + HybridLogicalClock.text(hlc) + ".json"
+  }
+
+  static func sequenceText(_ sequence: Int) -> String {
+    let digits = String(sequence)
+    return String(repeating: "0", count: max(0, sequenceWidth - digits.count)) + digits
+  }
+
+  static func parseSequence<S: StringProtocol>(_ text: S) -> Int? {
+    guard text.utf8.count == sequenceWidth, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+    return Int(text)
+  }
+
+  /// Classifies one name; `isConflictCopy` says whether it was read through a conflict copy.
+  static func classify(_ name: String) -> (kind: ChangeFileName, isConflictCopy: Bool) {
+    if isArtefact(name) { return (.artefact, false) }
+    let base = originalName(ofConflictCopy: name)
+    let kind = parseCanonical(base ?? name)
+    return (kind, base != nil && kind != .unknown)
+  }
+
+  static func isArtefact(_ name: String) -> Bool {
+    name.hasPrefix(".")  // .syncthing.*.tmp, .stfolder, .stversions, .stignore, .NAME.icloud, .DS_Store, our own temporaries
+      || name.hasPrefix("~syncthing~")
+      || name == "Icon\r"
+      || name.hasSuffix(".tmp")
+  }
+
+  private static func parseCanonical(_ name: String) -> ChangeFileName {
+    if name == "device.json" { return .deviceInfo }
+    guard name.hasSuffix(".json") else { return .unknown }
+    let stem = name.dropLast(5)
+    let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, let sequence = parseSequence(parts[0]), sequence > 0, let hlc = HybridLogicalClock.parse(parts[1])
+    else { return .unknown }
+    return .change(sequence: sequence, hlc: hlc)
+  }
+
+  /// The name a conflict copy copies, or nil when `name` is no conflict copy.
+  static func originalName(ofConflictCopy name: String) -> String? {
+    // Syncthing: <stem>.sync-conflict-<date>-<time>-<device><.ext>
+    if let range = name.range(of: ".sync-conflict-") {
+      let stem = name[..<range.lowerBound]
+      let rest = name[range.upperBound...]
+      guard let dot = rest.lastIndex(of: ".") else { return String(stem) }
+      return String(stem) + String(rest[dot...])
+    }
+    // Dropbox: <stem> (<who>'s conflicted copy <date>)<.ext>, and its variants.
+    if let open = name.range(of: " ("), name.range(of: "conflicted copy", options: .caseInsensitive) != nil,
+      let close = name.range(of: ")", range: open.upperBound..<name.endIndex)
+    {
+      return String(name[..<open.lowerBound]) + String(name[close.upperBound...])
+    }
+    // iCloud Drive and Finder: <stem> <n><.ext>
+    let ext = name.hasSuffix(".json") ? ".json" : ""
+    let stem = name.dropLast(ext.count)
+    if let space = stem.lastIndex(of: " "), let number = Int(stem[stem.index(after: space)...]), number >= 2 {
+      return String(stem[..<space]) + ext
+    }
+    return nil
+  }
+}

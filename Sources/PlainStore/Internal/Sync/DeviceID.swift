@@ -1,0 +1,35 @@
+import Foundation
+
+/// The name of one device's folder in `changes/`: 32 lowercase hex digits, random, minted once
+/// per copy of a store and never reused, so no two devices ever write the same file name.
+struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  let text: String
+
+  /// nil unless `text` is exactly 32 lowercase hex digits.
+  init?(_ text: String) {
+    guard text.utf8.count == 32, text.utf8.allSatisfy(Self.isLowerHex) else { return nil }
+    self.text = text
+  }
+
+  /// A new random id.
+  static func mint() -> DeviceID {
+    var generator = SystemRandomNumberGenerator()
+    let words = [generator.next() as UInt64, generator.next() as UInt64]
+    let text = words.map { word in
+      let digits = String(word, radix: 16)
+      return String(repeating: "0", count: 16 - digits.count) + digits
+    }.joined()
+    return DeviceID(text)!
+  }
+
+  var description: String { text }
+
+  /// The short form people see: the first eight digits.
+  var short: String { String(text.prefix(8)) }
+
+  static func < (lhs: DeviceID, rhs: DeviceID) -> Bool { lhs.text < rhs.text }
+
+  static func isLowerHex(_ byte: UInt8) -> Bool {
+    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A hybrid logical clock (Kulkarni et al., 2014): wall-clock milliseconds in the high 48 bits
+/// and a counter in the low 16, so stamps follow real time when clocks agree and still grow
+/// when a device's clock goes backwards or a change arrives from a device whose clock is ahead.
+///
+/// Every change a device writes gets the next stamp; every change it merges moves the clock past
+/// that change's stamp, so a later local edit always wins over what the device has already seen.
+struct HybridLogicalClock: Sendable, Equatable {
+  /// The last stamp handed out or observed.
+  private(set) var last: UInt64
+
+  init(last: UInt64 = 0) { self.last = last }
+
+  /// The stamp for a new local change at wall time `now`.
+  mutating func tick(now: Date) -> UInt64 {
+    let wall = Self.wallBits(now)
+    last = wall > last ? wall : last &+ 1
+    return last
+  }
+
+  /// Moves the clock past a stamp seen in a merged change.
+  mutating func observe(_ stamp: UInt64) {
+    if stamp > last { last = stamp }
+  }
+
+  /// The wall-clock part of `date`, counter zero. Dates before 1970 count as 1970.
+  static func wallBits(_ date: Date) -> UInt64 {
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+    guard milliseconds.isFinite, milliseconds > 0 else { return 0 }
+    return UInt64(min(milliseconds, Double(1 << 47))) << 16
+  }
+
+  /// The wall time a stamp carries.
+  static func date(of stamp: UInt64) -> Date {
+    Date(timeIntervalSince1970: Double(stamp >> 16) / 1000)
+  }
+
+  /// Sixteen lowercase hex digits: sorts as the number does.
+  static func text(_ stamp: UInt64) -> String {
+    let digits = String(stamp, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  static func parse<S: StringProtocol>(_ text: S) -> UInt64? {
+    guard text.count == 16, text.utf8.allSatisfy(DeviceID.isLowerHex) else { return nil }
+    return UInt64(text, radix: 16)
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// What the merge needs to know of the entities, by property name: which properties travel
+/// together, which key sets are unique, and where references point.
+struct MergeSchema: Sendable {
+  struct Entity: Sendable {
+    var name: String
+    var identityKey: String
+    /// Property → the name of its field group. A property in no declared group is a group of
+    /// its own, named after it.
+    var groupOf: [String: String]
+    /// Uniqueness constraints other than the identity alone.
+    var uniqueKeys: [[String]]
+    var references: [Reference]
+
+    func group(of property: String) -> String { groupOf[property] ?? property }
+  }
+
+  struct Reference: Sendable {
+    var keyName: String
+    var targetEntity: String
+    var deleteRule: DeleteRule
+  }
+
+  var entities: [String: Entity]
+
+  init(entities: [Entity]) {
+    self.entities = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+  }
+
+  init(_ schema: Schema) {
+    self.init(
+      entities: schema.entities.map { entity in
+        var groupOf: [String: String] = [:]
+        for group in entity.fieldGroupNames {
+          let name = group.sorted().joined(separator: "+")
+          for property in group { groupOf[property] = name }
+        }
+        let identity = entity.type.identityKey
+        return Entity(
+          name: entity.name, identityKey: identity, groupOf: groupOf,
+          uniqueKeys: entity.uniqueKeyNames.filter { $0 != [identity] && $0 != ["id"] },
+          references: entity.references.map { Reference(keyName: $0.keyName, targetEntity: $0.targetEntity, deleteRule: $0.deleteRule) })
+      })
+  }
+}

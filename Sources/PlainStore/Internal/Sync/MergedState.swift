@@ -1,0 +1,165 @@
+import Foundation
+
+/// The state of a store as a pure function of a set of change files: per object and field
+/// group, the value of the last writer by (HLC, device, sequence); a delete wins over every
+/// edit, before or after it, and its tombstone stays. Applying a file is commutative,
+/// associative and idempotent, so the order files arrive in, duplicates and conflict copies
+/// never change the result.
+///
+/// What the app sees is ``materialize()``: the live objects, with uniqueness constraints
+/// restored (objects that share a unique key become one, the same one on every device) and
+/// references to deleted objects handled by their delete rule.
+struct MergedState: Sendable {
+  struct Register: Equatable, Sendable {
+    var stamp: ChangeStamp
+    var fields: [String: RawJSON]
+  }
+
+  struct Registers: Equatable, Sendable {
+    /// The earliest write of the object: who created it first, which decides which of two
+    /// objects sharing a unique key survives.
+    var created: ChangeStamp
+    var groups: [String: Register] = [:]
+    var deleted: ChangeStamp?
+  }
+
+  let schema: MergeSchema
+  private(set) var objects: [ObjectKey: Registers] = [:]
+  /// Every change folded in, by device: what `sync status` reports and what a reader of the
+  /// cache knows it need not read again.
+  private(set) var applied: [DeviceID: Set<Int>] = [:]
+
+  init(schema: MergeSchema) {
+    self.schema = schema
+  }
+
+  func contains(_ stamp: ChangeStamp) -> Bool { applied[stamp.device]?.contains(stamp.sequence) ?? false }
+
+  /// Folds one change file in; a file already folded changes nothing.
+  mutating func apply(_ change: ChangeFile) {
+    let stamp = change.stamp
+    applied[change.device, default: []].insert(change.sequence)
+    for object in change.objects {
+      guard let entity = schema.entities[object.entity] else { continue }  // a newer schema's entity: kept in its file
+      let key = ObjectKey(entity: object.entity, id: object.id)
+      var registers = objects[key] ?? Registers(created: stamp)
+      if stamp < registers.created { registers.created = stamp }
+      switch object.kind {
+      case .delete:
+        registers.deleted = max(registers.deleted ?? stamp, stamp)
+      case .upsert:
+        var touched: [String: [String: RawJSON]] = [:]
+        for (property, value) in object.fields ?? [:] where property != entity.identityKey {
+          touched[entity.group(of: property), default: [:]][property] = value
+        }
+        for (group, fields) in touched where registers.groups[group].map({ $0.stamp < stamp }) ?? true {
+          registers.groups[group] = Register(stamp: stamp, fields: fields)
+        }
+      }
+      objects[key] = registers
+    }
+  }
+
+  // MARK: What the app sees
+
+  /// The live objects per entity, as property name → exact JSON text (the identity included),
+  /// after uniqueness and delete rules.
+  func materialize() -> [String: [UUID: [String: RawJSON]]] {
+    var live: [String: [UUID: Registers]] = [:]
+    var deleted: [String: Set<UUID>] = [:]
+    for (key, registers) in objects {
+      if registers.deleted != nil {
+        deleted[key.entity, default: []].insert(key.id)
+      } else {
+        live[key.entity, default: [:]][key.id] = registers
+      }
+    }
+    var survivorOf: [String: [UUID: UUID]] = [:]
+    for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
+      survivorOf[name] = Self.mergeDuplicates(&live[name, default: [:]], entity)
+    }
+    var result: [String: [UUID: [String: RawJSON]]] = [:]
+    for (name, objects) in live {
+      guard let entity = schema.entities[name] else { continue }
+      var values: [UUID: [String: RawJSON]] = [:]
+      values.reserveCapacity(objects.count)
+      objectLoop: for (id, registers) in objects {
+        var fields: [String: RawJSON] = [:]
+        for register in registers.groups.values { fields.merge(register.fields) { $1 } }
+        for reference in entity.references {
+          guard let text = fields[reference.keyName], let target = Self.uuid(text) else { continue }
+          if let survivor = survivorOf[reference.targetEntity]?[target] {
+            fields[reference.keyName] = Self.rawUUID(survivor)
+          } else if deleted[reference.targetEntity]?.contains(target) == true {
+            if reference.deleteRule == .cascade { continue objectLoop }
+            fields[reference.keyName] = .null
+          }
+        }
+        fields[entity.identityKey] = Self.rawUUID(id)
+        values[id] = fields
+      }
+      result[name] = values
+    }
+    return result
+  }
+
+  /// Makes objects that share a unique key one object: the one created first survives (ties:
+  /// the smaller id), and each field group takes the last writer's value among them all.
+  /// Returns each merged-away id → its survivor.
+  private static func mergeDuplicates(_ objects: inout [UUID: Registers], _ entity: MergeSchema.Entity) -> [UUID: UUID] {
+    var survivorOf: [UUID: UUID] = [:]
+    var changed = true
+    while changed {
+      changed = false
+      for keyNames in entity.uniqueKeys {
+        var holders: [[RawJSON]: [UUID]] = [:]
+        for (id, registers) in objects {
+          var fields: [String: RawJSON] = [:]
+          for register in registers.groups.values { fields.merge(register.fields) { $1 } }
+          holders[keyNames.map { fields[$0] ?? .null }, default: []].append(id)
+        }
+        for ids in holders.values where ids.count > 1 {
+          let ordered = ids.sorted { lhs, rhs in
+            let (l, r) = (objects[lhs]!.created, objects[rhs]!.created)
+            return l != r ? l < r : uuidPrecedes(lhs, rhs)
+          }
+          let survivor = ordered[0]
+          var merged = objects[survivor]!
+          for loser in ordered.dropFirst() {
+            for (group, register) in objects[loser]!.groups where merged.groups[group].map({ $0.stamp < register.stamp }) ?? true {
+              merged.groups[group] = register
+            }
+            objects[loser] = nil
+            survivorOf[loser] = survivor
+          }
+          objects[survivor] = merged
+          changed = true
+        }
+      }
+    }
+    // A loser of a loser points at the final survivor.
+    for (loser, survivor) in survivorOf {
+      var end = survivor
+      while let next = survivorOf[end] { end = next }
+      survivorOf[loser] = end
+    }
+    return survivorOf
+  }
+
+  static func rawUUID(_ id: UUID) -> RawJSON { RawJSON(bytes: Array("\"\(id.uuidString)\"".utf8)) }
+
+  static func uuid(_ text: RawJSON) -> UUID? {
+    guard text.bytes.count == 38, text.bytes.first == UInt8(ascii: "\""), text.bytes.last == UInt8(ascii: "\"") else { return nil }
+    return UUID(uuidString: String(decoding: text.bytes.dropFirst().dropLast(), as: UTF8.self))
+  }
+
+  /// The live objects as one deterministic JSON document: entities by name, objects by id.
+  func canonicalExport() throws -> Data {
+    let state = materialize()
+    var entities: [String: [[String: RawJSON]]] = [:]
+    for (name, objects) in state {
+      entities[name] = objects.map { (order: uuidOrder($0.key), fields: $0.value) }.sorted { $0.order < $1.order }.map(\.fields)
+    }
+    return try StoreCoding.makeEncoder().encode(entities)
+  }
+}
