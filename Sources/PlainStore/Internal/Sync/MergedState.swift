@@ -63,44 +63,89 @@ struct MergedState: Sendable {
   // MARK: What the app sees
 
   /// The live objects per entity, as property name → exact JSON text (the identity included),
-  /// after uniqueness and delete rules.
+  /// after delete rules and uniqueness. References to deleted objects are handled first, as a
+  /// local delete would (nullify makes orphans, cascade deletes), so that orphans take part in
+  /// uniqueness as they do locally; then objects sharing a unique key become one, and
+  /// references to a merged-away object follow it to its survivor, until nothing changes.
   func materialize() -> [String: [UUID: [String: RawJSON]]] {
     var live: [String: [UUID: Registers]] = [:]
-    var deleted: [String: Set<UUID>] = [:]
+    var gone: [String: Set<UUID>] = [:]
     for (key, registers) in objects {
       if registers.deleted != nil {
-        deleted[key.entity, default: []].insert(key.id)
+        gone[key.entity, default: []].insert(key.id)
       } else {
         live[key.entity, default: [:]][key.id] = registers
       }
     }
+    var changed = true
+    while changed {
+      changed = false
+      for (name, entity) in schema.entities {
+        for reference in entity.references {
+          for (id, registers) in live[name] ?? [:] {
+            guard let target = Self.fields(registers)[reference.keyName].flatMap(Self.uuid),
+              gone[reference.targetEntity]?.contains(target) == true
+            else { continue }
+            if reference.deleteRule == .cascade {
+              live[name]?[id] = nil
+              gone[name, default: []].insert(id)
+            } else {
+              live[name]?[id] = Self.setting(reference.keyName, to: .null, in: registers, entity)
+            }
+            changed = true
+          }
+        }
+      }
+    }
     var survivorOf: [String: [UUID: UUID]] = [:]
-    for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
-      survivorOf[name] = Self.mergeDuplicates(&live[name, default: [:]], entity)
+    changed = true
+    while changed {
+      changed = false
+      for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
+        let merged = Self.mergeDuplicates(&live[name, default: [:]], entity)
+        guard !merged.isEmpty else { continue }
+        survivorOf[name, default: [:]].merge(merged) { $1 }
+        for (loser, survivor) in survivorOf[name]! where merged[survivor] != nil {
+          survivorOf[name]![loser] = merged[survivor]  // a survivor that merged away in turn
+        }
+      }
+      for (name, entity) in schema.entities {
+        for reference in entity.references {
+          guard let survivors = survivorOf[reference.targetEntity], !survivors.isEmpty else { continue }
+          for (id, registers) in live[name] ?? [:] {
+            guard let target = Self.fields(registers)[reference.keyName].flatMap(Self.uuid), let survivor = survivors[target] else { continue }
+            live[name]?[id] = Self.setting(reference.keyName, to: Self.rawUUID(survivor), in: registers, entity)
+            changed = true
+          }
+        }
+      }
     }
     var result: [String: [UUID: [String: RawJSON]]] = [:]
     for (name, objects) in live {
       guard let entity = schema.entities[name] else { continue }
       var values: [UUID: [String: RawJSON]] = [:]
       values.reserveCapacity(objects.count)
-      objectLoop: for (id, registers) in objects {
-        var fields: [String: RawJSON] = [:]
-        for register in registers.groups.values { fields.merge(register.fields) { $1 } }
-        for reference in entity.references {
-          guard let text = fields[reference.keyName], let target = Self.uuid(text) else { continue }
-          if let survivor = survivorOf[reference.targetEntity]?[target] {
-            fields[reference.keyName] = Self.rawUUID(survivor)
-          } else if deleted[reference.targetEntity]?.contains(target) == true {
-            if reference.deleteRule == .cascade { continue objectLoop }
-            fields[reference.keyName] = .null
-          }
-        }
+      for (id, registers) in objects {
+        var fields = Self.fields(registers)
         fields[entity.identityKey] = Self.rawUUID(id)
         values[id] = fields
       }
       result[name] = values
     }
     return result
+  }
+
+  private static func fields(_ registers: Registers) -> [String: RawJSON] {
+    var fields: [String: RawJSON] = [:]
+    for register in registers.groups.values { fields.merge(register.fields) { $1 } }
+    return fields
+  }
+
+  /// The registers with one property replaced, its stamp kept: a derived value, never stored.
+  private static func setting(_ property: String, to value: RawJSON, in registers: Registers, _ entity: MergeSchema.Entity) -> Registers {
+    var registers = registers
+    registers.groups[entity.group(of: property)]?.fields[property] = value
+    return registers
   }
 
   /// Makes objects that share a unique key one object: the one created first survives (ties:
@@ -114,8 +159,7 @@ struct MergedState: Sendable {
       for keyNames in entity.uniqueKeys {
         var holders: [[RawJSON]: [UUID]] = [:]
         for (id, registers) in objects {
-          var fields: [String: RawJSON] = [:]
-          for register in registers.groups.values { fields.merge(register.fields) { $1 } }
+          let fields = Self.fields(registers)
           holders[keyNames.map { fields[$0] ?? .null }, default: []].append(id)
         }
         for ids in holders.values where ids.count > 1 {

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+@Suite struct MergedStateTests {
+  let mia = testID(1)
+  let feed = testID(10)
+  let start = rawString("2026-03-10T07:00:00.000Z")
+
+  func change(_ device: Int, _ sequence: Int, hlc: UInt64, _ objects: [ObjectChange]) -> ChangeFile {
+    ChangeFile(
+      device: testDevice(device), sequence: sequence, hlc: hlc, author: "test", timestamp: Date(timeIntervalSince1970: 0),
+      schemaVersion: 1, objects: objects)
+  }
+
+  func upsert(_ entity: String, _ id: UUID, _ fields: [String: RawJSON]) -> ObjectChange {
+    ObjectChange(entity: entity, id: id, kind: .upsert, fields: fields)
+  }
+
+  func state(_ files: [ChangeFile]) -> MergedState {
+    var state = MergedState(schema: SyncTestSchema.merge)
+    for file in files { state.apply(file) }
+    return state
+  }
+
+  var baseFiles: [ChangeFile] {
+    [
+      change(1, 1, hlc: 10, [upsert("Baby", mia, ["name": rawString("Mia")])]),
+      change(
+        1, 2, hlc: 20,
+        [
+          upsert(
+            "Feed", feed,
+            ["profileID": rawID(mia), "startTime": start, "endTime": .null, "amountValue": .null, "amountUnitSymbol": .null, "memoText": .null])
+        ]),
+    ]
+  }
+
+  @Test func editsOfDifferentFieldsOnTwoDevicesBothSurvive() throws {
+    let memo = change(1, 3, hlc: 30, [upsert("Feed", feed, ["memoText": rawString("#latch")])])
+    let amount = change(2, 1, hlc: 31, [upsert("Feed", feed, ["amountValue": raw("120"), "amountUnitSymbol": rawString("mL")])])
+    let fields = try #require(state(baseFiles + [memo, amount]).materialize()["Feed"]?[feed])
+    #expect(fields["memoText"] == rawString("#latch"))
+    #expect(fields["amountValue"] == raw("120"))
+  }
+
+  @Test func aFieldGroupComesWholeFromItsLastWriter() throws {
+    // Device 1 sets the value only; device 2, later, the value and unit: the group is device 2's.
+    let a = change(1, 3, hlc: 40, [upsert("Feed", feed, ["amountValue": raw("4"), "amountUnitSymbol": rawString("fl oz")])])
+    let b = change(2, 1, hlc: 41, [upsert("Feed", feed, ["amountValue": raw("120"), "amountUnitSymbol": rawString("mL")])])
+    for order in [[a, b], [b, a]] {
+      let fields = try #require(state(baseFiles + order).materialize()["Feed"]?[feed])
+      #expect(fields["amountValue"] == raw("120"))
+      #expect(fields["amountUnitSymbol"] == rawString("mL"))
+    }
+  }
+
+  @Test func aDeleteWinsOverAnEditMadeAfterIt() {
+    let delete = change(1, 3, hlc: 30, [ObjectChange(entity: "Feed", id: feed, kind: .delete, fields: nil)])
+    let edit = change(2, 1, hlc: 99, [upsert("Feed", feed, ["memoText": rawString("too late")])])
+    #expect(state(baseFiles + [delete, edit]).materialize()["Feed"]?[feed] == nil)
+    #expect(state([edit, delete] + baseFiles).materialize()["Feed"]?[feed] == nil)
+  }
+
+  @Test func aFeedOfADeletedBabyBecomesAnOrphan() throws {
+    let deleteBaby = change(1, 3, hlc: 30, [ObjectChange(entity: "Baby", id: mia, kind: .delete, fields: nil)])
+    let fields = try #require(state(baseFiles + [deleteBaby]).materialize()["Feed"]?[feed])
+    #expect(fields["profileID"] == .null)
+  }
+
+  @Test func theSameFeedLoggedOnTwoDevicesEndsAsOneWithFieldsMerged() throws {
+    let other = testID(11)
+    let second = change(
+      2, 1, hlc: 25,
+      [upsert("Feed", other, ["profileID": rawID(mia), "startTime": start, "endTime": .null, "amountValue": raw("90"), "amountUnitSymbol": rawString("mL"), "memoText": .null])])
+    let feeds = try #require(state(baseFiles + [second]).materialize()["Feed"])
+    #expect(feeds.count == 1)
+    let survivor = try #require(feeds[feed], "the feed created first survives")
+    #expect(survivor["amountValue"] == raw("90"), "the later writer's amount")
+    #expect(survivor["uuid"] == rawID(feed))
+  }
+
+  @Test func foldingIsOrderFreeAndIdempotent() throws {
+    let files =
+      baseFiles + [
+        change(2, 1, hlc: 25, [upsert("Feed", feed, ["memoText": rawString("a")])]),
+        change(3, 1, hlc: 25, [upsert("Feed", feed, ["memoText": rawString("b")])]),
+        change(2, 2, hlc: 26, [ObjectChange(entity: "Baby", id: mia, kind: .delete, fields: nil)]),
+      ]
+    let expected = try state(files).canonicalExport()
+    var generator = SeededGenerator(seed: 7)
+    for _ in 0..<50 {
+      let shuffled = (files + files.shuffled(using: &generator)).shuffled(using: &generator)
+      #expect(try state(shuffled).canonicalExport() == expected)
+    }
+    #expect(String(decoding: expected, as: UTF8.self).contains(#""memoText":"b""#), "equal clocks: the larger device id wins")
+  }
+}
