@@ -43,7 +43,7 @@ enum CheckCommand {
 
   /// The token just before the oldest log file still on disk: compaction removes older ones.
   private static func oldestKeptLog(in store: URL) -> HistoryToken? {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("log").path)) ?? []
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("local/log").path)) ?? []
     let sequences = names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.compactMap { Int($0.dropLast(5)) }
     return sequences.min().map { HistoryToken(sequence: $0 - 1) }
   }
