@@ -14,6 +14,11 @@ public struct StoreOptions: Sendable {
   public var logRetention: Int
   /// The most log files kept for registered history readers that fall behind.
   public var historyRetentionLimit: Int
+  /// Whether a file container watches its folder from the start, so that other processes'
+  /// commits reach its contexts, observers and live queries as soon as they land (Core Data's
+  /// remote-change option, on by default here). Off, they arrive on ``StoreContainer/refresh()``,
+  /// before a save, or after ``StoreContainer/startWatching()``. In-memory containers ignore it.
+  public var watchesOtherProcesses: Bool
 
   public init(
     author: String = "app",
@@ -21,7 +26,8 @@ public struct StoreOptions: Sendable {
     lockTimeout: Duration = .seconds(10),
     compactionThreshold: Int = 64,
     logRetention: Int = 256,
-    historyRetentionLimit: Int = 10_000
+    historyRetentionLimit: Int = 10_000,
+    watchesOtherProcesses: Bool = true
   ) {
     self.author = author
     self.clock = clock
@@ -29,5 +35,6 @@ public struct StoreOptions: Sendable {
     self.compactionThreshold = max(1, compactionThreshold)
     self.logRetention = max(0, logRetention)
     self.historyRetentionLimit = max(logRetention, historyRetentionLimit)
+    self.watchesOtherProcesses = watchesOtherProcesses
   }
 }
