@@ -38,7 +38,7 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-app-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    let group = AppGroup.current.resolve(argument: folder.path, environment: ProcessInfo.processInfo.environment)
+    let group = try AppGroup.current.resolve(argument: folder.path, environment: ProcessInfo.processInfo.environment)
     let store = try StoreContainer.babyDashboard(inAppGroup: group)
     let observer = BabyWidgetSnapshotObserver(
       container: store, appGroupDirectory: group, timeZone: .current, now: { Date() })
