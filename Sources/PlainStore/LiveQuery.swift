@@ -21,8 +21,9 @@ import Observation
 /// }
 /// ```
 ///
-/// Releasing the query stops it: it holds no strong reference to itself, and its listening task
-/// ends.
+/// It fetches on the main actor, as `@Query` does; off the main actor, use
+/// ``StoreContainer/observe(_:)``. Releasing the query stops it: its listening task holds it
+/// weakly, stops listening and ends.
 @MainActor @Observable
 public final class LiveQuery<Value> {
   /// The latest results; they change after a commit that touches the query's entities.

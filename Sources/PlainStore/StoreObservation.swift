@@ -27,7 +27,7 @@ public struct StoreObservation<Value: Sendable>: AsyncSequence, Sendable {
     }
 
     /// The results now (first call), else after the next relevant commit; nil once cancelled.
-    /// - Throws: the fetch's error; the sequence can be iterated again after it.
+    /// - Throws: the fetch's error.
     public mutating func next() async throws -> Value? {
       if let monitor {
         guard await monitor.wait() else {
