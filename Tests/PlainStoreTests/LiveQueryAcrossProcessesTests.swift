@@ -20,6 +20,21 @@ extension MultiProcessTests {
       #expect(query.results.allSatisfy { $0.writer == "B" })
     }
 
+    /// Core Data's remote-change option, on by default: no startWatching(), no refresh().
+    @Test func aFileContainerNoticesAnotherProcessCommitByItself() async throws {
+      let shared = MultiProcessFolder()
+      defer { shared.remove() }
+      let container = try shared.open()
+      let changes = container.remoteChanges()
+
+      let writer = try MultiProcessChild.run(["write", shared.store.path, "--writer", "B", "--commits", "1"])
+      let commit = try #require(writer.lines.compactMap { ReportedCommit(line: $0, writer: "B") }.first)
+      let change = try #require(await firstElement(of: changes, within: .seconds(30)))
+      #expect(change.transactions.map(\.sequence) == [commit.sequence])
+      let seen = try container.newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
+      #expect(seen.map(\.id) == commit.ids, "a plain fetch sees it once it was announced")
+    }
+
     @Test func anObservationFollowsAnotherProcessCommits() async throws {
       let shared = MultiProcessFolder()
       defer { shared.remove() }
