@@ -13,7 +13,7 @@ import PlainStore
 ///
 /// ```swift
 /// let model = DashboardModel(container: container, cache: cache, now: { Date() })
-/// try model.reload()
+/// try model.reload()                                 // reads the tiles, then follows the store
 /// let feed = try model.startFeed(for: mia.id)
 /// var form = try model.finishFeedForm(for: mia.id)   // prefilled: "120" "mL"
 /// form.amountText = "130"
@@ -21,8 +21,11 @@ import PlainStore
 /// ```
 @MainActor @Observable
 public final class DashboardModel {
-  /// One tile per baby, createdAt ascending.
-  public private(set) var tiles: [DashboardTile] = []
+  /// One tile per baby, createdAt ascending; empty until the first ``reload()``, then kept up
+  /// to date by a live query.
+  public var tiles: [DashboardTile] { liveTiles?.results ?? [] }
+  /// Why the tiles could not be read again after a change in the store; nil once they are.
+  public var loadError: (any Error)? { liveTiles?.error }
   /// The last failure to update the cache after a successful save, for the UI to mention; the
   /// save itself stood (the cache is a convenience, the store is the record).
   public private(set) var cacheWarning: String?
@@ -33,6 +36,9 @@ public final class DashboardModel {
   @ObservationIgnored public let cache: LastFeedAmountCache
   @ObservationIgnored private let now: () -> Date
   @ObservationIgnored private let newID: () -> UUID
+  /// The tiles, recomputed after every commit (any context, any process) that touches babies,
+  /// feeds or diaper changes; made by the first ``reload()``.
+  private var liveTiles: LiveQuery<[DashboardTile]>?
 
   /// - Parameters:
   ///   - container: the store; the model works on its `viewContext`.
@@ -53,10 +59,22 @@ public final class DashboardModel {
 
   private var context: StoreContext { container.viewContext }
 
-  /// Reads the tiles again from the store (call it after a remote change, too).
+  /// Reads the tiles from the store now. The first call also starts following the store: from
+  /// then on, saves in any context and other processes' commits update ``tiles`` by themselves.
+  /// Call it again when something outside the store changed (the clock, the cache, ``flags``).
   public func reload() throws {
+    if let liveTiles {
+      try liveTiles.refetch()
+    } else {
+      liveTiles = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self]) {
+        [weak self] _ in try self?.readTiles() ?? []
+      }
+    }
+  }
+
+  private func readTiles() throws -> [DashboardTile] {
     let moment = now()
-    tiles = try context.babies().map { try tile(for: $0, now: moment) }
+    return try context.babies().map { try tile(for: $0, now: moment) }
   }
 
   /// The tile of one baby, if it is shown.

@@ -25,6 +25,11 @@ public struct StoreOptions: Sendable {
   /// The name this device gives itself in `changes/<device>/device.json` when it first
   /// commits, shown by other devices' sync status.
   public var deviceName: String
+  /// Whether a file container watches its folder from the start, so that other processes'
+  /// commits reach its contexts, observers and live queries as soon as they land (Core Data's
+  /// remote-change option, on by default here). Off, they arrive on ``StoreContainer/refresh()``,
+  /// before a save, or after ``StoreContainer/startWatching()``. In-memory containers ignore it.
+  public var watchesOtherProcesses: Bool
 
   public init(
     author: String = "app",
@@ -33,6 +38,7 @@ public struct StoreOptions: Sendable {
     compactionThreshold: Int = 64,
     logRetention: Int = 256,
     historyRetentionLimit: Int = 10_000,
+    watchesOtherProcesses: Bool = true,
     syncFolder: URL? = nil,
     deviceID: String? = nil,
     deviceName: String = ""
@@ -46,5 +52,6 @@ public struct StoreOptions: Sendable {
     self.compactionThreshold = max(1, compactionThreshold)
     self.logRetention = max(0, logRetention)
     self.historyRetentionLimit = max(logRetention, historyRetentionLimit)
+    self.watchesOtherProcesses = watchesOtherProcesses
   }
 }

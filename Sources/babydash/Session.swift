@@ -19,7 +19,7 @@ final class Session {
   init(values: [String: String], environment: [String: String], output: Output, command: Command?) throws {
     self.environment = environment
     self.output = output
-    appGroupDirectory = AppGroup.current.resolve(argument: values["--app-group"], environment: environment)
+    appGroupDirectory = try AppGroup.current.resolve(argument: values["--app-group"], environment: environment)
     if let zoneName = values["--time-zone"] {
       guard let zone = TimeZone(identifier: zoneName) else {
         throw CommandLineError.usage(

@@ -30,6 +30,29 @@ import Testing
     #expect(dashboard.tiles.last?.baby.createdAt == Fixed.now)
   }
 
+  @Test func theTilesFollowSavesOfOtherContextsAndContainers() async throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    try store.seed([.mia])
+    let dashboard = model(store)
+    try dashboard.reload()
+
+    // Another context of this process starts a feed: no reload() needed.
+    let feed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.now, uuid: Fixed.id(500))
+    let other = store.container.newBackgroundContext(author: "widget")
+    other.insert(feed)
+    try other.save()
+    #expect(await waitUntil { dashboard.tile(for: BabyProfile.mia.id)?.inProgressFeed == feed })
+
+    // Another container on the same folder, as another process would be, adds a baby.
+    let elsewhere = try StoreContainer.file(at: try #require(store.container.directory), schema: BabyDashboardSchema.current)
+    let context = elsewhere.newBackgroundContext()
+    context.insert(BabyProfile.leo)
+    try context.save()
+    #expect(await waitUntil { dashboard.tiles.map(\.baby.name) == ["Mia", "Leo"] })
+    #expect(dashboard.loadError == nil)
+  }
+
   @Test func aBabyNeedsAName() throws {
     let store = try TestStore()
     defer { store.destroy() }
