@@ -5,13 +5,14 @@ import Foundation
 /// writer is still open (recent rows only in the `-wal`, as a running app leaves them).
 enum StoreFiles {
   static func write(
-    to url: URL, keepingWAL: Bool, _ body: (SQLiteWriter, _ checkpoint: () throws -> Void) throws -> Void
+    to url: URL, keepingWAL: Bool, pageSize: Int?, _ body: (SQLiteWriter, _ checkpoint: () throws -> Void) throws -> Void
   ) throws {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("SwiftDataStoreBuilder-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }  // scratch space; the files that matter are copied out
     let database = scratch.appendingPathComponent(url.lastPathComponent)
     let writer = try SQLiteWriter(creating: database)
+    if let pageSize { try writer.execute("PRAGMA page_size = \(pageSize)") }
     try writer.execute("PRAGMA journal_mode = WAL")
     try writer.execute("PRAGMA wal_autocheckpoint = 0")  // only our explicit checkpoint moves pages to the main file
     try body(writer) { try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)") }

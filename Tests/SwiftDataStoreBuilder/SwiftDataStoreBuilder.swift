@@ -49,6 +49,13 @@ public struct SwiftDataStoreBuilder {
   public var cloudKit: (pendingUploads: [String: Int], pendingCloudDeletes: [String: Int])?
   public var storeUUID = UUID(uuidString: "6C1F4E8A-3B2D-4C5E-9F70-8A1B2C3D4E5F")!
   public var frameworkVersion = 1345
+  /// Checkpoint the schema into the main file before the rows are written (a store the app has
+  /// opened before); otherwise the whole store, `Z_METADATA` included, is in the `-wal`.
+  public var checkpointsSchema = true
+  /// SQLite's page size, when not its default.
+  public var pageSize: Int?
+  /// Statements run after the rows are inserted, in the same transaction: to spoil a value.
+  public var extraSQL: [String] = []
 
   public init() {}
 
@@ -58,11 +65,12 @@ public struct SwiftDataStoreBuilder {
 
   /// Writes the store (and its `-wal` / `-shm` when ``rowsOnlyInWAL``) at `url`.
   public func write(_ export: LegacyExport, to url: URL) throws {
-    try StoreFiles.write(to: url, keepingWAL: rowsOnlyInWAL) { writer, checkpoint in
+    try StoreFiles.write(to: url, keepingWAL: rowsOnlyInWAL, pageSize: pageSize) { writer, checkpoint in
       try createSchema(in: writer)
-      try checkpoint()  // the schema in the main file, as in a store the app has opened before
+      if checkpointsSchema { try checkpoint() }
       try writer.execute("BEGIN")
       try insert(export, into: writer)
+      for statement in extraSQL { try writer.execute(statement) }
       try writer.execute("COMMIT")
     }
   }
@@ -70,7 +78,7 @@ public struct SwiftDataStoreBuilder {
   /// Writes a SwiftData store of another app's model (`Component`, `CraftingRecipe`, `Item`, as
   /// the real store of the research).
   public static func writeForeignModel(to url: URL) throws {
-    try StoreFiles.write(to: url, keepingWAL: false) { writer, _ in
+    try StoreFiles.write(to: url, keepingWAL: false, pageSize: nil) { writer, _ in
       try writer.execute(
         """
         CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
