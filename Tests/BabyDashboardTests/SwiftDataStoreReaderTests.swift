@@ -70,6 +70,18 @@ import Testing
     #expect(try store.reader().read() == family.withUnknownProfilesAsNone())
   }
 
+  @Test func aToManyWithoutInverseLinksByItsEntityNumberedColumn() throws {
+    let store = try SwiftDataStoreFolder()
+    defer { store.remove() }
+    let family = try SwiftDataStoreFolder.familyExport()
+    var builder = SwiftDataStoreBuilder()
+    // BabyProfile (Z_ENT 1) declares `feedSessions` / `diaperChanges` and the children no `profile`.
+    builder.columnNames = ["FeedSession.profile": "Z1FEEDSESSIONS", "DiaperChange.profile": "Z1DIAPERCHANGES"]
+    builder.includesModelCache = false
+    try store.build(family, with: builder)
+    #expect(try store.reader().read() == family.withUnknownProfilesAsNone())
+  }
+
   @Test func theModelCacheIsDecodedAndTheNamingRuleIsTheFallback() throws {
     let store = try SwiftDataStoreFolder()
     defer { store.remove() }
