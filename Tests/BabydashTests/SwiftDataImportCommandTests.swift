@@ -103,10 +103,11 @@ import Testing
     builder.checkpointsSchema = false
     builder.storeUUID = UUID()
     let export = try LegacyExport.decode(from: try Data(contentsOf: URL(fileURLWithPath: familyJSON)), source: "family.json")
-    try builder.write(export, to: otherFolder.appendingPathComponent("BabyDashboard.sqlite"))
+    let other = otherFolder.appendingPathComponent("BabyDashboard.sqlite").path
+    try builder.write(export, to: URL(fileURLWithPath: other))
     for suffix in ["-wal", "-shm"] {
       try FileManager.default.removeItem(atPath: store + suffix)
-      try FileManager.default.copyItem(atPath: otherFolder.appendingPathComponent("BabyDashboard.sqlite").path + suffix, toPath: store + suffix)
+      try FileManager.default.copyItem(atPath: other + suffix, toPath: store + suffix)
     }
     let result = try tool.run(at: "2026-03-01T00:00:00Z", ["import", store])
     #expect(result.status == 65)

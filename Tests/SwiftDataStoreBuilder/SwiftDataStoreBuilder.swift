@@ -84,7 +84,8 @@ public struct SwiftDataStoreBuilder {
         CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
         CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
         CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
-        CREATE TABLE ZCOMPONENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOUNT INTEGER, ZITEM INTEGER, ZNAME VARCHAR, ZID BLOB );
+        CREATE TABLE ZCOMPONENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOUNT INTEGER, ZITEM INTEGER,
+          ZNAME VARCHAR, ZID BLOB );
         CREATE TABLE ZCRAFTINGRECIPE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRODUCEDITEM INTEGER );
         CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZID BLOB );
         INSERT INTO Z_PRIMARYKEY VALUES (1, 'Component', 0, 5), (2, 'CraftingRecipe', 0, 1), (3, 'Item', 0, 12),
@@ -93,7 +94,10 @@ public struct SwiftDataStoreBuilder {
         """)
       try writer.insert(
         into: "Z_METADATA",
-        [("Z_VERSION", .integer(1)), ("Z_UUID", .text(UUID().uuidString)), ("Z_PLIST", .blob(try metadataPlist(entities: ["Component", "CraftingRecipe", "Item"], frameworkVersion: 1345)))])
+        [
+          ("Z_VERSION", .integer(1)), ("Z_UUID", .text(UUID().uuidString)),
+          ("Z_PLIST", .blob(try metadataPlist(entities: ["Component", "CraftingRecipe", "Item"], frameworkVersion: 1345))),
+        ])
     }
   }
 
@@ -157,7 +161,8 @@ public struct SwiftDataStoreBuilder {
     if cloudKit != nil { entities += [(17009, "NSCKMetadataEntry"), (17012, "NSCKRecordMetadata"), (17013, "NSCKRecordZoneMetadata")] }
     for (number, name) in entities.sorted(by: { $0.0 < $1.0 }) {
       try writer.insert(
-        into: "Z_PRIMARYKEY", [("Z_ENT", .integer(Int64(number))), ("Z_NAME", .text(name)), ("Z_SUPER", .integer(0)), ("Z_MAX", .integer(0))])
+        into: "Z_PRIMARYKEY",
+        [("Z_ENT", .integer(Int64(number))), ("Z_NAME", .text(name)), ("Z_SUPER", .integer(0)), ("Z_MAX", .integer(0))])
     }
     let metadataEntities = Self.entityNumbers.keys.sorted()
     try writer.insert(
@@ -263,23 +268,34 @@ public struct SwiftDataStoreBuilder {
     if let cloudKit {
       try writer.execute("INSERT INTO ANSCKRECORDZONEMETADATA VALUES (1, 17013, 1, 'com.apple.coredata.cloudkit.zone')")
       var metadataKey: Int64 = 0
-      let counts = ["BabyProfile": export.babyProfiles.count, "DiaperChange": export.diaperChanges.count, "FeedSession": export.feedSessions.count]
+      let counts = [
+        "BabyProfile": export.babyProfiles.count, "DiaperChange": export.diaperChanges.count, "FeedSession": export.feedSessions.count,
+      ]
       for (entity, rows) in counts.sorted(by: { $0.key < $1.key }) {
         let pending = cloudKit.pendingUploads[entity] ?? 0
         for row in 0..<rows {
           metadataKey += 1
-          try writer.execute(
-            "INSERT INTO ANSCKRECORDMETADATA (Z_PK, Z_ENT, Z_OPT, ZENTITYID, ZENTITYPK, ZNEEDSCLOUDDELETE, ZNEEDSUPLOAD, ZRECORDZONE, ZCKRECORDNAME) "
-              + "VALUES (\(metadataKey), 17012, 1, \(numbers[entity]!), \(row + 1), 0, \(row < pending ? 1 : 0), 1, '\(UUID().uuidString)')")
+          try insertRecordMetadata(
+            metadataKey, entity: numbers[entity]!, row: row + 1, needsUpload: row < pending, needsCloudDelete: false, into: writer)
         }
         for deleted in 0..<(cloudKit.pendingCloudDeletes[entity] ?? 0) {
           metadataKey += 1
-          try writer.execute(
-            "INSERT INTO ANSCKRECORDMETADATA (Z_PK, Z_ENT, Z_OPT, ZENTITYID, ZENTITYPK, ZNEEDSCLOUDDELETE, ZNEEDSUPLOAD, ZRECORDZONE, ZCKRECORDNAME) "
-              + "VALUES (\(metadataKey), 17012, 1, \(numbers[entity]!), \(rows + 500 + deleted), 1, 0, 1, '\(UUID().uuidString)')")
+          // A deleted row's metadata outlives the row until iCloud confirms the deletion.
+          try insertRecordMetadata(
+            metadataKey, entity: numbers[entity]!, row: rows + 500 + deleted, needsUpload: false, needsCloudDelete: true, into: writer)
         }
       }
     }
+  }
+
+  private func insertRecordMetadata(
+    _ key: Int64, entity: Int, row: Int, needsUpload: Bool, needsCloudDelete: Bool, into writer: SQLiteWriter
+  ) throws {
+    try writer.insert(into: "ANSCKRECORDMETADATA", [
+      ("Z_PK", .integer(key)), ("Z_ENT", .integer(17012)), ("Z_OPT", .integer(1)), ("ZENTITYID", .integer(Int64(entity))),
+      ("ZENTITYPK", .integer(Int64(row))), ("ZNEEDSCLOUDDELETE", .integer(needsCloudDelete ? 1 : 0)),
+      ("ZNEEDSUPLOAD", .integer(needsUpload ? 1 : 0)), ("ZRECORDZONE", .integer(1)), ("ZCKRECORDNAME", .text(UUID().uuidString)),
+    ])
   }
 
   private func typeValues(_ type: DiaperType) throws -> [(column: String, value: SQLiteWriter.Value)] {

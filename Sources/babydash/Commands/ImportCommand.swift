@@ -7,7 +7,7 @@ import Foundation
 enum ImportCommand {
   static let command = Command(
     words: ["import"], synopsis: "FILE [--dry-run] [--force]",
-    summary: "Import the SwiftData store (BabyDashboard.sqlite) or a legacy JSON export (idempotent: a second run adds nothing) and print the report.",
+    summary: "Import the SwiftData store (BabyDashboard.sqlite) or a JSON export (a second run adds nothing); print the report.",
     options: [
       OptionSpec(name: "--dry-run", value: nil, help: "read, check and count; write nothing"),
       OptionSpec(name: "--force", value: nil, help: "run even if the migration was already completed"),

@@ -103,7 +103,9 @@ public struct SwiftDataStoreReader: LegacyStoreReader {
     if copy.hadWAL { try checkWALBelongs(copy, to: metadata, warnings: &warnings) }
     let entities = try requiredEntities(in: schema)
     if let problem = metadata.problem { warnings.append(problem) }
-    if let type = metadata.storeType, type != "SQLite" { warnings.append("Z_METADATA says NSStoreType \(type.debugDescription), not \"SQLite\"") }
+    if let type = metadata.storeType, type != "SQLite" {
+      warnings.append("Z_METADATA says NSStoreType \(type.debugDescription), not \"SQLite\"")
+    }
     for other in schema.modelEntities where !Self.entityNames.contains(other.name) {
       warnings.append("the store also holds entity \(other.name), which this importer does not read")
     }
@@ -227,7 +229,8 @@ public struct SwiftDataStoreReader: LegacyStoreReader {
         throw refusal("is damaged: SQLite could not \(what) (\(failure)) — copy the store again from the device, with its -wal and -shm")
       }
       throw LegacyImportError(
-        code: .unreadable, source: source, detail: "SQLite could not \(what) in the private copy (\(failure)) — check the free space and try again.")
+        code: .unreadable, source: source,
+        detail: "SQLite could not \(what) in the private copy (\(failure)) — check the free space and try again.")
     }
   }
 

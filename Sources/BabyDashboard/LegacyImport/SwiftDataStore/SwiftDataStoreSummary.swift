@@ -57,8 +57,8 @@ public struct SwiftDataStoreSummary: Sendable, Hashable, CustomStringConvertible
   public var description: String {
     var lines: [String] = []
     let companions = [hadWAL ? "-wal" : nil, hadSHM ? "-shm" : nil].compactMap { $0 }
-    lines.append(
-      "SwiftData store '\(source)'" + (companions.isEmpty ? " (no -wal or -shm beside it)" : " (with its \(companions.joined(separator: " and ")))"))
+    let besideIt = companions.isEmpty ? "no -wal or -shm beside it" : "with its \(companions.joined(separator: " and "))"
+    lines.append("SwiftData store '\(source)' (\(besideIt))")
     var writer = ["Core Data framework \(frameworkVersion.map(String.init) ?? "unknown")"]
     if !modelVersionIdentifiers.isEmpty { writer.append("model version \(modelVersionIdentifiers.joined(separator: ", "))") }
     if let storeUUID { writer.append("store \(storeUUID)") }

@@ -92,7 +92,7 @@ enum BinaryPropertyList {
       case 0x6:
         let (length, first) = try counted(start, low)
         let raw = try slice(first, length * 2)
-        let units = stride(from: 0, to: raw.count, by: 2).map { UInt16(raw[raw.startIndex + $0]) << 8 | UInt16(raw[raw.startIndex + $0 + 1]) }
+        let units = stride(from: raw.startIndex, to: raw.endIndex, by: 2).map { UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]) }
         value = .string(String(decoding: units, as: UTF16.self))
       case 0x8:
         value = .uid(Int(clamping: number(bytes, start + 1, low + 1)))
@@ -130,7 +130,9 @@ enum BinaryPropertyList {
     }
 
     private func references(_ first: Int, _ count: Int) throws(Failure) -> [Int] {
-      guard count >= 0, first + count * referenceSize <= end else { throw Failure(description: "a collection at \(first) runs past the document") }
+      guard count >= 0, first + count * referenceSize <= end else {
+        throw Failure(description: "a collection at \(first) runs past the document")
+      }
       return (0..<count).map { Int(clamping: number(bytes, first + $0 * referenceSize, referenceSize)) }
     }
   }

@@ -48,7 +48,8 @@ struct CloudKitPendingChanges: Equatable {
     for (name, count) in cloudDeletes.sorted(by: { $0.key < $1.key }) {
       lines.append(
         "\(count) \(name) deletion\(count == 1 ? "" : "s") never reached iCloud (\(Self.table).ZNEEDSCLOUDDELETE): "
-          + "iCloud may still hold \(count == 1 ? "that record" : "those records"); this file does not, so \(count == 1 ? "it is" : "they are") not imported")
+          + "iCloud may still hold \(count == 1 ? "that record" : "those records"); "
+          + "this file does not, so \(count == 1 ? "it is" : "they are") not imported")
     }
     if let problem { lines.append(problem) }
     return lines
