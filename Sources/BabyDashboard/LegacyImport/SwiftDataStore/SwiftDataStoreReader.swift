@@ -49,6 +49,10 @@ public struct SwiftDataStoreReader: LegacyStoreReader {
     let copy: PrivateStoreCopy
     do {
       copy = try PrivateStoreCopy(of: fileURL, under: temporaryDirectory)
+    } catch let changing as PrivateStoreCopy.ChangedWhileCopying {
+      throw LegacyImportError(
+        code: .unreadable, source: source,
+        detail: "\(changing) — close the app and its widget (or copy the three files elsewhere first), then import again.")
     } catch {
       throw LegacyImportError(
         code: .unreadable, source: source,
@@ -175,9 +179,12 @@ public struct SwiftDataStoreReader: LegacyStoreReader {
   private func checkWALHeader(of copy: PrivateStoreCopy) throws {
     let wal: Data
     let main: Data
+    let walSize: Int
     do {
-      wal = try Data(contentsOf: PrivateStoreCopy.companion(of: copy.databaseURL, "-wal"))
-      main = try Data(contentsOf: copy.databaseURL)
+      let walURL = PrivateStoreCopy.companion(of: copy.databaseURL, "-wal")
+      walSize = (try FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? NSNumber)?.intValue ?? 0
+      wal = try Self.prefix(32, of: walURL)
+      main = try Self.prefix(100, of: copy.databaseURL)
     } catch {
       throw LegacyImportError(code: .unreadable, source: source, detail: "its copy cannot be read (\(error.localizedDescription)).")
     }
@@ -188,7 +195,7 @@ public struct SwiftDataStoreReader: LegacyStoreReader {
     let magic = wal.count >= 32 ? bigEndian(wal, 0, 4) : 0
     guard magic == 0x377F_0682 || magic == 0x377F_0683 else {
       throw refusal(
-        "its -wal file is not an SQLite write-ahead log (\(wal.count) bytes, no WAL header); "
+        "its -wal file is not an SQLite write-ahead log (\(walSize) bytes, no WAL header); "
           + "it does not belong to this store — copy the three files again together")
     }
     let walPageSize = bigEndian(wal, 8, 4)
@@ -217,6 +224,13 @@ public struct SwiftDataStoreReader: LegacyStoreReader {
     throw refusal(
       "its -wal file belongs to another store: the main file is store \(before), with the -wal applied it reads as store \(after) — "
         + "copy BabyDashboard.sqlite, -wal and -shm again together from the same app group")
+  }
+
+  /// The first `count` bytes of the file (fewer when it is shorter).
+  private static func prefix(_ count: Int, of url: URL) throws -> Data {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }  // a read-only handle: closing cannot lose anything
+    return try handle.read(upToCount: count) ?? Data()
   }
 
   /// Runs one SQLite step, turning a library failure into a message about this file.

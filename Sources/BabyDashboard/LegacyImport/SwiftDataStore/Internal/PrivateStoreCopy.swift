@@ -15,10 +15,45 @@ struct PrivateStoreCopy {
   let hadWAL: Bool
   let hadSHM: Bool
 
-  /// Copies `original` (and its companions, when present) into a new folder under `parent`.
+  /// The app (or its widget) wrote to the store during every attempt to copy it.
+  struct ChangedWhileCopying: Error, CustomStringConvertible {
+    var attempts: Int
+    var description: String { "the store changed while it was being copied, \(attempts) times" }
+  }
+
+  /// Copies `original` (and its companions, when present) into a new folder under `parent`,
+  /// again if the main file or the `-wal` changed meanwhile (a copy taken across a checkpoint
+  /// would mix two states), up to `attempts` times.
   ///
-  /// - Throws: any file-system error, after removing what it created.
-  init(of original: URL, under parent: URL) throws {
+  /// - Throws: ``ChangedWhileCopying``, or any file-system error, after removing what it created.
+  init(of original: URL, under parent: URL, attempts: Int = 3) throws {
+    var attempt = 1
+    while true {
+      let before = try Self.fingerprint(of: original)
+      let copy = try PrivateStoreCopy(copying: original, under: parent)
+      if try Self.fingerprint(of: original) == before {
+        self = copy
+        return
+      }
+      try copy.remove()
+      guard attempt < attempts else { throw ChangedWhileCopying(attempts: attempts) }
+      attempt += 1
+    }
+  }
+
+  /// Size and modification time of the main file and the `-wal` (the `-shm` changes whenever
+  /// anyone reads): equal before and after a copy means no writer came in between.
+  private static func fingerprint(of original: URL) throws -> [String] {
+    try [original, companion(of: original, "-wal")].map { url in
+      guard FileManager.default.fileExists(atPath: url.path) else { return "none" }
+      let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+      let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+      let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0
+      return "\(size) \(modified.bitPattern)"
+    }
+  }
+
+  private init(copying original: URL, under parent: URL) throws {
     let fileManager = FileManager.default
     folder = parent.appendingPathComponent("babydash-swiftdata-\(UUID().uuidString)", isDirectory: true)
     try fileManager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
