@@ -82,6 +82,17 @@ import Testing
     #expect(try store.reader().read() == family.withUnknownProfilesAsNone())
   }
 
+  @Test func aBabyWithoutAFeedTermGetsTheDefaultAndAWarning() throws {
+    let store = try SwiftDataStoreFolder()
+    defer { store.remove() }
+    var builder = SwiftDataStoreBuilder()
+    builder.extraSQL = ["UPDATE ZBABYPROFILE SET ZFEEDTERM = NULL WHERE Z_PK = 4"]
+    try store.build(try SwiftDataStoreFolder.familyExport(), with: builder)
+    let contents = try store.reader().load()
+    #expect(contents.export.babyProfiles.map(\.feedTerm) == [10800, 9000, 10800, BabyProfile.defaultFeedTerm])
+    #expect(contents.summary.warnings == ["1 BabyProfile row has no feedTerm; imported with the default of 10800 seconds"])
+  }
+
   @Test func theModelCacheIsDecodedAndTheNamingRuleIsTheFallback() throws {
     let store = try SwiftDataStoreFolder()
     defer { store.remove() }

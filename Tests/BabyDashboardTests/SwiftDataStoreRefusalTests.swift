@@ -172,6 +172,18 @@ import Testing
         + "(expected ZSTARTTIME or ZSTARTTIME<n>; it has Z_PK, Z_ENT, Z_OPT, ZPROFILE, ZAMOUNTVALUE, ZENDTIME, ZBEGAN,"))
   }
 
+  @Test func twoColumnsThatCouldHoldOnePropertyAreRefusedNamingBoth() throws {
+    let store = try SwiftDataStoreFolder()
+    defer { store.remove() }
+    var builder = SwiftDataStoreBuilder()
+    builder.columnNames = ["FeedSession.memoText": "ZMEMOTEXT1"]
+    builder.extraSQL = ["ALTER TABLE ZFEEDSESSION ADD COLUMN ZMEMOTEXT2 VARCHAR"]
+    try store.build(try SwiftDataStoreFolder.familyExport(), with: builder)
+    let error = try refusal(store)
+    #expect(error.description == "bad data in 'BabyDashboard.sqlite' at table ZFEEDSESSION: ZFEEDSESSION has several columns "
+      + "that could hold FeedSession.memoText (ZMEMOTEXT1, ZMEMOTEXT2) and none named ZMEMOTEXT — nothing was imported.")
+  }
+
   @Test func aMissingFileIsUnreadableNotBadData() throws {
     let store = try SwiftDataStoreFolder()
     defer { store.remove() }
