@@ -9,7 +9,7 @@ enum Babydash {
   static var commands: [Command] {
     BabyCommands.all + FeedCommands.all
       + [
-        DiaperCommand.command, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
+        DiaperCommand.command, DiaperCommand.edit, DiaperCommand.delete, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
         ImportCommand.command,
       ]
       + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command]
@@ -18,6 +18,7 @@ enum Babydash {
   /// Runs one command line and returns the exit status.
   static func run(_ argv: [String], environment: [String: String], output: Output = Output()) -> Int32 {
     let parser = CommandLineParser(commands: commands)
+    var session: Session?
     do {
       let parsed = try parser.parse(argv)
       if parsed.flags.contains("--help") {
@@ -30,11 +31,13 @@ enum Babydash {
       guard command.arguments.contains(parsed.arguments.count) else {
         throw argumentCountError(command, given: parsed.arguments)
       }
-      let session = try Session(values: parsed.values, environment: environment, output: output, command: command)
+      let opened = try Session(values: parsed.values, environment: environment, output: output, command: command)
+      session = opened
       try command.run(
-        Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: session))
+        Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: opened))
       return 0
     } catch {
+      session?.discardNewFiles()
       let failure = CommandLineError(error)
       output.error("babydash: \(failure.message)")
       if case .usage(let usageLine) = failure.kind { output.error(usageLine) }

@@ -50,7 +50,7 @@ import Testing
     _ = try succeed(at: "2026-01-15T08:00:00Z", ["feed", "start", "Mila"])
     #expect(try succeed(at: "2026-01-15T08:10:00Z", ["feed", "finish", "Mila"]) == "Mila finished feeding at 08:10, 90 mL (the last amount).\n")
     #expect(
-      try succeed(at: "2026-01-15T09:00:00Z", ["baby", "remove", "Mila"])
+      try succeed(at: "2026-01-15T09:00:00Z", ["baby", "remove", "Mila", "--yes"])
         == "Removed Mila; 2 feeds and 0 diaper changes stay, with no baby.\n")
     let export = try JSONSerialization.jsonObject(with: Data(try succeed(at: "2026-01-15T10:05:00Z", ["export"]).utf8)) as! [String: Any]
     #expect((export["babyProfiles"] as! [Any]).isEmpty)

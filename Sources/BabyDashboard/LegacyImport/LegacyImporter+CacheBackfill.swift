@@ -12,8 +12,8 @@ extension LegacyImporter {
       let fromFeeds = try cache.backfill(from: context)
       var fromLegacy: [String] = []
       for baby in try context.babies() {
-        guard let amount = plan.legacyAmounts[baby.id], try cache.get(forBabyName: baby.name) == nil else { continue }
-        try cache.set(amount, forBabyName: baby.name)
+        guard let amount = plan.legacyAmounts[baby.id], try cache.amount(for: baby) == nil else { continue }
+        try cache.set(amount, forBabyID: baby.id)
         fromLegacy.append(baby.name)
       }
       return LegacyCacheBackfillSummary(
