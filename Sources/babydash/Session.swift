@@ -109,11 +109,8 @@ final class Session {
   func discardNewFiles() {
     let files = FileManager.default
     if !storeExistedBefore, let container = openedContainer {
-      let context = container.newBackgroundContext()
-      let empty =
-        (try? context.fetchCount(FetchDescriptor<BabyProfile>())) == 0
-        && (try? context.fetchCount(FetchDescriptor<FeedSession>())) == 0
-        && (try? context.fetchCount(FetchDescriptor<DiaperChange>())) == 0
+      // Best effort after a failure: a store whose emptiness cannot be read is kept.
+      let empty = (try? container.newBackgroundContext().contentCounts())?.isEmpty == true
       openedContainer = nil
       if empty { try? files.removeItem(at: storeDirectory) }
     }

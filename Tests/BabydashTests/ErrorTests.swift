@@ -118,7 +118,7 @@ import Testing
     defer { tool.removeAll() }
     let top = try tool.run(["--help"])
     #expect(top.status == 0)
-    let commandLines = top.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") && !$0.hasPrefix("  --") }
+    let commandLines = top.stdout.components(separatedBy: "Global options:")[0].split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") && !$0.hasPrefix("  --") }
     #expect(commandLines.count >= 9)
     for line in commandLines {
       let words = line.split(separator: " ").prefix { $0.first?.isLowercase == true }.map(String.init)

@@ -6,7 +6,8 @@ import PlainStore
 enum CheckCommand {
   static let command = Command(
     words: ["check"], synopsis: "",
-    summary: "Verify the store's files: every segment and log entry readable, every reference resolved."
+    summary: "Verify the store: every file readable, every reference resolved, every rule the tracker keeps (all problems, not the first).",
+    details: "Example:\n  babydash check"
   ) { invocation in
     let session = invocation.session
     guard session.storeExists else {
@@ -18,27 +19,24 @@ enum CheckCommand {
     let feeds = try context.fetch(FetchDescriptor<FeedSession>())
     let diapers = try context.fetch(FetchDescriptor<DiaperChange>())
     let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
-    let ids = Set(babies.map(\.id))
-    var problems: [String] = []
-    for feed in feeds where feed.profileID.map(ids.contains) == false {
-      problems.append("feed \(feed.uuid.uuidString) refers to a baby that is not in the store (\(feed.profileID!.uuidString))")
-    }
-    for diaper in diapers where diaper.profileID.map(ids.contains) == false {
-      problems.append("diaper change \(diaper.uuid.uuidString) refers to a baby that is not in the store (\(diaper.profileID!.uuidString))")
-    }
-    for feed in feeds where feed.endTime.map({ $0 < feed.startTime }) == true {
-      problems.append("feed \(feed.uuid.uuidString) ends before it starts")
-    }
+    var problems = try context.domainProblems(schema: container.schema)
+    problems += strayFiles(in: session.storeDirectory)
     guard problems.isEmpty else {
       throw CommandLineError.data(
-        "the store at '\(session.storeDirectory.path)' has \(problems.count) problem(s):\n  " + problems.joined(separator: "\n  "))
+        "the store at '\(session.storeDirectory.path)' has \(Plural.count(problems.count, "problem")):\n  " + problems.joined(separator: "\n  "))
     }
     invocation.output.print(
-      "ok: \(count(babies.count, "baby", "babies")), \(count(feeds.count, "feed", "feeds")), \(count(diapers.count, "diaper change", "diaper changes")); \(count(transactions.count, "transaction", "transactions")) in the log; \(session.storeDirectory.path)")
+      "ok: \(Plural.count(babies.count, "baby", "babies")), \(Plural.count(feeds.count, "feed")), \(Plural.count(diapers.count, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)")
   }
 
-  private static func count(_ number: Int, _ one: String, _ many: String) -> String {
-    "\(number) \(number == 1 ? one : many)"
+  /// Files in the store's top folder that no version of the store writes: left by hand or by
+  /// another program, and worth a look before they are taken for data.
+  private static func strayFiles(in store: URL) -> [String] {
+    let known: Set<String> = ["store.json", "manifest.json", "log", "segments", "lock", "changes", "local", "indexes", "readers", "quarantine"]
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path)) ?? []
+    return names.filter { !$0.hasPrefix(".") && !known.contains($0) }.sorted().map {
+      "stray file '\($0)' in the store folder: no version of the store writes it; move it away if it is not yours"
+    }
   }
 
   /// The token just before the oldest log file still on disk: compaction removes older ones.

@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
 
 /// `babydash feed start | finish | log | edit | delete`.
@@ -123,7 +124,7 @@ extension Session {
 
   /// The id as `babydash history` shows it.
   func shortID(_ id: UUID) -> String {
-    String(id.uuidString.lowercased().prefix(8))
+    HistoryText.shortID(id)
   }
 
   /// `07:00–07:30, 120 mL`, `07:00 (in progress)`.

@@ -41,6 +41,8 @@ enum ImportCommand {
     do {
       let report = try importer.run(reader, dryRun: dryRun, force: invocation.has("--force"))
       output.endProgress()
+      // The spec's migration telemetry, for babydash stats.
+      if case .imported = report.outcome { try MigrationLog(report).save(to: session.keyValueStore) }
       output.print(report.description)
     } catch let error as LegacyImportError {
       output.endProgress()
