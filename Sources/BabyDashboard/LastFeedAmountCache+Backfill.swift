@@ -7,7 +7,7 @@ extension LastFeedAmountCache {
   ///
   /// Values already cached are never replaced, so running it again changes nothing. Entries are
   /// keyed by id, so two babies who share a name each get their own feed's amount; an entry
-  /// still under a shared name goes to the oldest of them (``amount(for:)``).
+  /// still under a shared name goes to the oldest of them (``amount(for:among:)``).
   ///
   /// - Parameter context: the context to read babies and feeds from.
   /// - Returns: what was done, with the coverage figure.
@@ -17,7 +17,7 @@ extension LastFeedAmountCache {
     let babies = try context.babies()
     var report = LastFeedAmountBackfillReport(babies: babies.count, backfilledNames: [], alreadyCached: 0, withoutAmount: 0)
     for baby in babies {
-      if try amount(for: baby) != nil {
+      if try amount(for: baby, among: babies) != nil {
         report.alreadyCached += 1
         continue
       }

@@ -7,7 +7,7 @@ import Foundation
 /// (two babies named Mia share one value; a rename leaves a stale key); we ship its mitigation:
 /// entries are keyed by the baby's id, `lastFeedAmountByID.<uuid>`. Entries written under a name
 /// (`lastFeedAmount.<name>`: Phase A data, the legacy app) are read and moved to the id on first
-/// use by ``amount(for:)``, so two babies who share a name never share a prefill.
+/// use by ``amount(for:among:)``, so two babies who share a name never share a prefill.
 ///
 /// ```swift
 /// let cache = LastFeedAmountCache(store: keyValueStore)
@@ -41,16 +41,27 @@ public struct LastFeedAmountCache: Sendable {
   /// The cached amount of `baby`, or `nil` if there is none.
   ///
   /// An entry still under the baby's name (written before entries were keyed by id) is moved to
-  /// its id here, so the first baby of a shared name to be read takes it and the others do not.
+  /// its id here when `baby` owns it: the oldest of the babies that share the name (see
+  /// ``ownsNameEntry(_:among:)``), so the others never borrow it.
+  /// - Parameter babies: every baby in the store; omit it when names are known to be unique.
   /// - Throws: ``KeyValueStoreError`` if the store cannot be read or a value is damaged.
-  public func amount(for baby: BabyProfile) throws -> LastFeedAmount? {
+  public func amount(for baby: BabyProfile, among babies: [BabyProfile]? = nil) throws -> LastFeedAmount? {
     let idKey = Self.key(forBabyID: baby.id)
     if let data = try store.data(forKey: idKey) { return try decode(data, key: idKey) }
+    guard Self.ownsNameEntry(baby, among: babies ?? [baby]) else { return nil }
     let nameKey = Self.key(forBabyName: baby.name)
     guard let data = try store.data(forKey: nameKey) else { return nil }
     let amount = try decode(data, key: nameKey)
     try store.moveValue(fromKey: nameKey, toKey: idKey)
     return amount
+  }
+
+  /// Whether `baby` is the one an entry under its name belongs to: the oldest baby of that name
+  /// (by createdAt, then id), the order the dashboard shows them in.
+  public static func ownsNameEntry(_ baby: BabyProfile, among babies: [BabyProfile]) -> Bool {
+    let namesakes = babies.filter { $0.name == baby.name && $0.id != baby.id } + [baby]
+    let oldest = namesakes.min { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+    return oldest?.id == baby.id
   }
 
   /// Caches `amount` as the last amount of the baby with `id`.

@@ -65,7 +65,8 @@ extension Tracker {
   /// The baby's last amount and where it came from, as the dashboard shows it.
   public func lastAmount(of baby: BabyProfile) throws -> (amount: LastFeedAmount?, source: DashboardTile.AmountSource?) {
     var cached: LastFeedAmount?
-    readCache { cached = try $0.amount(for: baby) }
+    let babies = try context.babies()
+    readCache { cached = try $0.amount(for: baby, among: babies) }
     if let cached { return (cached, .cache) }
     if let feed = try context.lastFeedWithAmount(of: baby.id), let amount = LastFeedAmount(feed: feed) {
       return (amount, .history)

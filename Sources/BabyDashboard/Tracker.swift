@@ -93,7 +93,8 @@ public final class Tracker {
     if !allowingSameName { try refuseSameName(name, except: babyID) }
     // An entry still under the old name belongs to this baby from now on, not to the next
     // baby who takes the name.
-    readCache { _ = try $0.amount(for: baby) }
+    let babies = try context.babies()
+    readCache { _ = try $0.amount(for: baby, among: babies) }
     baby.name = name
     context.update(baby)
     try save()
@@ -124,7 +125,8 @@ public final class Tracker {
   public func removeBaby(_ babyID: UUID) throws -> Removal {
     let baby = try baby(babyID)
     let counts = try eventCounts(of: babyID)
-    readCache { _ = try $0.amount(for: baby) }
+    let babies = try context.babies()
+    readCache { _ = try $0.amount(for: baby, among: babies) }
     context.delete(baby)
     try save()
     updateCache { try $0.remove(forBabyID: babyID) }

@@ -34,7 +34,7 @@ import Testing
     #expect(feeds.count == 1)
     #expect(feeds[0]["amountValue"] as? Double == 100)
     #expect(feeds[0]["memoText"] as? String == "#night sleepy")
-    #expect(feeds[0]["endTime"] as? String == "2026-01-15T07:30:00.000Z")
+    #expect(feeds[0]["endTime"] as? String == "2026-01-15T07:30:00Z")
   }
 
   @Test func theHistoryShowsEachEventsShortIDAndFeedEditChangesOnlyWhatIsGiven() throws {

@@ -5,7 +5,7 @@ import Foundation
 enum ImportCommand {
   static let command = Command(
     words: ["import"], synopsis: "FILE [--dry-run] [--force]",
-    summary: "Import a legacy SwiftData-era export (idempotent: a second run adds nothing) and print the report.",
+    summary: "Restore a babydash export, or import a legacy SwiftData-era export (idempotent: a second run adds nothing).",
     options: [
       OptionSpec(name: "--dry-run", value: nil, help: "read, check and count; write nothing"),
       OptionSpec(name: "--force", value: nil, help: "run even if the migration was already completed"),
@@ -21,6 +21,8 @@ enum ImportCommand {
     guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
     }
+    // A backup written by babydash export is restored, whatever else the file could be.
+    if try RestoreCommand.restoreIfBackup(file, invocation) { return }
     let dryRun = invocation.has("--dry-run")
     let output = invocation.output
     let reader: PreparedExport
