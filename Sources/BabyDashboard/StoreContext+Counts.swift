@@ -7,6 +7,12 @@ public struct StoreContentCounts: Sendable, Hashable {
   public var feeds: Int
   public var diapers: Int
 
+  public init(babies: Int, feeds: Int, diapers: Int) {
+    self.babies = babies
+    self.feeds = feeds
+    self.diapers = diapers
+  }
+
   /// Whether the store holds nothing at all.
   public var isEmpty: Bool { babies == 0 && feeds == 0 && diapers == 0 }
 }
