@@ -15,9 +15,7 @@ enum CheckCommand {
     }
     let container = try session.store()
     let context = container.viewContext
-    let babies = try context.fetch(FetchDescriptor<BabyProfile>())
-    let feeds = try context.fetch(FetchDescriptor<FeedSession>())
-    let diapers = try context.fetch(FetchDescriptor<DiaperChange>())
+    let counts = try context.contentCounts()
     let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
     var problems = try context.domainProblems(schema: container.schema)
     problems += strayFiles(in: session.storeDirectory)
@@ -26,7 +24,7 @@ enum CheckCommand {
         "the store at '\(session.storeDirectory.path)' has \(Plural.count(problems.count, "problem")):\n  " + problems.joined(separator: "\n  "))
     }
     invocation.output.print(
-      "ok: \(Plural.count(babies.count, "baby", "babies")), \(Plural.count(feeds.count, "feed")), \(Plural.count(diapers.count, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)")
+      "ok: \(Plural.count(counts.babies, "baby", "babies")), \(Plural.count(counts.feeds, "feed")), \(Plural.count(counts.diapers, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)")
   }
 
   /// Files in the store's top folder that no version of the store writes: left by hand or by
