@@ -108,6 +108,25 @@ import Testing
     #expect(stats.contains("Last migration\n  none: no legacy import has run on this app group\n"))
   }
 
+  @Test func thePreferencesFileIsReadableJSONOnlyItsOwnerCanRead() throws {
+    defer { tool.removeAll() }
+    try succeed(["baby", "add", "Mia"])
+    try succeed(["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"])
+    try succeed(["widget"])
+    let folder = tool.appGroup.appendingPathComponent("Preferences")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".json") })
+    let file = folder.appendingPathComponent(name)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(text.contains(#""amountValue" : 100"#), "\(text)")
+    #expect(!text.contains("binaryValues"))
+    func mode(_ url: URL) throws -> Int {
+      try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+    #expect(try mode(file) == 0o600)
+    #expect(try mode(folder) == 0o700)
+    #expect(try mode(tool.appGroup.appendingPathComponent("WidgetCache")) == 0o700)
+  }
+
   @Test func theStressToolsHelpWorks() throws {
     let stress = BabydashProcess.executable.deletingLastPathComponent().appendingPathComponent("plainstore-stress")
     let process = Process()
