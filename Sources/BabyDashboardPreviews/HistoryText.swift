@@ -100,9 +100,12 @@ public enum HistoryText {
 
   static func rows(_ event: HistoryEvent, nameColumns: Int, world: PreviewWorld, showingID: Bool = false) -> [String] {
     let start = "  " + (showingID ? shortID(event.id) + "  " : "") + TimeText.clock(event.date, in: world) + "  " + TextLayout.pad(displayName(event.babyName), to: nameColumns) + "  "
+    // In the hour the clocks go back, two rows can read 01:30: the offset tells them apart.
+    let offset = TimeText.isRepeated(event.date, in: world)
+      ? "  (" + TimeText.utcOffset(world.timeZone.secondsFromGMT(for: event.date)) + ")" : ""
     switch event.kind {
     case .diaper(let diaper):
-      return [start + "Diaper  " + diaper.type.rawValue]
+      return [start + "Diaper  " + diaper.type.rawValue + offset]
     case .feed(let feed):
       var details: [String] = []
       if let end = feed.endTime {
@@ -113,7 +116,7 @@ public enum HistoryText {
       if let value = feed.amountValue {
         details.append(AmountText.format(value, unitSymbol: feed.amountUnitSymbol ?? "(no unit)"))
       }
-      var lines = [start + "Feed    " + details.joined(separator: " · ")]
+      var lines = [start + "Feed    " + details.joined(separator: " · ") + offset]
       if let memo = feed.memoText, !memo.isEmpty {
         let indent = String(repeating: " ", count: TextLayout.width(start) + 8)
         lines += TextLayout.wrap("\"\(memo)\"", columns: width, first: indent, rest: indent + " ")

@@ -48,6 +48,10 @@ import Testing
     let stderr = try refused(zone + ["diaper", "Mia", "pee", "--at", "2026-11-01T01:30"], at: "2026-11-02T00:00:00Z", status: 64)
     #expect(stderr.contains("happens twice in America/New_York"))
     #expect(try tool.run(at: "2026-11-02T00:00:00Z", zone + ["diaper", "Mia", "pee", "--at", "2026-11-01T01:30-05:00"]).status == 0)
+    #expect(try tool.run(at: "2026-11-02T00:00:00Z", zone + ["diaper", "Mia", "pee", "--at", "2026-11-01T01:30-04:00"]).status == 0)
+    // The history tells the two 01:30s apart.
+    let rows = try tool.run(at: "2026-11-02T00:00:00Z", zone + ["history"]).stdout.split(separator: "\n").filter { $0.contains("01:30") }
+    #expect(rows.map { $0.dropFirst(12) } == ["01:30  Mia  Diaper  pee  (UTC-05:00)", "01:30  Mia  Diaper  pee  (UTC-04:00)"])
   }
 
   @Test func anAmountWithAThousandsSeparatorIsRefusedWithAHint() throws {

@@ -64,6 +64,15 @@ import Testing
     #expect(try succeed(["check"]).hasPrefix("ok: 1 baby, 1 feed, 0 diaper changes; "))
   }
 
+  @Test func anAmountReadsTheSameInEveryMessageAndScreen() throws {
+    defer { tool.removeAll() }
+    try succeed(["baby", "add", "Mia"])
+    let logged = try succeed(["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "4.567ml"])
+    let history = try succeed(["history"])
+    let amount = try #require(history.split(separator: "\n").first { $0.contains("Feed") }?.components(separatedBy: "· ").last)
+    #expect(logged == "Logged Mia's feed 07:00–07:20, \(amount).\n")
+  }
+
   @Test func babyListAlignsWideCharacters() throws {
     defer { tool.removeAll() }
     for name in ["하늘", "Mia", "🐣 Bo"] { try succeed(["baby", "add", name]) }
