@@ -102,6 +102,25 @@ import Testing
     #expect(result.stderr.contains("ends before it starts"))
   }
 
+  @Test func checkNamesEveryDamagedFileNotTheFirst() throws {
+    defer { tool.removeAll() }
+    try succeed(["baby", "add", "Mia"])
+    try succeed(["diaper", "Mia", "pee", "--at", "09:00"])
+    try succeed(["diaper", "Mia", "poo", "--at", "09:10"])
+    // Whatever the store's layout, damage every data file but its header.
+    let store = tool.appGroup.appendingPathComponent("BabyDashboard.store")
+    var damaged: [String] = []
+    for case let relative as String in FileManager.default.enumerator(atPath: store.path)!
+    where relative.hasSuffix(".json") && relative != "store.json" && !relative.contains("/.") {
+      try Data("{\"truncated".utf8).write(to: store.appendingPathComponent(relative))
+      damaged.append(relative)
+    }
+    #expect(damaged.count >= 2)
+    let result = try tool.run(at: Self.now, ["check"])
+    #expect(result.status == 65)
+    for file in damaged { #expect(result.stderr.contains("'\(file)' is damaged"), "\(file): \(result.stderr)") }
+  }
+
   @Test func statsShowsCacheHitsMissesAndCoverage() throws {
     defer { tool.removeAll() }
     try succeed(["baby", "add", "Mia"])

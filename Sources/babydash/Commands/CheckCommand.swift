@@ -13,18 +13,44 @@ enum CheckCommand {
     guard session.storeExists else {
       throw CommandLineError.noInput("no store at '\(session.storeDirectory.path)': nothing to check")
     }
-    let container = try session.store()
-    let context = container.viewContext
-    let counts = try context.contentCounts()
-    let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
-    var problems = try context.domainProblems(schema: container.schema)
-    problems += strayFiles(in: session.storeDirectory)
+    // Every file is read on its own first, so that all damaged ones are named, not the first
+    // one the store happens to open.
+    var problems = unreadableFiles(in: session.storeDirectory) + strayFiles(in: session.storeDirectory)
+    var summary = ""
+    do {
+      let container = try session.store()
+      let context = container.viewContext
+      let counts = try context.contentCounts()
+      let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
+      problems += try context.domainProblems(schema: container.schema)
+      summary =
+        "ok: \(Plural.count(counts.babies, "baby", "babies")), \(Plural.count(counts.feeds, "feed")), \(Plural.count(counts.diapers, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)"
+    } catch let error as StoreError where !problems.isEmpty {
+      problems.insert("\(error)", at: 0)
+    }
     guard problems.isEmpty else {
       throw CommandLineError.data(
         "the store at '\(session.storeDirectory.path)' has \(Plural.count(problems.count, "problem")):\n  " + problems.joined(separator: "\n  "))
     }
-    invocation.output.print(
-      "ok: \(Plural.count(counts.babies, "baby", "babies")), \(Plural.count(counts.feeds, "feed")), \(Plural.count(counts.diapers, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)")
+    invocation.output.print(summary)
+  }
+
+  /// The JSON files under the store that do not parse: every one, named by its path.
+  private static func unreadableFiles(in store: URL) -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: store.path) else { return [] }
+    var problems: [String] = []
+    for case let relative as String in walker where relative.hasSuffix(".json") {
+      if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+      let url = store.appendingPathComponent(relative)
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        problems.append("'\(relative)' cannot be read: check its permissions")
+        continue
+      }
+      if (try? JSONSerialization.jsonObject(with: data)) == nil {
+        problems.append("'\(relative)' is damaged (not JSON): restore it from a backup, or move it away")
+      }
+    }
+    return problems.sorted()
   }
 
   /// Files in the store's top folder that no version of the store writes: left by hand or by
