@@ -153,7 +153,10 @@ extension Tracker {
     var times: [Date] = []
     if changes == nil || changes?.startTime != nil { times.append(feed.startTime) }
     if changes == nil || changes?.endTime != nil, let end = feed.endTime { times.append(end) }
-    if times.contains(where: { !TrackerRules.issues(forTime: $0, now: moment).isEmpty }) { issues.append(.inTheFuture) }
+    // Each issue once, though both times may have it.
+    for issue in times.flatMap({ TrackerRules.issues(forTime: $0, now: moment) }) where !issues.contains(issue) {
+      issues.append(issue)
+    }
     if changes == nil || changes?.amount != nil, let amount = LastFeedAmount(feed: feed) {
       issues += TrackerRules.issues(forAmount: amount)
     }

@@ -12,6 +12,9 @@ public enum TrackerRules {
   public static let maximumAmountInMilliliters = 1_000.0
   /// How far past "now" a time may be: clocks of two devices differ by a few seconds.
   public static let futureTolerance: TimeInterval = 60
+  /// The earliest time a feed, a diaper change or a baby can have: 2000-01-01T00:00:00Z. Earlier
+  /// is a typo in the year (0026 for 2026), not a baby this app tracks.
+  public static let earliestTime = Date(timeIntervalSince1970: 946_684_800)
 
   /// A name as it is stored: trimmed, then checked.
   ///
@@ -52,7 +55,8 @@ public enum TrackerRules {
 
   /// What is wrong with a time a person gave, against `now`.
   public static func issues(forTime time: Date, now: Date) -> [ValidationIssue] {
-    time.timeIntervalSince(now) > futureTolerance ? [.inTheFuture] : []
+    if time < earliestTime { return [.beforeEarliestTime] }
+    return time.timeIntervalSince(now) > futureTolerance ? [.inTheFuture] : []
   }
 
   /// What is wrong with a feed's span.

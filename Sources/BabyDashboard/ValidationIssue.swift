@@ -29,6 +29,8 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   case amountTooLarge
   /// A time more than ``TrackerRules/futureTolerance`` after now.
   case inTheFuture
+  /// A time before ``TrackerRules/earliestTime``.
+  case beforeEarliestTime
 
   /// A sentence that says what is wrong and what to do.
   public var message: String {
@@ -55,6 +57,8 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
       return "The time between feeds must be from 1 minute to 24 hours."
     case .amountTooLarge:
       return "The amount is more than \(Int(TrackerRules.maximumAmountInMilliliters)) mL: check for a thousands separator or a wrong unit."
+    case .beforeEarliestTime:
+      return "The time is before the year 2000: check the year."
     case .inTheFuture:
       return "The time is in the future: give a time that has passed (HH:mm means the most recent such time)."
     }

@@ -72,6 +72,9 @@ import Testing
     let future = Fixed.now.addingTimeInterval(120)
     #expect(throws: ScreenModelError.invalid([.inTheFuture])) { try tracker.startFeed(for: BabyProfile.mia.id, at: future) }
     #expect(throws: ScreenModelError.invalid([.inTheFuture])) { try tracker.logDiaper(.pee, for: BabyProfile.mia.id, at: future) }
+    #expect(throws: ScreenModelError.invalid([.beforeEarliestTime])) {
+      try tracker.logDiaper(.pee, for: BabyProfile.mia.id, at: Fixed.date("0026-03-14T06:00:00Z"))
+    }
     #expect(throws: ScreenModelError.invalid([.nameHasControlCharacters])) { try tracker.addBaby(name: "Bo\u{1B}[31m") }
     #expect(throws: ScreenModelError.invalid([.nameTooLong(limit: 100)])) { try tracker.addBaby(name: String(repeating: "a", count: 101)) }
     #expect(throws: ScreenModelError.invalid([.feedTermOutOfRange])) { try tracker.addBaby(name: "Bo", feedTerm: -60) }
