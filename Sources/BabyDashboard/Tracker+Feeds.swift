@@ -19,6 +19,10 @@ extension Tracker {
     if try context.clashingObject(with: feed, schema: schema) != nil {
       throw ScreenModelError.invalid([.anotherFeedStartsThen])
     }
+    // A feed started before the newest one would not be the one in progress (the newest is).
+    if let last = try context.lastFeed(of: babyID), last.startTime > start {
+      throw ScreenModelError.invalid([.laterFeedExists])
+    }
     context.insert(feed)
     try save()
     return feed

@@ -31,6 +31,8 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   case inTheFuture
   /// A time before ``TrackerRules/earliestTime``.
   case beforeEarliestTime
+  /// A feed would start before the baby's newest feed, so it could never be the one in progress.
+  case laterFeedExists
 
   /// A sentence that says what is wrong and what to do.
   public var message: String {
@@ -57,6 +59,8 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
       return "The time between feeds must be from 1 minute to 24 hours."
     case .amountTooLarge:
       return "The amount is more than \(Int(TrackerRules.maximumAmountInMilliliters)) mL: check for a thousands separator or a wrong unit."
+    case .laterFeedExists:
+      return "A later feed of this baby is already logged: log this one with its start and end instead."
     case .beforeEarliestTime:
       return "The time is before the year 2000: check the year."
     case .inTheFuture:

@@ -87,6 +87,17 @@ import Testing
     #expect(try store.reader.contentCounts() == StoreContentCounts(babies: 1, feeds: 0, diapers: 0))
   }
 
+  @Test func aFeedCannotBeStartedBeforeTheBabysNewestFeed() throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    try store.seed([.mia])
+    let tracker = tracker(store)
+    try tracker.logFeed(for: BabyProfile.mia.id, start: Fixed.date("2026-03-14T09:00:00Z"), end: Fixed.date("2026-03-14T09:20:00Z"))
+    #expect(throws: ScreenModelError.invalid([.laterFeedExists])) {
+      try tracker.startFeed(for: BabyProfile.mia.id, at: Fixed.date("2026-03-14T08:00:00Z"))
+    }
+  }
+
   @Test func anOldFeedLoggedLateDoesNotReplaceTheCachedAmount() throws {
     let store = try TestStore()
     defer { store.destroy() }
