@@ -99,6 +99,8 @@ public struct Backup: Codable, Sendable, Hashable {
       var format: String?
       var formatVersion: Int?
     }
+    // Anything without the marker is some other document (a legacy export): not an error here,
+    // the next reader says what is wrong with it.
     guard let marker = try? JSONDecoder().decode(Marker.self, from: data), marker.format == formatName else { return nil }
     guard let version = marker.formatVersion, version <= currentVersion else {
       throw BackupError(

@@ -40,7 +40,7 @@ import Testing
     #expect(document["formatVersion"] as? Int == 2)
     #expect((document["babyProfiles"] as! [[String: Any]]).allSatisfy { $0["id"] != nil && $0["createdAt"] != nil })
     #expect((document["feedSessions"] as! [[String: Any]]).allSatisfy { $0["uuid"] != nil })
-    #expect((document["lastFeedAmounts"] as! [[String: Any]]).count == 2)
+    #expect((document["lastFeedAmounts"] as? [[String: Any]])?.count == 2)
   }
 
   @Test func restoringIntoAnEmptyStoreGivesAByteIdenticalExport() throws {

@@ -61,7 +61,9 @@ import Testing
     defer { tool.removeAll() }
     try succeed(["baby", "add", "Mia"])
     try succeed(["feed", "log", "Mia", "--start", "07:00", "--end", "07:20"])
-    #expect(try succeed(["check"]).hasPrefix("ok: 1 baby, 1 feed, 0 diaper changes; "))
+    try succeed(["diaper", "Mia", "pee", "--at", "08:00"])
+    #expect(try succeed(["check"]).hasPrefix("ok: 1 baby, 1 feed, 1 diaper change; "))
+    #expect(try succeed(["baby", "remove", "Mia", "--yes"]) == "Removed Mia; 1 feed and 1 diaper change stay, with no baby.\n")
   }
 
   @Test func anAmountReadsTheSameInEveryMessageAndScreen() throws {
