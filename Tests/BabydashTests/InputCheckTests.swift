@@ -103,4 +103,13 @@ import Testing
     #expect(result.stderr.hasPrefix("babydash: the app group '\(file.path)' is a file, not a folder: "))
     #expect(!result.stderr.contains("NSCocoaErrorDomain"))
   }
+
+  @Test func aStoreTheDiskRefusesExits74WithTheSystemsReason() throws {
+    defer { tool.removeAll() }
+    // A file where the store's folder should be: every open of a store file fails.
+    try Data().write(to: tool.appGroup.appendingPathComponent("BabyDashboard.store"))
+    let result = try tool.run(["baby", "add", "Mia"])
+    #expect(result.status == 74)
+    #expect(result.stderr.contains("BabyDashboard.store/") && result.stderr.contains("Not a directory"), "\(result.stderr)")
+  }
 }

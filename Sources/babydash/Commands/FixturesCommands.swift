@@ -10,9 +10,9 @@ enum FixturesCommands {
     words: ["fixtures", "list"], synopsis: "",
     summary: "List the fixture scenarios."
   ) { invocation in
-    let width = Scenario.all.map(\.name.count).max() ?? 0
+    let width = Scenario.all.map { TextLayout.width($0.name) }.max() ?? 0
     for scenario in Scenario.all {
-      invocation.output.print(scenario.name + String(repeating: " ", count: width - scenario.name.count + 2) + scenario.summary)
+      invocation.output.print(TextLayout.pad(scenario.name, to: width) + "  " + scenario.summary)
     }
   }
 
