@@ -130,4 +130,16 @@ import Testing
       try tracker(store).editFeed(orphan.uuid, FeedChanges(profileID: .some(Fixed.id(99))))
     }
   }
+
+  @Test func anEventIsFoundByAnyPrefixOfItsIDThatOnlyItHas() throws {
+    let store = try TestStore()
+    defer { store.destroy() }
+    let feed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), uuid: UUID(uuidString: "3F2A9C1E-0000-4000-8000-000000000001")!)
+    let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T07:00:00Z"), type: .pee, uuid: UUID(uuidString: "3F2B0000-0000-4000-8000-000000000002")!)
+    try store.seed([.mia], feeds: [feed], diapers: [diaper])
+    #expect(try store.reader.events(withIDPrefix: "3f2a") == [.feed(feed)])
+    #expect(try store.reader.events(withIDPrefix: "3F2B") == [.diaper(diaper)])
+    #expect(try store.reader.events(withIDPrefix: "3f2").count == 2)
+    #expect(try store.reader.events(withIDPrefix: "").isEmpty)
+  }
 }
