@@ -88,23 +88,11 @@ public final class HistoryModel {
   ///
   /// - Throws: ``ScreenModelError/notFound(entity:id:)`` if it is already gone.
   public func delete(_ event: HistoryEvent) throws {
+    // Deleting never changes the last-feed-amount cache: the tracker needs none here.
+    let tracker = Tracker(context: context, schema: container.schema, cache: nil, now: { Date() })
     switch event.kind {
-    case .feed(let feed):
-      guard let stored = try context.object(FeedSession.self, id: feed.uuid) else {
-        throw ScreenModelError.notFound(entity: FeedSession.entityName, id: feed.uuid)
-      }
-      context.delete(stored)
-    case .diaper(let diaper):
-      guard let stored = try context.object(DiaperChange.self, id: diaper.uuid) else {
-        throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: diaper.uuid)
-      }
-      context.delete(stored)
-    }
-    do {
-      try context.save()
-    } catch {
-      context.rollback()
-      throw error
+    case .feed(let feed): try tracker.deleteFeed(feed.uuid)
+    case .diaper(let diaper): try tracker.deleteDiaper(diaper.uuid)
     }
     try reload()
   }

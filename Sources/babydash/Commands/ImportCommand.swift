@@ -7,7 +7,7 @@ import Foundation
 enum ImportCommand {
   static let command = Command(
     words: ["import"], synopsis: "FILE [--dry-run] [--force]",
-    summary: "Import the SwiftData store (BabyDashboard.sqlite) or a JSON export (a second run adds nothing); print the report.",
+    summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
       OptionSpec(name: "--dry-run", value: nil, help: "read, check and count; write nothing"),
       OptionSpec(name: "--force", value: nil, help: "run even if the migration was already completed"),
@@ -23,6 +23,8 @@ enum ImportCommand {
     guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
     }
+    // A backup written by babydash export is restored, whatever else the file could be.
+    if try RestoreCommand.restoreIfBackup(file, invocation) { return }
     let dryRun = invocation.has("--dry-run")
     let output = invocation.output
     let reader: PreparedExport
@@ -46,6 +48,8 @@ enum ImportCommand {
       let report = try importer.run(reader, dryRun: dryRun, force: invocation.has("--force"))
       output.endProgress()
       if let summary = reader.summary { output.print(summary.description) }
+      // The spec's migration telemetry, for babydash stats.
+      if case .imported = report.outcome { try MigrationLog(report).save(to: session.keyValueStore) }
       output.print(report.description)
     } catch let error as LegacyImportError {
       output.endProgress()
