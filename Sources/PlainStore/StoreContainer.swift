@@ -117,6 +117,13 @@ public final class StoreContainer: Sendable {
     coordinator.state.withLock { $0.lastRebuildReason }
   }
 
+  /// Objects the last merge could not read as their entity ("FeedSession <id>: reason"): from a
+  /// device with a newer schema, or whose changes have not all arrived. They stay in their
+  /// change files and join the state once they read.
+  public var mergeWarnings: [String] {
+    coordinator.state.withLock { $0.mergeWarnings }
+  }
+
   /// The devices that write to this store's `changes/`, what has arrived from each and what is
   /// still on its way. nil for an in-memory store.
   public func syncStatus() throws -> SyncStatus? {

@@ -44,27 +44,32 @@ extension StoreCoordinator {
   /// Empties the cache (the device id and the lock stay) and folds every change file again.
   /// Runs holding the flock.
   func rebuildCache(_ files: StoreFiles, because reason: StoreError) throws {
-    do {
-      // The truth must be readable before the cache goes: a damaged change file of this device
-      // refuses the rebuild and leaves every file as it was.
-      _ = try files.changes.scan(own: try? readDeviceID(files))
-      try createLayout(files)
-      FileSystem.remove(files.manifestURL)
-      FileSystem.remove(files.rebuildMarkerURL)
-      FileSystem.removeFiles(in: files.segmentsURL)
-      FileSystem.removeFiles(in: files.logURL)
-      let device = try? readDeviceID(files)
-      try state.withLock { state in
-        state.reset(to: Manifest(), schema: schema)
-        state.manifestIdentity = nil
-        state.device = device ?? nil
-        state.statistics.cacheRebuilds += 1
-        state.lastRebuildReason = reason.description
-        _ = try mergeArrived(&state, files: files, always: true)
-        try compact(&state)
-        state.undelivered = []
-        state.undeliveredReload = false
-      }
+    // A device id that cannot be read is the cache's loss too: the next commit takes a new one.
+    let device = try? readDeviceID(files)
+    // The truth must be readable before the cache goes: a damaged change file of this device
+    // refuses the rebuild and leaves every file as it was.
+    _ = try files.changes.scan(own: device)
+    // Local transaction numbers go on from the highest one on disk, so that other processes
+    // and history readers of this device never see them go back.
+    let newestLog = FileSystem.list(files.logURL).compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.max() ?? 0
+    try createLayout(files)
+    FileSystem.remove(files.manifestURL)
+    FileSystem.remove(files.rebuildMarkerURL)
+    FileSystem.removeFiles(in: files.segmentsURL)
+    FileSystem.removeFiles(in: files.logURL)
+    try state.withLock { state in
+      let floor = max(newestLog, state.sequence)
+      state.reset(to: Manifest(), schema: schema)
+      state.sequence = floor
+      state.manifest.sequence = floor
+      state.manifestIdentity = nil
+      state.device = device
+      state.statistics.cacheRebuilds += 1
+      state.lastRebuildReason = reason.description
+      _ = try mergeArrived(&state, files: files, always: true)
+      try compact(&state)
+      state.undelivered = []
+      state.undeliveredReload = false
     }
   }
 

@@ -56,8 +56,7 @@ extension StoreCoordinator {
       {
         do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
       }
-      if state.needsMerge {
-        state.needsMerge = false
+      if !state.crashedCommits.isEmpty {
         do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
       }
       return entry.transaction
@@ -91,7 +90,7 @@ extension StoreCoordinator {
         device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
         schemaVersion: schema.version, objects: objects)
       if try files.changes.create(change) { return change }
-      state.needsMerge = true
+      state.crashedCommits.insert(sequence)
       sequence += 1
     }
   }

@@ -29,11 +29,16 @@ extension StoreCoordinator {
     let arrived = scan.files.filter { !state.folded.contains(device: $0.device, sequence: $0.sequence) }
     guard always || !arrived.isEmpty else { return nil }
     if let device = state.device,
-      arrived.contains(where: { $0.device == device && $0.sequence <= state.folded.newest(of: device) })
+      arrived.contains(where: {
+        $0.device == device && $0.sequence <= state.folded.newest(of: device) && !state.crashedCommits.contains($0.sequence)
+      })
     {
-      // A file under this device's id that this copy did not write: another copy uses the id.
+      // A file under this device's id, below its newest, that this copy did not write: another
+      // copy (a restored backup, a copied folder) uses the id. This copy takes a new one.
       _ = try mintDevice(&state, files)
     }
+    state.crashedCommits = []
+    state.mergeWarnings = []
     var merged = MergedState(schema: MergeSchema(schema))
     for file in scan.files { merged.apply(file) }
     let view = merged.materialize()
@@ -45,7 +50,13 @@ extension StoreCoordinator {
       for slot in table.slots.values { current.merge(slot.objects ?? [:]) { $1 } }
       var target: [UUID: any Entity] = [:]
       for (id, fields) in view[entity.name] ?? [:] {
-        if let value = try? Self.decodeEntity(entity.type, fields) { target[id] = value }
+        do {
+          target[id] = try Self.decodeEntity(entity.type, fields)
+        } catch {
+          // Another device's object this program cannot read (a newer schema, or changes of it
+          // still on their way): left out of the cache until it reads, and reported.
+          state.mergeWarnings.append("\(entity.name) \(id.uuidString): \(StoreCoding.reason(error))")
+        }
       }
       for (id, value) in target {
         let segment = table.segment(of: value)
@@ -71,7 +82,6 @@ extension StoreCoordinator {
     state.apply(entry)
     state.undelivered.append(entry.transaction)
     state.statistics.changeFilesMerged += arrived.count
-    state.lastScan = SyncScanSummary(scan)
     return entry
   }
 
@@ -150,22 +160,5 @@ struct ChangeFileValues: Decodable {
     private static func decode<E: Entity>(_ type: E.Type, _ container: KeyedDecodingContainer<CodingKeys>) throws -> any Entity {
       try container.decode(E.self, forKey: .fields)
     }
-  }
-}
-
-/// What the last reading of `changes/` found, for `sync status` and `check`.
-struct SyncScanSummary: Sendable {
-  var notArrived: [String]
-  var unknown: [String]
-  var waiting: [DeviceID: Int]
-  var conflictCopies: Int
-  var artefactsSkipped: Int
-
-  init(_ scan: ChangeScan) {
-    notArrived = scan.notArrived
-    unknown = scan.unknown
-    waiting = scan.waiting
-    conflictCopies = scan.conflictCopies
-    artefactsSkipped = scan.artefactsSkipped
   }
 }

@@ -362,10 +362,12 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var clock = HybridLogicalClock()
   /// The change files the state holds (the manifest's, plus those of the log entries after it).
   var folded = FoldedChanges()
-  /// A change file of this device was found that no transaction has folded: merge it soon.
-  var needsMerge = false
-  var lastScan: SyncScanSummary?
+  /// Sequences of this device whose names a commit found taken: change files that a crashed
+  /// commit of this copy left, merged right after the commit that found them.
+  var crashedCommits: Set<Int> = []
   var lastRebuildReason: String?
+  /// Objects of the last merge that could not be read as their entity.
+  var mergeWarnings: [String] = []
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })

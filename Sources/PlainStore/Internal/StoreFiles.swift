@@ -85,6 +85,9 @@ struct StoreFiles: Sendable {
       throw StoreError(.damaged, path: path, "\(StoreCoding.reason(error)) — \(Self.untouched)")
     }
     guard decoded.formatVersion <= Self.formatVersion else { throw newerFormat(decoded.formatVersion, path: path) }
+    guard decoded.formatVersion >= 1 else {
+      throw StoreError(.damaged, path: path, "says format \(decoded.formatVersion), which no PlainStore writes — \(Self.untouched)")
+    }
     return decoded
   }
 
