@@ -38,6 +38,14 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
+      // The reader refuses a date outside the four-digit years: never write one.
+      guard ISO8601.isStorable(date) else {
+        throw EncodingError.invalidValue(
+          ISO8601.describe(date),
+          .init(
+            codingPath: encoder.codingPath,
+            debugDescription: "\(ISO8601.describe(date)) is outside the dates the widget reads: \(ISO8601.storableRangeText)"))
+      }
       var container = encoder.singleValueContainer()
       try container.encode(ISO8601.format(date))
     }
