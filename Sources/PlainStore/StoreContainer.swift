@@ -45,7 +45,7 @@ public final class StoreContainer: Sendable {
   ///   or schema, or a symbolic link stands in for one. Nothing on disk is changed then.
   public static func file(at directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws -> StoreContainer {
     let coordinator = try StoreCoordinator(root: directory, schema: schema, options: options)
-    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: false)
+    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: false).watchingIfAsked()
   }
 
   /// A store that lives in memory only: for previews.
@@ -60,7 +60,12 @@ public final class StoreContainer: Sendable {
       .appendingPathComponent("PlainStore-\(UUID().uuidString)", isDirectory: true)
     let coordinator = try StoreCoordinator(
       root: folder.appendingPathComponent("Test.store", isDirectory: true), schema: schema, options: options)
-    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: true)
+    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: true).watchingIfAsked()
+  }
+
+  private func watchingIfAsked() -> StoreContainer {
+    if options.watchesOtherProcesses { startWatching() }
+    return self
   }
 
   /// Removes a temporary store's folder (the explicit teardown). A no-op for other stores.
@@ -95,8 +100,10 @@ public final class StoreContainer: Sendable {
     return found
   }
 
-  /// Commits of other processes, as they are noticed (on ``refresh()``, before a save, or while
-  /// ``startWatching()``): the counterpart of `NSPersistentStoreRemoteChange`.
+  /// Commits of other processes, as they are noticed (on ``refresh()``, before a save, or as soon
+  /// as they land while the container watches its folder, which a file container does unless
+  /// ``StoreOptions/watchesOtherProcesses`` is off): the counterpart of
+  /// `NSPersistentStoreRemoteChange`.
   public func remoteChanges() -> AsyncStream<RemoteChange> {
     coordinator.broadcaster.remoteChanges()
   }
@@ -107,7 +114,8 @@ public final class StoreContainer: Sendable {
   }
 
   /// Watches the store folder and refreshes as soon as another process commits (inotify on
-  /// Linux, a file-system event source on Apple platforms, polling otherwise).
+  /// Linux, a file-system event source on Apple platforms, polling otherwise). File containers
+  /// start watching when they open unless ``StoreOptions/watchesOtherProcesses`` is off.
   public func startWatching() {
     guard let files = coordinator.files else { return }
     watcher.withLock { watcher in
@@ -122,6 +130,8 @@ public final class StoreContainer: Sendable {
     }
   }
 
+  /// Stops watching the folder: other processes' commits then arrive on ``refresh()`` or before
+  /// a save.
   public func stopWatching() {
     watcher.withLock { watcher in
       watcher?.stop()

@@ -47,6 +47,7 @@ struct OptionSpec {
     OptionSpec(name: "--now", value: "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)"),
     OptionSpec(name: "--time-zone", value: "ZONE", help: "IANA zone for display and local times (default: UTC with --now, else the system's)"),
     OptionSpec(name: "--help", value: nil, help: "show help (also -h)"),
+    OptionSpec(name: "--version", value: nil, help: "print the version"),
   ]
 
   static func table(_ options: [OptionSpec]) -> [String] {
