@@ -98,6 +98,10 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
     } catch {
       throw StoreError(.damaged, path: path, "not a widget snapshot file (\(FileKeyValueStore.reason(error))); \(whatToDo)")
     }
+    // Versions count from 1: a 0 or a negative one was never written by this package.
+    guard header.formatVersion >= 1 else {
+      throw StoreError(.damaged, path: path, "format version \(header.formatVersion) was never written; \(whatToDo)")
+    }
     guard header.formatVersion <= currentFormatVersion else {
       throw StoreError(
         .newerFormat(header.formatVersion), path: path,
