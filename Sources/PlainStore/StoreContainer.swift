@@ -97,7 +97,24 @@ public final class StoreContainer: Sendable {
   public func refresh() throws -> Bool {
     let found = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
     coordinator.deliverRemoteChanges()
-    return found
+    let merged = try coordinator.syncArrived()
+    return found || merged != nil
+  }
+
+  // MARK: Sync between devices
+
+  /// Merges the change files that other devices' copies wrote and a sync engine brought into
+  /// `changes/`, as one transaction authored "sync" (announced as a remote change). Opening a
+  /// store and ``refresh()`` do it too. Returns nil when nothing new had arrived.
+  @discardableResult
+  public func sync() throws -> Transaction? {
+    try coordinator.syncArrived()
+  }
+
+  /// The devices that write to this store's `changes/`, what has arrived from each and what is
+  /// still on its way. nil for an in-memory store.
+  public func syncStatus() throws -> SyncStatus? {
+    try coordinator.syncStatus()
   }
 
   /// Commits of other processes, as they are noticed (on ``refresh()``, before a save, or as soon

@@ -21,7 +21,7 @@ enum Babydash {
         DiaperCommand.command, DiaperCommand.edit, DiaperCommand.delete, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
         ImportCommand.command,
       ]
-      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command, helpCommand]
+      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all + [helpCommand]
   }
 
   /// Runs one command line and returns the exit status.

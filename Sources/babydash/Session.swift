@@ -7,6 +7,8 @@ import PlainStore
 @MainActor
 final class Session {
   let appGroupDirectory: URL
+  /// Where the change files live when they are not in the store's `changes/`.
+  let syncFolder: URL?
   let now: Date
   /// True when `--now` fixed the time: then the store's transactions are stamped with it too,
   /// so that scripted runs write the same bytes every time.
@@ -34,6 +36,14 @@ final class Session {
       throw CommandLineError.usage(
         "the app group '\(appGroupDirectory.path)' is a file, not a folder: give a folder with --app-group or $BABYDASH_APP_GROUP",
         command)
+    }
+    if let given = values["--sync-folder"] ?? environment["BABYDASH_SYNC_FOLDER"] {
+      guard !given.isEmpty else {
+        throw CommandLineError.usage("bad value '' for --sync-folder: give a folder (it is created if missing)", command)
+      }
+      syncFolder = URL(fileURLWithPath: given, isDirectory: true)
+    } else {
+      syncFolder = nil
     }
     storeExistedBefore = FileManager.default.fileExists(atPath: AppGroup.storeURL(in: appGroupDirectory).path)
     appGroupExistedBefore = FileManager.default.fileExists(atPath: appGroupDirectory.path)
@@ -75,6 +85,9 @@ final class Session {
     let fixed = now
     var options = StoreOptions(author: "babydash")
     if nowIsFixed { options.clock = { fixed } }
+    options.syncFolder = syncFolder
+    options.deviceName = environment["BABYDASH_DEVICE_NAME"] ?? ProcessInfo.processInfo.hostName
+    options.watchesOtherProcesses = false  // one command, then exit: nothing to watch for
     let container = try StoreContainer.babyDashboard(inAppGroup: appGroupDirectory, options: options)
     openedContainer = container
     return container

@@ -17,8 +17,7 @@ extension StoreCoordinator {
         return try mergeArrived(&state, files: files, always: false)?.transaction
       }
     }
-    deliverRemoteChanges()
-    if let transaction, !transaction.changes.isEmpty { broadcaster.announceSave(transaction) }
+    deliverRemoteChanges()  // the merge reaches observers as a remote change
     return transaction
   }
 
