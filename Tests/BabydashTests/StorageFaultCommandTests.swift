@@ -33,6 +33,24 @@ import Testing
     #expect(status.status == 0, "\(status.stderr)")
   }
 
+  /// A clock time (`--at 09:30`) is read on "today" or the day before: before the year 0000
+  /// there is no such day to read it on.
+  @Test(arguments: [
+    ["--now", "0000-01-01T00:30:00+01:00", "diaper", "Mia", "pee", "--at", "09:30"],
+    ["--now", "0000-01-01T00:30:00Z", "--time-zone", "America/New_York", "diaper", "Mia", "pee", "--at", "09:30"],
+    ["--now", "0000-01-01T00:30:00Z", "diaper", "Mia", "pee", "--at", "23:30"],
+  ])
+  func aClockTimeBeforeTheYear0000IsAUsageErrorNotACrash(_ arguments: [String]) throws {
+    let tool = try BabydashProcess()
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-01-15T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    let before = try tool.snapshot()
+    let result = try tool.run(arguments)
+    Self.expectNoCrash(result, [64, 65])
+    #expect(result.stderr.contains("years 0000 to 9999"), "\(result.stderr)")
+    #expect(try tool.snapshot() == before)
+  }
+
   @Test(arguments: ["2562047788015216h", "9223372036854775807h", "1h9223372036854775807s", "153722867280912931m"])
   func aFeedTermTooLongToCountIsAUsageErrorNotACrash(_ term: String) throws {
     let tool = try BabydashProcess()
