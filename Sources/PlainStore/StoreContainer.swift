@@ -111,6 +111,12 @@ public final class StoreContainer: Sendable {
     try coordinator.syncArrived()
   }
 
+  /// Why this container rebuilt the store's local cache from `changes/` when it opened (a
+  /// cache file missing or damaged), if it did: nothing was lost, and `check` says so.
+  public var cacheRebuildReason: String? {
+    coordinator.state.withLock { $0.lastRebuildReason }
+  }
+
   /// The devices that write to this store's `changes/`, what has arrived from each and what is
   /// still on its way. nil for an in-memory store.
   public func syncStatus() throws -> SyncStatus? {

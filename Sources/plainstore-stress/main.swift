@@ -15,6 +15,7 @@ do {
   case "write": try WriterMode(arguments: arguments).run()
   case "bench": try BenchMode(arguments: arguments).run()
   case "reader": try ReaderMode(arguments: arguments).run()
+  case "open": try OpenMode(arguments: arguments).run()
   default: throw StressUsageError("unknown mode '\(arguments.mode)'")
   }
 } catch let error as StressUsageError {

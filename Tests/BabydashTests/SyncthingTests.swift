@@ -30,10 +30,12 @@ import Testing
     let base = Int.random(in: 20_000..<60_000)
     let peerA = try SyncthingPeer(home: homes.appendingPathComponent("a"), guiPort: base, syncPort: base + 1)
     let peerB = try SyncthingPeer(home: homes.appendingPathComponent("b"), guiPort: base + 2, syncPort: base + 3)
+    defer {
+      peerA.stop()
+      peerB.stop()
+    }
     try peerA.start()
-    defer { peerA.stop() }
     try peerB.start()
-    defer { peerB.stop() }
     try peerA.addDevice(peerB)
     try peerB.addDevice(peerA)
     try peerA.shareFolder(id: "babydash", path: changesA, with: peerB)

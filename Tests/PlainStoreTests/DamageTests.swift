@@ -85,7 +85,7 @@ import Testing
   /// Damage to the cache in local/: rebuilt from the change files, with all data.
   enum CacheDamage: String, CaseIterable, Sendable {
     case truncatedManifest, missingManifest, damagedLog, missingLog, truncatedSegment, missingSegment, missingDeviceID,
-      missingCacheFolder, emptiedSegment
+      missingCacheFolder, emptiedSegment, missingLogFolder, missingSegmentsFolder, missingLock
   }
 
   func apply(_ damage: CacheDamage, to url: URL) throws {
@@ -111,6 +111,12 @@ import Testing
       try FileManager.default.removeItem(at: path(url, "local"))
     case .emptiedSegment:
       try Data().write(to: segment)
+    case .missingLogFolder:
+      try FileManager.default.removeItem(at: path(url, "local/log"))
+    case .missingSegmentsFolder:
+      try FileManager.default.removeItem(at: path(url, "local/segments"))
+    case .missingLock:
+      try FileManager.default.removeItem(at: path(url, "local/lock"))
     }
   }
 
@@ -130,6 +136,27 @@ import Testing
     let reopened = try StoreContainer.file(at: url, schema: TestSchema.v1)
     #expect(try reopened.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 3)
     #expect(reopened.statistics.cacheRebuilds == 0, "the rebuilt cache is whole")
+  }
+
+  /// Damage inside a segment that keeps its size is found only when the segment is read: that
+  /// read fails naming the file, and the next open rebuilds the cache with all data.
+  @Test func aSegmentDamagedInsideIsRebuiltAtTheNextOpen() throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let segment = path(url, "local/segments/Event.2026-01.00000001.json")
+    var data = try Data(contentsOf: segment)
+    data[data.count / 2] = UInt8(ascii: "{")
+    try data.write(to: segment)
+    let first = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    #expect {
+      _ = try first.newBackgroundContext().fetch(FetchDescriptor<Event>())
+    } throws: { error in
+      let error = error as? StoreError
+      return error?.path == "Family.store/local/segments/Event.2026-01.00000001.json" && error?.detail.contains("rebuilt") == true
+    }
+    let second = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    #expect(try second.newBackgroundContext().fetch(FetchDescriptor<Event>()).map(\.title) == ["feed"])
+    #expect(second.statistics.cacheRebuilds == 1)
   }
 
   @Test func aLockHeldTooLongIsReportedAsLocked() throws {

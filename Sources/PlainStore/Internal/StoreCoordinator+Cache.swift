@@ -45,6 +45,9 @@ extension StoreCoordinator {
   /// Runs holding the flock.
   func rebuildCache(_ files: StoreFiles, because reason: StoreError) throws {
     do {
+      // The truth must be readable before the cache goes: a damaged change file of this device
+      // refuses the rebuild and leaves every file as it was.
+      _ = try files.changes.scan(own: try? readDeviceID(files))
       try createLayout(files)
       FileSystem.remove(files.manifestURL)
       FileSystem.remove(files.rebuildMarkerURL)

@@ -13,12 +13,22 @@ enum CheckCommand {
     guard session.storeExists else {
       throw CommandLineError.noInput("no store at '\(session.storeDirectory.path)': nothing to check")
     }
-    // Every file is read on its own first, so that all damaged ones are named, not the first
-    // one the store happens to open.
+    // Opening rebuilds a damaged cache (local/) from the change files first; then every file
+    // is read on its own, so that all damaged ones are named, not the first the store opens.
+    let opened = Result { try session.store() }
     var problems = unreadableFiles(in: session.storeDirectory) + strayFiles(in: session.storeDirectory)
+    var notes: [String] = []
     var summary = ""
     do {
-      let container = try session.store()
+      let container = try opened.get()
+      if let reason = container.cacheRebuildReason {
+        notes.append("note: the local cache was rebuilt from changes/, with all data (\(reason))")
+      }
+      if let sync = try container.syncStatus() {
+        notes += sync.devices.filter { $0.waiting > 0 }.map { "note: waiting for \(Plural.count($0.waiting, "change")) from device \($0.id.prefix(8))" }
+        notes += sync.notArrived.map { "note: '\($0)' has not fully arrived yet; it is read again at the next sync" }
+        problems += sync.unknownFiles.map { "'\($0)' is not a file the store writes: left alone; move it out of changes/" }
+      }
       let context = container.viewContext
       let counts = try context.contentCounts()
       let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
@@ -32,7 +42,7 @@ enum CheckCommand {
       throw CommandLineError.data(
         "the store at '\(session.storeDirectory.path)' has \(Plural.count(problems.count, "problem")):\n  " + problems.joined(separator: "\n  "))
     }
-    invocation.output.print(summary)
+    invocation.output.print((notes + [summary]).joined(separator: "\n"))
   }
 
   /// The JSON files under the store that do not parse: every one, named by its path.

@@ -62,6 +62,7 @@ final class SyncthingPeer {
     var environment = ProcessInfo.processInfo.environment
     environment["STNODEFAULTFOLDER"] = "1"
     environment["STNOUPGRADE"] = "1"
+    environment["STNORESTART"] = "1"  // no monitor process: the one started is the one stopped
     process.environment = environment
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
@@ -69,7 +70,10 @@ final class SyncthingPeer {
     self.process = process
     let deadline = Date().addingTimeInterval(30)
     while (try? rest("GET", "/rest/system/ping")) == nil {
-      guard Date() < deadline, process.isRunning else { throw PeerError("syncthing on port \(guiPort) did not answer") }
+      guard Date() < deadline, process.isRunning else {
+        stop()
+        throw PeerError("syncthing on port \(guiPort) did not answer")
+      }
       usleep(200_000)
     }
   }

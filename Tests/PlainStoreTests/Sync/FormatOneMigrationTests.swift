@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite struct FormatOneMigrationTests {
+  func fetchAll(_ store: URL) throws -> [MultiProcessItem] {
+    try StoreContainer.file(at: store, schema: MultiProcessItem.schema, options: StoreOptions(watchesOtherProcesses: false))
+      .newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>(sortBy: [SortDescriptor(\.batch)]))
+  }
+
+  @Test func aFormatOneStoreMigratesInPlaceWithEveryObject() throws {
+    let folder = MultiProcessFolder()
+    defer { folder.remove() }
+    let items = FormatOneStore.items(40)
+    try FormatOneStore.write(items, to: folder.store)
+    #expect(try fetchAll(folder.store) == items)
+    let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder.store.path))
+    #expect(names.isSuperset(of: ["store.json", "changes", "local"]))
+    #expect(names.isDisjoint(with: ["manifest.json", "segments", "log"]), "the old files go once the new ones are durable")
+    #expect(try String(contentsOf: folder.store.appendingPathComponent("store.json"), encoding: .utf8).contains(#""formatVersion":2"#))
+    #expect(try fetchAll(folder.store) == items, "and it opens again as format 2")
+  }
+
+  @Test func aDamagedFormatOneStoreIsRefusedAndLeftAsItWas() throws {
+    let folder = MultiProcessFolder()
+    defer { folder.remove() }
+    try FormatOneStore.write(FormatOneStore.items(40), to: folder.store)
+    let segments = folder.store.appendingPathComponent("segments")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: segments.path).sorted().first)
+    try Data("{\"formatVersion\":1,".utf8).write(to: segments.appendingPathComponent(name))
+    let before = try snapshotFiles(folder.store)
+    #expect(throws: StoreError.self) { _ = try fetchAll(folder.store) }
+    #expect(try snapshotFiles(folder.store) == before)
+  }
+
+  /// SIGKILL at random moments of opening a format-1 store: every time, the store opens
+  /// afterwards with every object, as format 1 or as format 2.
+  @Test func aMigrationKilledAtAnyMomentLosesNothing() throws {
+    let folder = MultiProcessFolder()
+    defer { folder.remove() }
+    var random = SplitMix64(seed: 0x1F0_2F0)
+    var killed = 0
+    for round in 0..<Self.kills {
+      try? FileManager.default.removeItem(at: folder.store)
+      let items = FormatOneStore.items(200, seed: round)
+      try FormatOneStore.write(items, to: folder.store)
+      let child = try MultiProcessChild(["open", folder.store.path])
+      usleep(UInt32(random.next() % 60_000))
+      child.kill()
+      if child.waitForExit() == -SIGKILL { killed += 1 }
+      let found = try fetchAll(folder.store)
+      try #require(found == items, "round \(round): \(found.count) of \(items.count) objects after the kill")
+    }
+    print("FormatOneMigrationTests: \(killed) of \(Self.kills) migrations killed, every object present after each")
+    #expect(killed > Self.kills / 2, "most kills landed while the child ran")
+  }
+
+  static let kills = 100
+}
