@@ -8,7 +8,7 @@ extension ISO8601 {
   static let endOfStorableIntervals: TimeInterval =
     Double(daysFromCivil(year: 10_000, month: 1, day: 1) * 86_400 - referenceOffset)
 
-  /// The range of `storableDates`, as messages state it.
+  /// The range `isStorable` accepts, as messages state it.
   public static let storableRangeText = "years 0000 to 9999 in UTC (from 0000-01-01T00:00:00Z, before 10000-01-01T00:00:00Z)"
 
   /// Whether a date can be written to a store file and read back: years 0000 to 9999 in UTC,
