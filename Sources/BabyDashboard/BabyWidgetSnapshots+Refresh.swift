@@ -22,7 +22,7 @@ extension BabyWidgetSnapshots {
         name: baby.name,
         lastFeed: lastFeed.map(BabyWidgetSnapshot.Feed.init),
         feedingSince: inProgress?.startTime,
-        nextFeedDue: lastFeed.map { $0.startTime.addingTimeInterval(baby.feedTerm) },
+        nextFeedDue: lastFeed.flatMap { baby.nextFeedDue(afterFeedStartingAt: $0.startTime) },
         lastDiaper: lastDiaper.map { BabyWidgetSnapshot.Diaper(time: $0.timestamp, type: $0.type) },
         todayFeedCount: try context.feedCount(of: baby.id, startingIn: today),
         todayDiaperCount: try context.diaperCount(of: baby.id, in: today)))

@@ -38,6 +38,14 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .custom { date, encoder in
+      // The reader refuses a date outside the four-digit years: never write one.
+      guard ISO8601.isStorable(date) else {
+        throw EncodingError.invalidValue(
+          ISO8601.describe(date),
+          .init(
+            codingPath: encoder.codingPath,
+            debugDescription: "\(ISO8601.describe(date)) is outside the dates the widget reads: \(ISO8601.storableRangeText)"))
+      }
       var container = encoder.singleValueContainer()
       try container.encode(ISO8601.format(date))
     }
@@ -89,6 +97,10 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
       header = try decoder.decode(Header.self, from: bytes)
     } catch {
       throw StoreError(.damaged, path: path, "not a widget snapshot file (\(FileKeyValueStore.reason(error))); \(whatToDo)")
+    }
+    // Versions count from 1: a 0 or a negative one was never written by this package.
+    guard header.formatVersion >= 1 else {
+      throw StoreError(.damaged, path: path, "format version \(header.formatVersion) was never written; \(whatToDo)")
     }
     guard header.formatVersion <= currentFormatVersion else {
       throw StoreError(

@@ -163,7 +163,7 @@ public final class DashboardModel {
     let inProgress = try context.inProgressFeed(of: baby.id)
     let lastFinished = try context.lastFinishedFeed(of: baby.id)
     let latestStart = [inProgress?.startTime, lastFinished?.startTime].compactMap { $0 }.max()
-    let nextFeedDue = latestStart.map { $0.addingTimeInterval(baby.feedTerm) }
+    let nextFeedDue = latestStart.flatMap { baby.nextFeedDue(afterFeedStartingAt: $0) }
     let (amount, source) = try tracker.lastAmount(of: baby)
     return DashboardTile(
       baby: baby,

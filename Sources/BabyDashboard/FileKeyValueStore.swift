@@ -92,6 +92,8 @@ public struct FileKeyValueStore: KeyValueStore {
     } catch {
       throw damaged("not a key-value file (\(Self.reason(error)))")
     }
+    // Versions count from 1: a 0 or a negative one was never written by this package.
+    guard header.formatVersion >= 1 else { throw damaged("format version \(header.formatVersion) was never written") }
     guard header.formatVersion <= Self.formatVersion else {
       throw KeyValueStoreError(
         code: .newerFormat(header.formatVersion), path: fileURL.path,

@@ -12,6 +12,12 @@ public struct KeyValueStoreError: Error, Equatable, Sendable, CustomStringConver
     case newerFormat(Int)
     /// The operating system refused a read, write or lock.
     case io
+    /// A symbolic link stands where a file or folder should be; links are never followed, so
+    /// that a planted one cannot send a write outside the app group.
+    case symbolicLink
+    /// Something other than a regular file (a FIFO, a device, a folder) stands where a file
+    /// should be; it is never opened for its contents, so that a FIFO cannot hang the reader.
+    case notARegularFile
   }
 
   /// The kind of failure.
@@ -33,6 +39,8 @@ public struct KeyValueStoreError: Error, Equatable, Sendable, CustomStringConver
     case .damaged: kind = "damaged"
     case .newerFormat(let version): kind = "newer format (\(version))"
     case .io: kind = "I/O error"
+    case .symbolicLink: kind = "symbolic link"
+    case .notARegularFile: kind = "not a regular file"
     }
     return "\(kind) at '\(path)': \(detail)"
   }

@@ -91,7 +91,8 @@ public enum TimeText {
 
   /// A length of time, rounded down to the minute: "<1m", "25m", "3h", "3h 20m", "2d 4h".
   public static func duration(_ seconds: TimeInterval) -> String {
-    let minutes = Int((max(0, seconds) / 60).rounded(.down))
+    // Checked: a feed term of 1e300 seconds from a script or an old store must not trap.
+    guard let minutes = Int(exactly: (max(0, seconds) / 60).rounded(.down)) else { return "∞" }
     if minutes < 1 { return "<1m" }
     let days = minutes / 1440
     let hours = (minutes % 1440) / 60

@@ -11,7 +11,11 @@ public enum ISO8601 {
 
   /// `2026-01-15T09:30:00Z`, or `2026-01-15T09:30:00.25Z`: the shortest text that parses back to
   /// exactly this date.
+  ///
+  /// A date outside `isStorable` has no such text: it gets `describe`'s form, which `parse`
+  /// refuses, rather than a trap.
   public static func format(_ date: Date) -> String {
+    guard isStorable(date) else { return describe(date) }
     let interval = date.timeIntervalSinceReferenceDate
     let whole = interval.rounded(.down)
     let fraction = interval - whole  // exact: both are doubles of the same magnitude
@@ -21,7 +25,9 @@ public enum ISO8601 {
   }
 
   /// `2026-01-15T09:30:00.000Z`: UTC with milliseconds, rounded to the nearest one.
+  /// A date outside `isStorable` gets `describe`'s form.
   public static func formatMilliseconds(_ date: Date) -> String {
+    guard isStorable(date) else { return describe(date) }
     let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     let seconds = milliseconds.floorDivided(by: 1000)
     let rest = milliseconds - seconds * 1000

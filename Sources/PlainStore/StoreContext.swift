@@ -88,10 +88,13 @@ public final class StoreContext: Sendable {
   /// their next fetch; observers are told. A save with no changes writes nothing.
   /// - Returns: the transaction, or nil when nothing changed.
   /// - Throws: ``StoreError``; the context then keeps its changes and the store is unchanged.
+  ///   `.invalidObject` names the object and property holding a value store files cannot hold:
+  ///   a date outside ``ISO8601/isStorable(_:)``, NaN or an infinity.
   @discardableResult
   public func save() throws -> Transaction? {
     let pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
     guard !pending.isEmpty else { return nil }
+    try StorableCheck.check(pending)
     let transaction = try coordinator.commit(pending, author: author)
     changes.withLock { changes in
       for change in pending {

@@ -5,6 +5,7 @@ enum DurationArgument {
   static func parse(_ text: String) throws -> TimeInterval {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 10800 (seconds)")
+    let tooLong = ArgumentValueError(reason: "the duration '\(text)' is too long to count in seconds")
     guard !trimmed.isEmpty else { throw problem }
     if let seconds = Int(trimmed) {
       guard seconds > 0 else { throw ArgumentValueError(reason: "a duration must be more than zero") }
@@ -21,7 +22,11 @@ enum DurationArgument {
       guard let value = Int(digits), let scale = ["h": 3600, "m": 60, "s": 1][character],
         usedUnits.allSatisfy({ unitOrder($0) < unitOrder(character) })
       else { throw problem }
-      total += value * scale
+      // Checked: `2562047788015216h` is more seconds than an Int holds.
+      let (seconds, overflow) = value.multipliedReportingOverflow(by: scale)
+      let (sum, overflowAgain) = total.addingReportingOverflow(seconds)
+      guard !overflow, !overflowAgain else { throw tooLong }
+      total = sum
       usedUnits.append(character)
       digits = ""
     }

@@ -24,7 +24,8 @@ enum LocalTimeText {
 
   /// `3h`, `2h30m`, `45m`: how the tool shows a feed term.
   static func duration(_ interval: TimeInterval) -> String {
-    let minutes = Int((interval / 60).rounded())
+    // Checked: a feed term of 1e300 seconds (an old store, the API) must not trap.
+    guard let minutes = Int(exactly: (interval / 60).rounded()) else { return "\(interval)s" }
     let (hours, rest) = (minutes / 60, minutes % 60)
     if hours == 0 { return "\(rest)m" }
     return rest == 0 ? "\(hours)h" : "\(hours)h\(pad(rest, 2))m"

@@ -66,6 +66,12 @@ final class Session {
       } catch let error as ArgumentValueError {
         throw CommandLineError.usage("bad value '\(text)' for --now: \(error.reason)", command)
       }
+      // Every time typed later is read against "now": it must be a date the store can hold.
+      guard ISO8601.isStorable(now) else {
+        throw CommandLineError.usage(
+          "bad value '\(text)' for --now: \(ISO8601.describe(now)) is outside the dates the store holds: "
+            + ISO8601.storableRangeText, command)
+      }
       nowIsFixed = true
     } else {
       now = Date()

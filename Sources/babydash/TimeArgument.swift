@@ -19,7 +19,10 @@ enum TimeArgument {
       let todayNumber = ISO8601.daysFromCivil(year: today.year, month: today.month, day: today.day)
       for daysBack in 0...1 {
         let day = ISO8601.civilFromDays(todayNumber - Int64(daysBack))
-        let parts = ISO8601.parseParts(LocalTimeText.dayText(day) + "T" + pad(hour) + ":" + pad(minute))!
+        // A day before the year 0000 has no four-digit text: no time the store could hold.
+        guard let parts = ISO8601.parseParts(LocalTimeText.dayText(day) + "T" + pad(hour) + ":" + pad(minute)) else {
+          throw ArgumentValueError(reason: "that day is outside the dates the store holds: \(ISO8601.storableRangeText)")
+        }
         let date = try localDate(parts, in: timeZone, text: trimmed)
         if date <= now.addingTimeInterval(60) || daysBack == 1 { return date }
       }

@@ -169,9 +169,9 @@ import Testing
     let observer = BabyWidgetSnapshotObserver(
       container: store.container, appGroupDirectory: folder.url, timeZone: Fixed.newYork, now: { Fixed.now })
     defer { observer.stop() }
-    // The system's reason, not "I/O error 0".
+    // What stands there and what to do, not "I/O error 0".
     let error = try #require(throws: KeyValueStoreError.self) { try observer.start(watchingFolder: false) }
-    #expect(error.code == .io && error.detail.contains("already exists"))
+    #expect(error.code == .notARegularFile && error.detail.contains("is not a folder"))
     #expect(error.path.hasPrefix(blocker.path))
     try FileManager.default.removeItem(at: blocker)
     #expect(try observer.enterForeground().babies.isEmpty)

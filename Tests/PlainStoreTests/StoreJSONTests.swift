@@ -239,7 +239,7 @@ import Testing
       try StoreJSONDecoder().decode(Child.self, from: Data(text.utf8))
     } throws: { error in
       guard case DecodingError.dataCorrupted(let context) = error else { return false }
-      return context.codingPath.isEmpty && StoreCoding.reason(error) == "not valid JSON (damaged or truncated)"
+      return context.codingPath.isEmpty && StoreCoding.reason(error).hasPrefix("not valid JSON (damaged or truncated): ")
     }
   }
 

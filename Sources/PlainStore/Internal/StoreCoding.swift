@@ -17,7 +17,9 @@ enum StoreCoding {
   static func reason(_ error: Error) -> String {
     switch error {
     case DecodingError.dataCorrupted(let context):
-      return context.codingPath.isEmpty ? "not valid JSON (damaged or truncated)" : "\(path(context.codingPath)): \(context.debugDescription)"
+      guard context.codingPath.isEmpty else { return "\(path(context.codingPath)): \(context.debugDescription)" }
+      let syntax = context.underlyingError.map { ": \($0)" } ?? ""
+      return "not valid JSON (damaged or truncated)\(syntax)"
     case DecodingError.keyNotFound(let key, let context):
       return "missing key '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))")
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):

@@ -149,7 +149,9 @@ final class JSONDecoding: Decoder {
   func double(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Double {
     let node = document.nodes[index]
     guard node.kind == .number else { throw mismatch(Double.self, index, base, key) }
-    guard let value = document.double(node) else { throw outOfRange(Double.self, node, base, key) }
+    guard let value = document.double(node), StorableValue.isStorable(value) else {
+      throw outOfRange(Double.self, node, base, key)
+    }
     return value
   }
 
@@ -185,11 +187,20 @@ final class JSONDecoding: Decoder {
 
   func date(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Date {
     let node = document.nodes[index]
-    if node.kind == .string, !node.flag, let date = JSONDateScanner.date(document.slice(node)) { return date }
+    if node.kind == .string, !node.flag, let date = JSONDateScanner.date(document.slice(node)),
+      StorableValue.isStorable(date)
+    {
+      return date
+    }
     let text = try string(index, base, key)
     guard let date = ISO8601.parse(text) else {
       throw DecodingError.dataCorrupted(
         .init(codingPath: codingPath(base, key), debugDescription: "'\(text)' is not an ISO 8601 date"))
+    }
+    // An offset can carry a four-digit year out of range (`0000-01-01T00:00:00+01:00`).
+    guard StorableValue.isStorable(date) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: codingPath(base, key), debugDescription: "'\(text)': \(StorableValue.refusal(date))"))
     }
     return date
   }

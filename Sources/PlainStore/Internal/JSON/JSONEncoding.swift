@@ -107,6 +107,13 @@ final class JSONEncoding: Encoder {
     }
   }
 
+  /// Drops the innermost value after its encoding threw: its bytes are never used, and
+  /// rebuilding a value that stopped halfway would read members that have no end.
+  func abandon() {
+    let level = levels.removeLast()
+    entries.removeSubrange(level.firstEntry...)
+  }
+
   /// This encoder's finished bytes, for a parent to splice in.
   func finish() -> JSONWriter {
     while !levels.isEmpty { end() }
@@ -250,7 +257,7 @@ final class JSONEncoding: Encoder {
     do {
       try value.encode(to: self)
     } catch {
-      end()
+      abandon()
       throw error
     }
     end()
@@ -262,7 +269,7 @@ final class JSONEncoding: Encoder {
     if T.self == String.self {
       writer.appendString(unsafeBitCast(value, to: String.self))
     } else if T.self == Date.self {
-      writer.appendDate(unsafeBitCast(value, to: Date.self))
+      try encodeDate(unsafeBitCast(value, to: Date.self), key: key)
     } else if T.self == UUID.self {
       writer.appendUUID(unsafeBitCast(value, to: UUID.self))
     } else if T.self == Double.self {
@@ -283,20 +290,32 @@ final class JSONEncoding: Encoder {
     return true
   }
 
+  /// A date the reader accepts, or `EncodingError.invalidValue` (the writer would otherwise
+  /// write text the reader calls damaged, or trap).
+  func encodeDate(_ value: Date, key: (any CodingKey)?) throws {
+    // The error carries the date's text, not the Date: Foundation's `Date.description`, which
+    // printing the error calls, traps on NaN and on ±1e19 s.
+    guard StorableValue.isStorable(value) else {
+      throw unstorable(ISO8601.describe(value), StorableValue.refusal(value), key: key)
+    }
+    writer.appendDate(value)
+  }
+
   func encodeDouble(_ value: Double, key: (any CodingKey)?) throws {
-    guard value.isFinite else { throw nonFinite(value, key: key) }
+    guard StorableValue.isStorable(value) else { throw unstorable(value, StorableValue.refusal(value), key: key) }
     writer.appendDouble(value)
   }
 
   func encodeFloat(_ value: Float, key: (any CodingKey)?) throws {
-    guard value.isFinite else { throw nonFinite(value, key: key) }
+    guard StorableValue.isStorable(Double(value)) else {
+      throw unstorable(value, StorableValue.refusal(Double(value)), key: key)
+    }
     writer.appendFloat(value)
   }
 
-  private func nonFinite<F: FloatingPoint>(_ value: F, key: (any CodingKey)?) -> EncodingError {
+  private func unstorable(_ value: Any, _ reason: String, key: (any CodingKey)?) -> EncodingError {
     var path = self.path
     if let key { path.append(key) }
-    return .invalidValue(
-      value, .init(codingPath: path, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+    return .invalidValue(value, .init(codingPath: path, debugDescription: reason))
   }
 }

@@ -12,8 +12,9 @@ struct JSONKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
   private func write(_ key: Key, _ body: () throws -> Void) rethrows {
     encoder.beginMember(key.stringValue, level: level)
+    // Even when the value throws: a member without an end would break the object's rebuild.
+    defer { encoder.endMember() }
     try body()
-    encoder.endMember()
   }
 
   func encodeNil(forKey key: Key) throws { write(key) { encoder.writer.append("null") } }

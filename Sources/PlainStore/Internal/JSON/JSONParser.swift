@@ -79,11 +79,14 @@ struct JSONParser {
     index += 1
     skipWhitespace()
     var count = 0
+    // The nodes of the keys, to refuse a repeated one when the object is done.
+    var keys: [Int32] = []
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
     } else {
       while true {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+        keys.append(Int32(nodes.count))
         try parseString()
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -104,8 +107,27 @@ struct JSONParser {
         }
       }
     }
+    try refuseRepeatedKeys(keys)
     nodes[slot].count = Int32(count)
     nodes[slot].end = Int32(nodes.count)
+  }
+
+  /// An object that names a key twice is refused: readers disagree on which value wins
+  /// (Foundation and this decoder took the first, jq and Python the last), so a file holding one
+  /// is damaged, never read one way here and another way elsewhere.
+  private func refuseRepeatedKeys(_ keys: [Int32]) throws(SyntaxError) {
+    guard keys.count > 1 else { return }
+    // Escaped keys are compared by the text they stand for (`"a"` and `"\u0061"` are one key).
+    func text(_ key: Int32) -> [UInt8] {
+      let node = nodes[Int(key)]
+      let raw = UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.start) + Int(node.count)])
+      return node.flag ? JSONDocument.unescape(raw) : Array(raw)
+    }
+    var seen = Set<[UInt8]>(minimumCapacity: keys.count)
+    for key in keys where !seen.insert(text(key)).inserted {
+      let name = String(decoding: text(key), as: UTF8.self)
+      throw SyntaxError(offset: Int(nodes[Int(key)].start) - 1, reason: "duplicate key \"\(name)\" in an object")
+    }
   }
 
   private mutating func parseArray(depth: Int) throws(SyntaxError) {
