@@ -23,19 +23,12 @@ import Testing
     try Data(text.replacingOccurrences(of: #""formatVersion":2"#, with: #""formatVersion":\#(version)"#).utf8).write(to: header)
     let before = try snapshotFiles(url)
 
-    // Today a version below 2 is taken for format 1 and "migrated": the check belongs in
-    // StoreFiles.decode (`guard decoded.formatVersion >= 1`), which this branch does not own.
-    withKnownIssue("store.json formatVersion \(version) is read as format 1 (StoreFiles.decode checks only the upper bound)") {
-      let error = try #require(throws: StoreError.self) {
-        let reopened = try StoreContainer.file(at: url, schema: TestSchema.v1)
-        _ = try reopened.newBackgroundContext().fetch(FetchDescriptor<Owner>())
-      }
-      #expect(error.code == .damaged)
-      #expect(error.path.hasSuffix("store.json"))
+    let error = try #require(throws: StoreError.self) {
+      let reopened = try StoreContainer.file(at: url, schema: TestSchema.v1)
+      _ = try reopened.newBackgroundContext().fetch(FetchDescriptor<Owner>())
     }
-    let after = try snapshotFiles(url)
-    withKnownIssue("the refused open must change nothing") {
-      #expect(after == before)
-    }
+    #expect(error.code == .damaged)
+    #expect(error.path.hasSuffix("store.json"))
+    #expect(try snapshotFiles(url) == before, "the refused open changes nothing")
   }
 }

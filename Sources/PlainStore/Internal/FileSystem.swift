@@ -67,17 +67,21 @@ enum FileSystem {
   }
 
   /// Creates `url` with `data`, never replacing a file already there: a flushed temporary
-  /// file linked to the name (which fails if the name is taken), then the folder flushed. A
-  /// crash leaves no file or the whole file, never part of one. Returns false, writing
-  /// nothing, when `url` exists.
+  /// file renamed to the name if it is free, then the folder flushed. A crash leaves no file or
+  /// the whole file, never part of one. Returns false, writing nothing, when `url` exists.
+  ///
+  /// The name is checked, then taken by rename, rather than taken by `link` and the temporary
+  /// file unlinked: one change to the folder per file instead of two, which the next flush
+  /// would have to write too. Callers hold the store's lock, so no writer of this store comes
+  /// between the check and the rename.
   @discardableResult
   static func createOnce(_ data: Data, at url: URL, displayPath: String) throws -> Bool {
+    if exists(url) { return false }
     let temporary = try writeTemporary(data, beside: url, displayPath: displayPath, flush: true)
-    defer { unlink(temporary.path) }
-    guard link(temporary.path, url.path) == 0 else {
+    guard rename(temporary.path, url.path) == 0 else {
       let code = errno
-      if code == EEXIST { return false }
-      throw error(code, displayPath, "cannot link into place")
+      unlink(temporary.path)
+      throw error(code, displayPath, "cannot rename into place")
     }
     try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
     return true

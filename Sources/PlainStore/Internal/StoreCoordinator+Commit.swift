@@ -70,7 +70,6 @@ extension StoreCoordinator {
     for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
   ) throws -> ChangeFile {
     let device = try ensureDevice(&state, files)
-    let mergeSchema = MergeSchema(schema)
     let objects = try entry.changes.map { change -> ObjectChange in
       switch change.kind {
       case .insert:

@@ -39,7 +39,7 @@ extension StoreCoordinator {
     }
     state.crashedCommits = []
     state.mergeWarnings = []
-    var merged = MergedState(schema: MergeSchema(schema))
+    var merged = MergedState(schema: mergeSchema)
     for file in scan.files { merged.apply(file) }
     let view = merged.materialize()
     var changes: [LogChange] = []

@@ -11,6 +11,8 @@ final class StoreCoordinator: Sendable {
   let lock: FileLock?
   let state: Mutex<StoreState>
   let broadcaster = ChangeBroadcaster()
+  /// The schema by property name, as the merge and the change files see it.
+  let mergeSchema: MergeSchema
 
   /// An in-memory store: every segment is loaded (and empty) from the start.
   init(inMemory schema: Schema, options: StoreOptions) {
@@ -19,6 +21,7 @@ final class StoreCoordinator: Sendable {
     self.files = nil
     self.lock = nil
     self.state = Mutex(StoreState(schema: schema))
+    self.mergeSchema = MergeSchema(schema)
   }
 
   /// Opens the store folder at `root`, creating it if it does not exist. Reads store.json and
@@ -32,6 +35,7 @@ final class StoreCoordinator: Sendable {
     self.files = files
     self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"))
     self.state = Mutex(StoreState(schema: schema))
+    self.mergeSchema = MergeSchema(schema)
     try openFiles()
   }
 
@@ -43,6 +47,7 @@ final class StoreCoordinator: Sendable {
     self.files = files
     self.lock = nil
     self.state = Mutex(StoreState(schema: schema))
+    self.mergeSchema = MergeSchema(schema)
     try loadCache(files)
   }
 
