@@ -159,6 +159,42 @@ import Testing
     #expect(second.statistics.cacheRebuilds == 1)
   }
 
+  /// Names read from files become paths only once proved to stay inside the store: a crafted
+  /// segment name in the log or the manifest is damage (the cache is rebuilt), and nothing is
+  /// ever created outside.
+  @Test(arguments: ["local/log/00000002.json", "local/manifest.json"])
+  func aCraftedSegmentNameLeadsNowhere(_ file: String) throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let outside = url.deletingLastPathComponent().appendingPathComponent("outside")
+    let crafted = try String(contentsOf: path(url, file), encoding: .utf8)
+      .replacingOccurrences(of: "Owner.all.00000001.json", with: "../../outside/x.json")
+      .replacingOccurrences(of: #""segment":"all""#, with: #""segment":"../../outside/x""#)
+    try #require(crafted != (try String(contentsOf: path(url, file), encoding: .utf8)))
+    try Data(crafted.utf8).write(to: path(url, file))
+    let container = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(4), name: "Ava"))
+    try context.save()
+    try container.compact()
+    #expect(try context.fetchCount(FetchDescriptor<Owner>()) == 3)
+    #expect(container.statistics.cacheRebuilds == 1)
+    #expect(!FileManager.default.fileExists(atPath: outside.path))
+  }
+
+  @Test func compactionLeavesFilesItDidNotWrite() throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let mine = path(url, "local/segments/notes.txt")
+    try Data("mine".utf8).write(to: mine)
+    let container = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(4), name: "Ava"))
+    try context.save()
+    try container.compact()
+    #expect(try Data(contentsOf: mine) == Data("mine".utf8))
+  }
+
   @Test func aLockHeldTooLongIsReportedAsLocked() throws {
     let url = try makeStore()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

@@ -35,4 +35,20 @@ enum SegmentKey {
     let last = range.upperBound.addingTimeInterval(-0.000_001)
     return monthIndex(of: range.lowerBound)...max(monthIndex(of: range.lowerBound), monthIndex(of: last))
   }
+
+  /// Whether `name` is a segment name the store writes ("all" or "YYYY-MM"): names read from
+  /// files become parts of file names, so anything else is refused as damage.
+  static func isValid(_ name: String) -> Bool {
+    name == all || monthIndex(of: name) != nil
+  }
+
+  /// Whether `file` is a segment file name the store writes, `<entity>.<segment>.<8 digits>.json`
+  /// with a known entity: a name that could lead outside `segments/` never passes.
+  static func isSegmentFileName(_ file: String, entities: Set<String>) -> Bool {
+    let parts = file.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 4, parts[3] == "json", entities.contains(String(parts[0])), isValid(String(parts[1])),
+      parts[2].count == 8, parts[2].allSatisfy({ $0.isASCII && $0.isNumber })
+    else { return false }
+    return true
+  }
 }

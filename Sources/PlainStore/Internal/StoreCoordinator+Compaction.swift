@@ -55,8 +55,11 @@ extension StoreCoordinator {
 
   private func removeUnreferencedFiles(_ manifest: Manifest, keepingLogsAfter keep: Int, files: StoreFiles) {
     let referenced = Set(manifest.segments.values.flatMap { $0.values.map(\.file) })
+    let entities = Set(schema.entities.map(\.name))
     var removed = false
-    for name in FileSystem.list(files.segmentsURL) where !referenced.contains(name) {
+    // Only segment files the store wrote and no longer needs: a file it did not write stays.
+    for name in FileSystem.list(files.segmentsURL)
+    where !referenced.contains(name) && SegmentKey.isSegmentFileName(name, entities: entities) {
       FileSystem.remove(files.segmentsURL.appendingPathComponent(name))
       removed = true
     }

@@ -112,6 +112,7 @@ final class StoreCoordinator: Sendable {
     if FileSystem.exists(files.rebuildMarkerURL) {
       throw StoreError(.damaged, path: files.display(files.cachePrefix + "rebuild"), "a process found the cache damaged.")
     }
+    if let manifest { try checkSegmentNames(manifest, files) }
     for entries in manifest?.segments.values.map(\.values) ?? [] {
       for entry in entries {
         let size = FileSystem.size(files.segmentsURL.appendingPathComponent(entry.file))
@@ -138,6 +139,19 @@ final class StoreCoordinator: Sendable {
         throw StoreError(
           .missing, path: files.display(files.logPath(state.sequence + 1)),
           "is missing while later log files are there.")
+      }
+    }
+  }
+
+  /// The segment file names a manifest lists become paths: each must be a name the store
+  /// writes, for an entity of the schema, so that no manifest can lead outside `segments/`.
+  func checkSegmentNames(_ manifest: Manifest, _ files: StoreFiles) throws {
+    let entities = Set(schema.entities.map(\.name))
+    for (entity, entries) in manifest.segments {
+      for (segment, entry) in entries
+      where !entities.contains(entity) || !SegmentKey.isValid(segment) || !SegmentKey.isSegmentFileName(entry.file, entities: [entity]) {
+        throw StoreError(
+          .damaged, path: files.display(files.manifestPath), "lists '\(entry.file)' for \(entity) \(segment), which is not a segment file name.")
       }
     }
   }
@@ -187,6 +201,7 @@ final class StoreCoordinator: Sendable {
       if identity != state.manifestIdentity {
         let manifest =
           try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
+        try checkSegmentNames(manifest, files)
         if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
           let noticed = state.undelivered  // read before the reload: still to announce
           state.reset(to: manifest, schema: schema)

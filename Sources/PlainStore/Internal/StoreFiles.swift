@@ -249,6 +249,10 @@ struct LogChange: Codable {
     kind = try container.decode(Kind.self, forKey: .kind)
     segment = try container.decode(String.self, forKey: .segment)
     from = try container.decodeIfPresent(String.self, forKey: .from)
+    for name in [segment] + (from.map { [$0] } ?? []) where !SegmentKey.isValid(name) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .segment, in: container, debugDescription: "'\(name)' is not a segment name (all or YYYY-MM)")
+    }
     if kind == .delete || !container.contains(.value) {
       value = nil  // a put without a value takes it from the entry's change file
     } else {
