@@ -29,6 +29,8 @@ let package = Package(
     .testTarget(name: "BabyDashboardTests", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews"]),
     .testTarget(name: "BabyDashboardPreviewsTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
     .testTarget(name: "BabydashTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
+    // The benchmark's arithmetic only (parsing, per-pair ratios, the table): timings stay out of tests.
+    .testTarget(name: "BabydashBenchTests", dependencies: ["babydash-bench"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -69,6 +69,9 @@ struct PairRunner {
         "- \(Self.label(size)) run: create-once file \(PeerComparison.quantity(createOnce, "ms")), append + fdatasync "
           + "\(PeerComparison.quantity(append, "ms")); our commit p50 ÷ create-once floor \(PeerComparison.ratio(overFloor))")
     }
+    // The peer is only a fair durable peer with synchronous = FULL (2) really in force.
+    let synchronous = Set(comparison.pairs.flatMap { $0.peer.compactMap { $0.values["synchronous"] } }).sorted()
+    text.append("- the peer's SQLite ran with PRAGMA synchronous = \(synchronous.map { String(Int($0)) }.joined(separator: ", ")) (2 is FULL)")
     text += ["", "Raw lines:"] + raw
     return text.joined(separator: "\n")
   }
