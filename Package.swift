@@ -15,7 +15,12 @@ let package = Package(
   targets: [
     // Libraries
     .target(name: "PlainStore"),
-    .target(name: "BabyDashboard", dependencies: ["PlainStore"]),
+    .target(name: "BabyDashboard", dependencies: ["PlainStore", "CSQLite", "CZlib"]),
+
+    // The system's SQLite and zlib (in the Apple SDKs; libsqlite3-dev and zlib1g-dev on Linux),
+    // for reading the SwiftData store the legacy importer migrates from. No package dependency.
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .target(name: "BabyDashboardPreviews", dependencies: ["PlainStore", "BabyDashboard"]),
 
     // Tools
@@ -24,11 +29,16 @@ let package = Package(
     // Test-only: a writer process that the multi-process and crash tests start and kill.
     .executableTarget(name: "plainstore-stress", dependencies: ["PlainStore"]),
 
+    // Test support: builds SwiftData-shaped SQLite stores with the SQLite C API, for the tests only.
+    .target(
+      name: "SwiftDataStoreBuilder", dependencies: ["BabyDashboard", "CSQLite", "CZlib"], path: "Tests/SwiftDataStoreBuilder"),
+
     // Tests
     .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "plainstore-stress"]),
-    .testTarget(name: "BabyDashboardTests", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews"]),
+    .testTarget(
+      name: "BabyDashboardTests", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews", "SwiftDataStoreBuilder"]),
     .testTarget(name: "BabyDashboardPreviewsTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
-    .testTarget(name: "BabydashTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
+    .testTarget(name: "BabydashTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash", "SwiftDataStoreBuilder"]),
     // The benchmark's arithmetic only (parsing, per-pair ratios, the table): timings stay out of tests.
     .testTarget(name: "BabydashBenchTests", dependencies: ["babydash-bench"]),
   ],

@@ -8,8 +8,8 @@ import Foundation
 /// the widget's snapshots (`WidgetCache/snapshots.json`).
 ///
 /// ```swift
-/// let folder = AppGroup.current.resolve(argument: options.appGroup,
-///                                       environment: ProcessInfo.processInfo.environment)
+/// let folder = try AppGroup.current.resolve(argument: options.appGroup,
+///                                           environment: ProcessInfo.processInfo.environment)
 /// ```
 public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
   /// The group identifier, e.g. `group.sungdoo.babyDashboard`.
@@ -43,19 +43,20 @@ public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
   ///
   /// In order: `argument` (e.g. `--app-group DIR`) if given and not empty; else
   /// `BABYDASH_APP_GROUP` from `environment`; else the platform's place. On Apple platforms that
-  /// is the container of the security application group (and `~/Library/Group Containers/<group>`
-  /// for a process without the entitlement, where macOS keeps group containers); elsewhere
-  /// `$XDG_DATA_HOME/<group>` if `XDG_DATA_HOME` is an absolute path, else
-  /// `$HOME/.local/share/<group>`. A relative override is taken from the current directory, and
-  /// a leading `~/` from `HOME`. Nothing is created here.
-  public func resolve(argument: String?, environment: [String: String]) -> URL {
+  /// is the container of the security application group; elsewhere `$XDG_DATA_HOME/<group>` if
+  /// `XDG_DATA_HOME` is an absolute path, else `$HOME/.local/share/<group>`. A relative override
+  /// is taken from the current directory, and a leading `~/` from `HOME`. Nothing is created here.
+  /// - Throws: ``AppGroupError`` on Apple platforms when the group has no container (the
+  ///   entitlement is missing): never a folder of this process's own, which the app's other
+  ///   processes would not share.
+  public func resolve(argument: String?, environment: [String: String]) throws -> URL {
     if let argument, !argument.isEmpty {
       return Self.directoryURL(forPath: argument, environment: environment)
     }
     if let path = environment[Self.environmentVariable], !path.isEmpty {
       return Self.directoryURL(forPath: path, environment: environment)
     }
-    return platformDirectory(environment: environment)
+    return try platformDirectory(environment: environment)
   }
 
   /// The store folder inside the group folder: `BabyDashboard.store/`.
@@ -77,14 +78,10 @@ public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
       .appendingPathComponent("snapshots.json", isDirectory: false)
   }
 
-  private func platformDirectory(environment: [String: String]) -> URL {
+  private func platformDirectory(environment: [String: String]) throws -> URL {
     #if canImport(Darwin)
-      if let url = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier) {
-        return url
-      }
-      return Self.home(environment)
-        .appendingPathComponent("Library/Group Containers", isDirectory: true)
-        .appendingPathComponent(identifier, isDirectory: true)
+      // containerURL(forSecurityApplicationGroupIdentifier:): iOS 7, macOS 10.8, watchOS 2, tvOS 9.
+      return try groupContainer(FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: identifier))
     #else
       // The XDG base-directory spec says a relative XDG_DATA_HOME is invalid and to be ignored.
       if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -96,11 +93,19 @@ public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
     #endif
   }
 
+  /// The group's container as the platform reported it.
+  /// - Throws: ``AppGroupError`` when there is none.
+  func groupContainer(_ url: URL?) throws -> URL {
+    guard let url else { throw AppGroupError(identifier: identifier) }
+    return url
+  }
+
   private static func home(_ environment: [String: String]) -> URL {
     if let home = environment["HOME"], home.hasPrefix("/") {
       return URL(fileURLWithPath: home, isDirectory: true)
     }
-    return FileManager.default.homeDirectoryForCurrentUser
+    // NSHomeDirectory, not homeDirectoryForCurrentUser: that one is macOS-only.
+    return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
   }
 
   private static func directoryURL(forPath path: String, environment: [String: String]) -> URL {

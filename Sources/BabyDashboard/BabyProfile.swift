@@ -11,7 +11,7 @@ public struct BabyProfile: Codable, Sendable, Hashable, Identifiable {
 
   /// Stable identity; unique in the store.
   public var id: UUID
-  /// The name shown on the screens; also the key of the last-feed-amount cache.
+  /// The name shown on the screens (the last-feed-amount cache is keyed by ``id``, not by it).
   public var name: String
   /// Seconds from the start of one feed until the next one is due.
   public var feedTerm: TimeInterval

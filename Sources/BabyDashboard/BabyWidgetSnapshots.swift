@@ -48,28 +48,19 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
 
   /// Replaces the file at `url` atomically (temporary file, fsync, rename, fsync of the folder).
   ///
-  /// - Throws: `StoreError` (`.io`) naming the file if it cannot be written.
+  /// - Throws: ``KeyValueStoreError`` (`.io`) naming the file and the system's reason if it
+  ///   cannot be written.
   public func write(to url: URL) throws {
-    let data = try encoded()
-    do {
-      try POSIXFile.writeAtomically(data, to: url)
-    } catch let error as KeyValueStoreError {
-      throw StoreError(.io(0), path: error.path, error.detail)
-    }
+    try POSIXFile.writeAtomically(try encoded(), to: url)
   }
 
   /// The snapshots in the file at `url`, or `nil` if there is no file yet.
   ///
   /// This is what the widget calls; it never opens the store.
-  /// - Throws: `StoreError` (`.damaged`, `.newerFormat`) naming the file if it cannot be read.
+  /// - Throws: `StoreError` (`.damaged`, `.newerFormat`) naming the file if it cannot be
+  ///   decoded; ``KeyValueStoreError`` (`.io`) with the system's reason if it cannot be read.
   public static func read(from url: URL) throws -> BabyWidgetSnapshots? {
-    let bytes: Data?
-    do {
-      bytes = try POSIXFile.readIfPresent(url)
-    } catch let error as KeyValueStoreError {
-      throw StoreError(.io(0), path: error.path, error.detail)
-    }
-    guard let bytes else { return nil }
+    guard let bytes = try POSIXFile.readIfPresent(url) else { return nil }
     return try decode(bytes, path: url.path)
   }
 

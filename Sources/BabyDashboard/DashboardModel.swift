@@ -13,7 +13,7 @@ import PlainStore
 ///
 /// ```swift
 /// let model = DashboardModel(container: container, cache: cache, now: { Date() })
-/// try model.reload()
+/// try model.reload()                                 // reads the tiles, then follows the store
 /// let feed = try model.startFeed(for: mia.id)
 /// var form = try model.finishFeedForm(for: mia.id)   // prefilled: "120" "mL"
 /// form.amountText = "130"
@@ -21,8 +21,11 @@ import PlainStore
 /// ```
 @MainActor @Observable
 public final class DashboardModel {
-  /// One tile per baby, createdAt ascending.
-  public private(set) var tiles: [DashboardTile] = []
+  /// One tile per baby, createdAt ascending; empty until the first ``reload()``, then kept up
+  /// to date by a live query.
+  public var tiles: [DashboardTile] { liveTiles?.results ?? [] }
+  /// Why the tiles could not be read again after a change in the store; nil once they are.
+  public var loadError: (any Error)? { liveTiles?.error }
   /// The last failure to update the cache after a successful save, for the UI to mention; the
   /// save itself stood (the cache is a convenience, the store is the record).
   public private(set) var cacheWarning: String?
@@ -33,6 +36,9 @@ public final class DashboardModel {
   @ObservationIgnored public let cache: LastFeedAmountCache
   @ObservationIgnored private let now: () -> Date
   @ObservationIgnored private let newID: () -> UUID
+  /// The tiles, recomputed after every commit (any context, any process) that touches babies,
+  /// feeds or diaper changes; made by the first ``reload()``.
+  private var liveTiles: LiveQuery<[DashboardTile]>?
 
   /// - Parameters:
   ///   - container: the store; the model works on its `viewContext`.
@@ -53,10 +59,36 @@ public final class DashboardModel {
 
   private var context: StoreContext { container.viewContext }
 
-  /// Reads the tiles again from the store (call it after a remote change, too).
+  /// The door every write goes through, with this model's clock, ids and flags; its cache
+  /// warning becomes the model's.
+  private func write<T>(_ body: (Tracker) throws -> T) throws -> T {
+    let tracker = Tracker(
+      context: context, schema: container.schema, cache: cache, flags: flags, now: now, newID: newID)
+    let result = try body(tracker)
+    cacheWarning = tracker.cacheWarning
+    try reload()
+    return result
+  }
+
+  /// Reads the tiles from the store now. The first call also starts following the store: from
+  /// then on, saves in any context and other processes' commits update ``tiles`` by themselves.
+  /// Call it again when something outside the store changed (the clock, the cache, ``flags``).
   public func reload() throws {
+    if let liveTiles {
+      try liveTiles.refetch()
+    } else {
+      liveTiles = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self]) {
+        [weak self] _ in try self?.readTiles() ?? []
+      }
+    }
+  }
+
+  private func readTiles() throws -> [DashboardTile] {
     let moment = now()
-    tiles = try context.babies().map { try tile(for: $0, now: moment) }
+    let tracker = Tracker(context: context, schema: container.schema, cache: cache, flags: flags, now: now)
+    let tiles = try context.babies().map { try tile(for: $0, now: moment, tracker: tracker) }
+    if let warning = tracker.cacheWarning { cacheWarning = warning }
+    return tiles
   }
 
   /// The tile of one baby, if it is shown.
@@ -66,47 +98,23 @@ public final class DashboardModel {
 
   // MARK: - Babies
 
-  /// Adds a baby created now; it goes last on the dashboard.
+  /// Adds a baby created now; it goes last on the dashboard (see ``Tracker/addBaby(name:feedTerm:createdAt:allowingSameName:)``).
   @discardableResult
-  public func addBaby(name: String, feedTerm: TimeInterval = BabyProfile.defaultFeedTerm) throws -> BabyProfile {
-    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else { throw ScreenModelError.emptyName }
-    let baby = BabyProfile(id: newID(), name: trimmed, feedTerm: feedTerm, createdAt: now())
-    context.insert(baby)
-    try saveOrRollback()
-    try reload()
-    return baby
+  public func addBaby(name: String, feedTerm: TimeInterval = BabyProfile.defaultFeedTerm, allowingSameName: Bool = false) throws -> BabyProfile {
+    try write { try $0.addBaby(name: name, feedTerm: feedTerm, allowingSameName: allowingSameName) }
   }
 
-  /// Renames a baby and moves its cached last amount to the new name.
-  public func renameBaby(_ babyID: UUID, to newName: String) throws {
-    let trimmed = newName.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else { throw ScreenModelError.emptyName }
-    var baby = try baby(babyID)
-    let oldName = baby.name
-    guard oldName != trimmed else { return }
-    baby.name = trimmed
-    context.update(baby)
-    try saveOrRollback()
-    if flags.lastFeedAmountCache {
-      updateCache { try cache.move(fromBabyName: oldName, toBabyName: trimmed) }
-    }
-    try reload()
+  /// Renames a baby; its cached last amount is keyed by id and stays with it.
+  public func renameBaby(_ babyID: UUID, to newName: String, allowingSameName: Bool = false) throws {
+    _ = try write { try $0.renameBaby(babyID, to: newName, allowingSameName: allowingSameName) }
   }
 
   /// Deletes a baby. Its feeds and diaper changes stay in the history with no baby (the
-  /// store's nullify rule), and its cached last amount is forgotten unless another baby still
-  /// has the same name (the name-keyed cache holds one value for both).
+  /// store's nullify rule), and its cached last amount is forgotten.
   ///
   /// - Throws: ``ScreenModelError/unknownBaby(_:)`` if it is already gone.
   public func deleteBaby(_ babyID: UUID) throws {
-    let baby = try baby(babyID)
-    context.delete(baby)
-    try saveOrRollback()
-    if flags.lastFeedAmountCache, try !context.babies().contains(where: { $0.name == baby.name }) {
-      updateCache { try cache.remove(forBabyName: baby.name) }
-    }
-    try reload()
+    _ = try write { try $0.removeBaby(babyID) }
   }
 
   // MARK: - Feeds and diapers
@@ -115,59 +123,29 @@ public final class DashboardModel {
   ///
   /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if one is in progress;
   ///   ``ScreenModelError/invalid(_:)`` with ``ValidationIssue/anotherFeedStartsThen`` if a
-  ///   finished feed of the baby started at this very moment (the store's uniqueness constraint
-  ///   would otherwise merge the new feed into it and erase its end and amount).
+  ///   finished feed of the baby started at this very moment.
   @discardableResult
   public func startFeed(for babyID: UUID) throws -> FeedSession {
-    let baby = try baby(babyID)
-    guard try context.inProgressFeed(of: babyID) == nil else {
-      throw ScreenModelError.alreadyFeeding(babyName: baby.name)
-    }
-    let start = now()
-    let profile: UUID? = babyID
-    let sameStart = FetchDescriptor<FeedSession>(predicate: #Predicate { $0.profileID == profile && $0.startTime == start })
-    if try context.fetchCount(sameStart) > 0 {
-      throw ScreenModelError.invalid([.anotherFeedStartsThen])
-    }
-    let feed = FeedSession(uuid: newID(), profileID: babyID, startTime: start)
-    context.insert(feed)
-    try saveOrRollback()
-    try reload()
-    return feed
+    try write { try $0.startFeed(for: babyID) }
   }
 
   /// The finish-feed form, prefilled with the baby's last amount (ContentView's
   /// `finishFeedSheet.onAppear`): from the cache when it is on and holds one, else from the most
-  /// recent feed with an amount, else empty in mL.
+  /// recent feed with an amount, else empty in mL. Counted as a cache hit or miss.
   public func finishFeedForm(for babyID: UUID) throws -> FeedAmountInput {
-    let baby = try baby(babyID)
-    return FeedAmountInput(try lastAmount(of: baby).amount)
+    FeedAmountInput(try write { try $0.prefill(for: babyID) })
   }
 
-  /// Finishes the baby's feed in progress now, with the amount in `amount` (empty for none), and
-  /// caches the amount under the baby's name (ContentView's `finishFeeding`). A `memo` replaces
-  /// the feed's memo; nil keeps it.
+  /// Finishes the baby's feed in progress now, with the amount in `amount` (empty for none); the
+  /// amount becomes the baby's cached last amount (ContentView's `finishFeeding`). A `memo`
+  /// replaces the feed's memo; nil keeps it.
   ///
   /// - Throws: ``ScreenModelError/invalid(_:)`` for a bad amount or unit,
   ///   ``ScreenModelError/noFeedInProgress(babyName:)`` if there is nothing to finish.
   @discardableResult
   public func finishFeed(for babyID: UUID, amount: FeedAmountInput, memo: String? = nil) throws -> FeedSession {
-    let baby = try baby(babyID)
     let parsed = try amount.amount()
-    guard var feed = try context.inProgressFeed(of: babyID) else {
-      throw ScreenModelError.noFeedInProgress(babyName: baby.name)
-    }
-    feed.endTime = max(now(), feed.startTime)
-    feed.amountValue = parsed?.amountValue
-    feed.amountUnitSymbol = parsed?.amountUnitSymbol
-    if let memo { feed.memoText = memo }
-    context.update(feed)
-    try saveOrRollback()
-    if flags.lastFeedAmountCache, let parsed {
-      updateCache { try cache.set(parsed, forBabyName: baby.name) }
-    }
-    try reload()
-    return feed
+    return try write { try $0.finishFeed(for: babyID, amount: parsed, memo: memo) }
   }
 
   /// Logs a diaper change now.
@@ -176,34 +154,17 @@ public final class DashboardModel {
   ///   if one of this type is already logged at this very moment (the store would merge the two).
   @discardableResult
   public func logDiaper(_ type: DiaperType, for babyID: UUID) throws -> DiaperChange {
-    _ = try baby(babyID)
-    let moment = now()
-    let profile: UUID? = babyID
-    let sameMoment = FetchDescriptor<DiaperChange>(predicate: #Predicate { $0.profileID == profile && $0.timestamp == moment })
-    // The type is compared here: enum comparisons inside #Predicate are not portable.
-    if try context.fetch(sameMoment).contains(where: { $0.type == type }) {
-      throw ScreenModelError.invalid([.sameDiaperChangeExists])
-    }
-    let diaper = DiaperChange(uuid: newID(), profileID: babyID, timestamp: moment, type: type)
-    context.insert(diaper)
-    try saveOrRollback()
-    try reload()
-    return diaper
+    try write { try $0.logDiaper(type, for: babyID) }
   }
 
   // MARK: - Internals
 
-  private func baby(_ id: UUID) throws -> BabyProfile {
-    guard let baby = try context.object(BabyProfile.self, id: id) else { throw ScreenModelError.unknownBaby(id) }
-    return baby
-  }
-
-  private func tile(for baby: BabyProfile, now: Date) throws -> DashboardTile {
+  private func tile(for baby: BabyProfile, now: Date, tracker: Tracker) throws -> DashboardTile {
     let inProgress = try context.inProgressFeed(of: baby.id)
     let lastFinished = try context.lastFinishedFeed(of: baby.id)
     let latestStart = [inProgress?.startTime, lastFinished?.startTime].compactMap { $0 }.max()
     let nextFeedDue = latestStart.map { $0.addingTimeInterval(baby.feedTerm) }
-    let (amount, source) = try lastAmount(of: baby)
+    let (amount, source) = try tracker.lastAmount(of: baby)
     return DashboardTile(
       baby: baby,
       inProgressFeed: inProgress,
@@ -213,38 +174,5 @@ public final class DashboardModel {
       nextFeedDue: nextFeedDue,
       isOverdue: inProgress == nil && nextFeedDue.map { now >= $0 } == true,
       lastDiaper: try context.lastDiaper(of: baby.id))
-  }
-
-  private func lastAmount(of baby: BabyProfile) throws -> (amount: LastFeedAmount?, source: DashboardTile.AmountSource?) {
-    if flags.lastFeedAmountCache {
-      do {
-        if let cached = try cache.get(forBabyName: baby.name) { return (cached, .cache) }
-      } catch {
-        // A damaged cache entry must not hide the dashboard: say so, and use the history.
-        cacheWarning = "\(error)"
-      }
-    }
-    if let feed = try context.lastFeedWithAmount(of: baby.id), let amount = LastFeedAmount(feed: feed) {
-      return (amount, .history)
-    }
-    return (nil, nil)
-  }
-
-  private func updateCache(_ body: () throws -> Void) {
-    do {
-      try body()
-      cacheWarning = nil
-    } catch {
-      cacheWarning = "\(error)"
-    }
-  }
-
-  private func saveOrRollback() throws {
-    do {
-      try context.save()
-    } catch {
-      context.rollback()
-      throw error
-    }
   }
 }

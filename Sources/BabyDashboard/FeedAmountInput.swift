@@ -54,17 +54,17 @@ public struct FeedAmountInput: Sendable, Hashable {
     guard !text.isEmpty else { return (nil, []) }
     var issues: [ValidationIssue] = []
     let value = Double(text.replacingOccurrences(of: ",", with: "."))
-    if let value, value.isFinite {
-      if value < 0 { issues.append(.negativeAmount) }
-    } else {
-      issues.append(.amountNotANumber(text))
-    }
+    if value?.isFinite != true { issues.append(.amountNotANumber(text)) }
     let unit = unitSymbol.trimmingCharacters(in: .whitespaces)
     let canonical = VolumeUnit.canonicalSymbol(for: unit)
     if unit.isEmpty {
       issues.append(.missingUnit)
     } else if canonical == nil {
       issues.append(.unknownUnit(unit))
+    }
+    // The range is the tracker's rule, one place for the form and every other writer.
+    if let value, value.isFinite {
+      issues.insert(contentsOf: TrackerRules.issues(forAmount: LastFeedAmount(amountValue: value, amountUnitSymbol: canonical ?? "mL")), at: 0)
     }
     guard issues.isEmpty, let value, let canonical else { return (nil, issues) }
     return (LastFeedAmount(amountValue: value, amountUnitSymbol: canonical), [])

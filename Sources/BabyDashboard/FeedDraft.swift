@@ -35,9 +35,7 @@ public struct FeedDraft: Sendable, Hashable {
 
   /// What is wrong with the form, without looking at the store.
   public var issues: [ValidationIssue] {
-    var issues: [ValidationIssue] = []
-    if let endTime, endTime < startTime { issues.append(.endBeforeStart) }
-    return issues + amountInput.issues
+    TrackerRules.issues(forStart: startTime, end: endTime) + amountInput.issues
   }
 
   /// `feed` with the form's values: the unit canonical, an empty memo as none.

@@ -5,7 +5,9 @@ import Foundation
 /// The default on Linux, where `UserDefaults` writes only on `synchronize()`, rewrites its plist
 /// in place, loses one process's keys when two write at once and reads a damaged plist as empty.
 /// Here:
-/// - the file is one JSON document with sorted keys and a format version, values as base64;
+/// - the file is one JSON document with sorted keys and a format version; a value that is JSON
+///   (every value this package stores) is kept as readable JSON under `values`, any other bytes
+///   as base64 under `binaryValues` (format 1 kept every value as base64, and is still read);
 /// - every change is a read-modify-write under an exclusive `flock` on a sibling `.lock` file,
 ///   so two processes never lose each other's keys;
 /// - the file is replaced atomically (temporary file in the same folder, fsync, rename, fsync of
@@ -18,7 +20,7 @@ import Foundation
 /// ```
 public struct FileKeyValueStore: KeyValueStore {
   /// The version of the file format this code writes.
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
   /// The JSON file.
   public let fileURL: URL
@@ -77,8 +79,7 @@ public struct FileKeyValueStore: KeyValueStore {
     var formatVersion: Int
   }
 
-  private struct File: Codable {
-    var formatVersion: Int
+  private struct FileV1: Decodable {
     var values: [String: Data]
   }
 
@@ -97,19 +98,53 @@ public struct FileKeyValueStore: KeyValueStore {
         detail: "written by a newer version (format \(header.formatVersion), this one reads up to "
           + "\(Self.formatVersion)); update this app or tool, the file was left untouched")
     }
-    do {
-      return try decoder.decode(File.self, from: bytes).values
-    } catch {
-      throw damaged("unreadable values (\(Self.reason(error)))")
+    if header.formatVersion < 2 {
+      do {
+        return try decoder.decode(FileV1.self, from: bytes).values
+      } catch {
+        throw damaged("unreadable values (\(Self.reason(error)))")
+      }
     }
+    guard let file = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
+      throw damaged("unreadable values (not a JSON object)")
+    }
+    var values: [String: Data] = [:]
+    for (key, value) in file["values"] as? [String: Any] ?? [:] {
+      guard let data = Self.canonicalJSON(value) else { throw damaged("unreadable value of '\(key)'") }
+      values[key] = data
+    }
+    for (key, value) in file["binaryValues"] as? [String: Any] ?? [:] {
+      guard let text = value as? String, let data = Data(base64Encoded: text) else {
+        throw damaged("the binary value of '\(key)' is not base64")
+      }
+      values[key] = data
+    }
+    return values
   }
 
   private func encode(_ values: [String: Data]) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-    var data = try encoder.encode(File(formatVersion: Self.formatVersion, values: values))
+    var readable: [String: Any] = [:]
+    var binary: [String: Any] = [:]
+    for (key, data) in values {
+      // Kept as JSON only when it reads back to the very same bytes.
+      if let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+        Self.canonicalJSON(object) == data
+      {
+        readable[key] = object
+      } else {
+        binary[key] = data.base64EncodedString()
+      }
+    }
+    var file: [String: Any] = ["formatVersion": Self.formatVersion, "values": readable]
+    if !binary.isEmpty { file["binaryValues"] = binary }
+    var data = try JSONSerialization.data(withJSONObject: file, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     data.append(0x0A)
     return data
+  }
+
+  /// The compact, sorted-key JSON of a value: the form this package's values are written in.
+  private static func canonicalJSON(_ value: Any) -> Data? {
+    try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
   }
 
   private func damaged(_ detail: String) -> KeyValueStoreError {

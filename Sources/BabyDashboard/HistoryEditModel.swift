@@ -5,9 +5,9 @@ import PlainStore
 /// The logic of the edit form (HistoryEditView), without any UI framework.
 ///
 /// Edits a feed's start, end, amount, unit and memo, or a diaper change's time and type;
-/// validates (end not before start, amount a number and not negative, a known unit, no clash
-/// with another feed or diaper change of the baby) with messages for the person; saves, and then
-/// caches a feed's amount under its baby's name (when the cache flag is on).
+/// validates (end not before start, amount a number in range with a known unit, times not in the
+/// future, no clash with another feed or diaper change of the baby) with messages for the person;
+/// saves through the ``Tracker``, whose cache policy then applies.
 ///
 /// ```swift
 /// let edit = try HistoryEditModel(editing: event, container: container, cache: cache)
@@ -36,12 +36,14 @@ public final class HistoryEditModel {
   @ObservationIgnored public let container: StoreContainer
   @ObservationIgnored public let cache: LastFeedAmountCache
   @ObservationIgnored public let flags: FeatureFlags
+  @ObservationIgnored private let now: () -> Date
 
   /// Opens the form for a history row, with the values stored now.
   ///
   /// - Throws: ``ScreenModelError/notFound(entity:id:)`` if the row's object is gone.
   public init(
-    editing event: HistoryEvent, container: StoreContainer, cache: LastFeedAmountCache, flags: FeatureFlags = .defaults
+    editing event: HistoryEvent, container: StoreContainer, cache: LastFeedAmountCache, flags: FeatureFlags = .defaults,
+    now: @escaping () -> Date = { Date() }
   ) throws {
     let context = container.viewContext
     switch event.kind {
@@ -61,6 +63,7 @@ public final class HistoryEditModel {
     self.container = container
     self.cache = cache
     self.flags = flags
+    self.now = now
   }
 
   private var context: StoreContext { container.viewContext }
@@ -87,35 +90,29 @@ public final class HistoryEditModel {
   ///   `StoreError` from the save.
   @discardableResult
   public func save() throws -> HistoryEvent {
+    let tracker = makeTracker()
+    defer { cacheWarning = tracker.cacheWarning }
     switch draft {
     case .feed(let form):
-      guard let stored = try context.object(FeedSession.self, id: id) else {
-        throw ScreenModelError.notFound(entity: FeedSession.entityName, id: id)
-      }
-      var issues = form.issues
-      if try clashes(feedStartingAt: form.startTime, of: stored) { issues.append(.anotherFeedStartsThen) }
-      guard issues.isEmpty else { throw ScreenModelError.invalid(issues) }
-      let feed = try form.applied(to: stored)
-      context.update(feed)
-      try saveOrRollback()
-      if flags.lastFeedAmountCache, let amount = LastFeedAmount(feed: feed), let babyName = try currentName(of: feed.profileID) {
-        do {
-          try cache.set(amount, forBabyName: babyName)
-          cacheWarning = nil
-        } catch {
-          cacheWarning = "\(error)"
+      let formIssues = form.issues
+      guard formIssues.isEmpty else {
+        // Say everything at once: the clash too, though the amount could not be read.
+        var issues = formIssues
+        if let stored = try context.object(FeedSession.self, id: id),
+          try context.clashingObject(with: FeedChanges(startTime: form.startTime).applied(to: stored), schema: container.schema) != nil
+        {
+          issues.append(.anotherFeedStartsThen)
         }
+        throw ScreenModelError.invalid(issues)
       }
+      let changes = FeedChanges(
+        startTime: form.startTime, endTime: .some(form.endTime), amount: .some(try form.amountInput.amount()),
+        memoText: .some(form.memoText))
+      let feed = try tracker.editFeed(id, changes)
       draft = .feed(FeedDraft(feed))
       return HistoryEvent(.feed(feed), babyName: babyName)
     case .diaper(let form):
-      guard let stored = try context.object(DiaperChange.self, id: id) else {
-        throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: id)
-      }
-      let diaper = form.applied(to: stored)
-      if try clashes(diaper) { throw ScreenModelError.invalid([.sameDiaperChangeExists]) }
-      context.update(diaper)
-      try saveOrRollback()
+      let diaper = try tracker.editDiaper(id, timestamp: form.timestamp, type: form.type)
       return HistoryEvent(.diaper(diaper), babyName: babyName)
     }
   }
@@ -123,51 +120,12 @@ public final class HistoryEditModel {
   /// Deletes the feed or diaper change being edited.
   public func delete() throws {
     switch draft {
-    case .feed:
-      guard let stored = try context.object(FeedSession.self, id: id) else {
-        throw ScreenModelError.notFound(entity: FeedSession.entityName, id: id)
-      }
-      context.delete(stored)
-    case .diaper:
-      guard let stored = try context.object(DiaperChange.self, id: id) else {
-        throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: id)
-      }
-      context.delete(stored)
+    case .feed: try makeTracker().deleteFeed(id)
+    case .diaper: try makeTracker().deleteDiaper(id)
     }
-    try saveOrRollback()
   }
 
-  // The store would merge a clashing object into the stored one (its uniqueness constraints
-  // make the importer idempotent); in a form that would silently replace another row, so say so.
-  private func clashes(feedStartingAt start: Date, of feed: FeedSession) throws -> Bool {
-    let profile = feed.profileID
-    let uuid = feed.uuid
-    let descriptor = FetchDescriptor<FeedSession>(
-      predicate: #Predicate { $0.profileID == profile && $0.startTime == start && $0.uuid != uuid })
-    return try context.fetchCount(descriptor) > 0
-  }
-
-  private func clashes(_ diaper: DiaperChange) throws -> Bool {
-    let profile = diaper.profileID
-    let time = diaper.timestamp
-    let uuid = diaper.uuid
-    let type = diaper.type
-    let descriptor = FetchDescriptor<DiaperChange>(
-      predicate: #Predicate { $0.profileID == profile && $0.timestamp == time && $0.uuid != uuid })
-    return try context.fetch(descriptor).contains { $0.type == type }
-  }
-
-  private func currentName(of babyID: UUID?) throws -> String? {
-    guard let babyID else { return nil }
-    return try context.object(BabyProfile.self, id: babyID)?.name
-  }
-
-  private func saveOrRollback() throws {
-    do {
-      try context.save()
-    } catch {
-      context.rollback()
-      throw error
-    }
+  private func makeTracker() -> Tracker {
+    Tracker(context: context, schema: container.schema, cache: cache, flags: flags, now: now)
   }
 }

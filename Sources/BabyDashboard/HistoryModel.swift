@@ -11,7 +11,7 @@ import PlainStore
 /// ```swift
 /// let history = HistoryModel(container: container, calendar: Calendar(identifier: .gregorian),
 ///                            timeZone: TimeZone(identifier: "Europe/Berlin")!)
-/// try history.reload()
+/// try history.reload()                 // reads the history, then follows the store
 /// history.hashtagFilter = "night"
 /// for month in history.sections { … }
 /// ```
@@ -40,6 +40,12 @@ public final class HistoryModel {
   public let calendar: Calendar
   @ObservationIgnored public let container: StoreContainer
   @ObservationIgnored private var allEvents: [HistoryEvent] = []
+  /// Reads the store again after every commit (any context, any process) that touches babies,
+  /// feeds or diaper changes; made by the first ``reload()``. Its fetch sets the properties
+  /// above, because the filters apply to what it reads.
+  private var liveRecords: LiveQuery<Void>?
+  /// Why the history could not be read again after a change in the store; nil once it is.
+  public var loadError: (any Error)? { liveRecords?.error }
 
   /// - Parameters:
   ///   - calendar: the calendar that decides months and days; its time zone is replaced by
@@ -54,8 +60,20 @@ public final class HistoryModel {
 
   private var context: StoreContext { container.viewContext }
 
-  /// Reads babies, feeds and diaper changes again (call it after a remote change, too).
+  /// Reads babies, feeds and diaper changes now. The first call also starts following the
+  /// store: from then on, saves in any context and other processes' commits update the history
+  /// by themselves.
   public func reload() throws {
+    if let liveRecords {
+      try liveRecords.refetch()
+    } else {
+      liveRecords = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self]) {
+        [weak self] _ in try self?.readRecords()
+      }
+    }
+  }
+
+  private func readRecords() throws {
     babies = try context.babies()
     let names = Dictionary(babies.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ id: UUID?) -> String? { id.flatMap { names[$0] } }
@@ -70,23 +88,11 @@ public final class HistoryModel {
   ///
   /// - Throws: ``ScreenModelError/notFound(entity:id:)`` if it is already gone.
   public func delete(_ event: HistoryEvent) throws {
+    // Deleting never changes the last-feed-amount cache: the tracker needs none here.
+    let tracker = Tracker(context: context, schema: container.schema, cache: nil, now: { Date() })
     switch event.kind {
-    case .feed(let feed):
-      guard let stored = try context.object(FeedSession.self, id: feed.uuid) else {
-        throw ScreenModelError.notFound(entity: FeedSession.entityName, id: feed.uuid)
-      }
-      context.delete(stored)
-    case .diaper(let diaper):
-      guard let stored = try context.object(DiaperChange.self, id: diaper.uuid) else {
-        throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: diaper.uuid)
-      }
-      context.delete(stored)
-    }
-    do {
-      try context.save()
-    } catch {
-      context.rollback()
-      throw error
+    case .feed(let feed): try tracker.deleteFeed(feed.uuid)
+    case .diaper(let diaper): try tracker.deleteDiaper(diaper.uuid)
     }
     try reload()
   }

@@ -5,9 +5,9 @@ extension LastFeedAmountCache {
   /// Fills in the last amount of every baby that has none, from its most recent feed with an
   /// amount (Phase A's one-time backfill, and the importer's safety net).
   ///
-  /// Values already cached are never replaced, so running it again changes nothing. Babies are
-  /// taken oldest first; when two share a name, the first one with an amount fills the name's
-  /// value and the second counts as already cached (the name-keyed cache holds one value).
+  /// Values already cached are never replaced, so running it again changes nothing. Entries are
+  /// keyed by id, so two babies who share a name each get their own feed's amount; an entry
+  /// still under a shared name goes to the oldest of them (``amount(for:among:)``).
   ///
   /// - Parameter context: the context to read babies and feeds from.
   /// - Returns: what was done, with the coverage figure.
@@ -17,7 +17,7 @@ extension LastFeedAmountCache {
     let babies = try context.babies()
     var report = LastFeedAmountBackfillReport(babies: babies.count, backfilledNames: [], alreadyCached: 0, withoutAmount: 0)
     for baby in babies {
-      if try get(forBabyName: baby.name) != nil {
+      if try amount(for: baby, among: babies) != nil {
         report.alreadyCached += 1
         continue
       }
@@ -25,7 +25,7 @@ extension LastFeedAmountCache {
         report.withoutAmount += 1
         continue
       }
-      try set(amount, forBabyName: baby.name)
+      try set(amount, forBabyID: baby.id)
       report.backfilledNames.append(baby.name)
     }
     return report

@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 
 /// The `migrationCompleted` record: the legacy import finished, for which schema version, when.
 ///
@@ -19,6 +20,32 @@ public struct MigrationRecord: Codable, Sendable, Hashable {
     self.completedAt = completedAt
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case schemaVersion, completedAt
+  }
+
+  /// Reads `completedAt` as ISO 8601 text, or as the seconds since 2001 that earlier versions
+  /// wrote (Foundation's default).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    if let text = try? container.decode(String.self, forKey: .completedAt) {
+      guard let date = ISO8601.parse(text) else {
+        throw DecodingError.dataCorruptedError(forKey: .completedAt, in: container, debugDescription: "'\(text)' is not an ISO 8601 time")
+      }
+      completedAt = date
+    } else {
+      completedAt = Date(timeIntervalSinceReferenceDate: try container.decode(Double.self, forKey: .completedAt))
+    }
+  }
+
+  /// Writes `completedAt` as exact ISO 8601 UTC text, readable in the preferences file.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(schemaVersion, forKey: .schemaVersion)
+    try container.encode(ISO8601.format(completedAt), forKey: .completedAt)
+  }
+
   /// The record in `store`, or `nil` if no import has completed.
   ///
   /// - Throws: ``KeyValueStoreError`` if the store cannot be read or the value is damaged.
@@ -36,8 +63,7 @@ public struct MigrationRecord: Codable, Sendable, Hashable {
 
   /// Writes this record to `store`.
   ///
-  /// The date is kept as Foundation encodes it by default (seconds since 2001 as a double), which
-  /// round-trips exactly.
+  /// The date is kept as exact ISO 8601 text (`2026-01-15T09:30:01.25Z`), which round-trips exactly.
   public func save(to store: any KeyValueStore) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

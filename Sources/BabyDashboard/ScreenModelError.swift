@@ -15,6 +15,8 @@ public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible
   case notFound(entity: String, id: UUID)
   /// The form has issues; each says what to fix.
   case invalid([ValidationIssue])
+  /// Another baby already has this name; adding or renaming to it must be asked for explicitly.
+  case nameInUse(name: String, babyIDs: [UUID])
 
   public var description: String {
     switch self {
@@ -30,6 +32,9 @@ public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible
       return "The \(entity) \(id.uuidString) is no longer in the store: reload the history; it may have been deleted elsewhere."
     case .invalid(let issues):
       return issues.map(\.message).joined(separator: " ")
+    case .nameInUse(let name, let ids):
+      return "Another baby is already named \(name) (id \(ids.map(\.uuidString).joined(separator: ", "))): "
+        + "choose another name, or confirm that both share it; then address each by its id."
     }
   }
 }

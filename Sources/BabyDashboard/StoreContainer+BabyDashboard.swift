@@ -5,7 +5,7 @@ extension StoreContainer {
   /// Opens (or creates) the app's store in an app-group folder: `<folder>/BabyDashboard.store/`.
   ///
   /// ```swift
-  /// let folder = AppGroup.current.resolve(argument: nil, environment: ProcessInfo.processInfo.environment)
+  /// let folder = try AppGroup.current.resolve(argument: nil, environment: ProcessInfo.processInfo.environment)
   /// let container = try StoreContainer.babyDashboard(inAppGroup: folder, options: .init(author: "cli"))
   /// ```
   /// - Throws: `StoreError` if the store is damaged, newer, or cannot be created.

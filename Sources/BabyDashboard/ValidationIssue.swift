@@ -19,6 +19,20 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   case anotherFeedStartsThen
   /// Another diaper change of the same baby and type is logged at that moment.
   case sameDiaperChangeExists
+  /// A name holds a control character (an escape, a bell, a newline).
+  case nameHasControlCharacters
+  /// A name is longer than the limit.
+  case nameTooLong(limit: Int)
+  /// A feed term outside ``TrackerRules/feedTermRange``.
+  case feedTermOutOfRange
+  /// An amount above ``TrackerRules/maximumAmountInMilliliters``.
+  case amountTooLarge
+  /// A time more than ``TrackerRules/futureTolerance`` after now.
+  case inTheFuture
+  /// A time before ``TrackerRules/earliestTime``.
+  case beforeEarliestTime
+  /// A feed would start before the baby's newest feed, so it could never be the one in progress.
+  case laterFeedExists
 
   /// A sentence that says what is wrong and what to do.
   public var message: String {
@@ -37,6 +51,20 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
       return "Another feed of this baby starts at the same time: change the start time, or edit that feed instead."
     case .sameDiaperChangeExists:
       return "This baby already has a diaper change of this type at that time: change the time or the type."
+    case .nameHasControlCharacters:
+      return "The name holds a control character (an escape, a bell or a line break): type it again without one."
+    case .nameTooLong(let limit):
+      return "The name is longer than \(limit) characters: shorten it."
+    case .feedTermOutOfRange:
+      return "The time between feeds must be from 1 minute to 24 hours."
+    case .amountTooLarge:
+      return "The amount is more than \(Int(TrackerRules.maximumAmountInMilliliters)) mL: check for a thousands separator or a wrong unit."
+    case .laterFeedExists:
+      return "A later feed of this baby is already logged: log this one with its start and end instead."
+    case .beforeEarliestTime:
+      return "The time is before the year 2000: check the year."
+    case .inTheFuture:
+      return "The time is in the future: give a time that has passed (HH:mm means the most recent such time)."
     }
   }
 

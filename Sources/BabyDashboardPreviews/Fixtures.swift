@@ -43,8 +43,9 @@ public func makeDiaperChange(profile: BabyProfile?, timestamp: Date, type: Diape
     profileID: profile?.id, timestamp: timestamp, type: type)
 }
 
-/// Writes a baby's last feed amount into `cache`, as the app does after saving a feed with an
-/// amount; the unit is stored canonical ("ml" → "mL").
+/// Writes a last feed amount under a baby's name into `cache`, as the Phase A app did (the
+/// cache moves it to the oldest baby of that name on first use); the unit is stored canonical
+/// ("ml" → "mL").
 ///
 /// - Throws: ``KeyValueStoreError`` from the cache's store.
 public func seedLastFeedAmount(

@@ -31,7 +31,12 @@ public enum HistoryText {
   }
 
   /// The history of `months` (as ``HistoryModel/sections`` groups them), ending in one newline.
-  public static func render(months: [HistoryMonth], filter: Filter = Filter(), world: PreviewWorld) -> String {
+  ///
+  /// - Parameter showingIDs: whether each row starts with the first 8 characters of its event's
+  ///   id, as `babydash history` shows them for `feed edit ID` and friends.
+  public static func render(
+    months: [HistoryMonth], filter: Filter = Filter(), world: PreviewWorld, showingIDs: Bool = false
+  ) -> String {
     let count = months.reduce(0) { $0 + $1.events.count }
     var lines = [DashboardText.header("History", world: world)]
     let babies = filter.babyName ?? "all babies"
@@ -56,7 +61,7 @@ public enum HistoryText {
       for day in month.days {
         lines.append(dayHeader(day, world: world))
         for event in day.events {
-          lines += rows(event, nameColumns: nameColumns, world: world)
+          lines += rows(event, nameColumns: nameColumns, world: world, showingID: showingIDs)
         }
       }
     }
@@ -65,12 +70,13 @@ public enum HistoryText {
 
   /// The history a ``HistoryModel`` shows now, with its filters.
   @MainActor
-  public static func render(_ model: HistoryModel, world: PreviewWorld) -> String {
+  public static func render(_ model: HistoryModel, world: PreviewWorld, showingIDs: Bool = false) -> String {
     let babyName = model.babyFilter.flatMap { id in model.babies.first { $0.id == id }?.name }
     let tag = model.hashtagFilter.flatMap { Hashtag.normalize($0).isEmpty ? nil : $0 }
     return render(
       months: model.sections,
-      filter: Filter(babyName: babyName, hashtag: tag, availableHashtags: model.hashtags), world: world)
+      filter: Filter(babyName: babyName, hashtag: tag, availableHashtags: model.hashtags), world: world,
+      showingIDs: showingIDs)
   }
 
   /// "(no baby)" for an orphan.
@@ -87,11 +93,19 @@ public enum HistoryText {
     return "\(title) · \(hours)-hour day, clocks changed \(before) → \(after)"
   }
 
-  static func rows(_ event: HistoryEvent, nameColumns: Int, world: PreviewWorld) -> [String] {
-    let start = "  " + TimeText.clock(event.date, in: world) + "  " + TextLayout.pad(displayName(event.babyName), to: nameColumns) + "  "
+  /// The short id of an event: the first 8 characters of its uuid, lowercased.
+  public static func shortID(_ id: UUID) -> String {
+    String(id.uuidString.lowercased().prefix(8))
+  }
+
+  static func rows(_ event: HistoryEvent, nameColumns: Int, world: PreviewWorld, showingID: Bool = false) -> [String] {
+    let start = "  " + (showingID ? shortID(event.id) + "  " : "") + TimeText.clock(event.date, in: world) + "  " + TextLayout.pad(displayName(event.babyName), to: nameColumns) + "  "
+    // In the hour the clocks go back, two rows can read 01:30: the offset tells them apart.
+    let offset = TimeText.isRepeated(event.date, in: world)
+      ? "  (" + TimeText.utcOffset(world.timeZone.secondsFromGMT(for: event.date)) + ")" : ""
     switch event.kind {
     case .diaper(let diaper):
-      return [start + "Diaper  " + diaper.type.rawValue]
+      return [start + "Diaper  " + diaper.type.rawValue + offset]
     case .feed(let feed):
       var details: [String] = []
       if let end = feed.endTime {
@@ -102,7 +116,7 @@ public enum HistoryText {
       if let value = feed.amountValue {
         details.append(AmountText.format(value, unitSymbol: feed.amountUnitSymbol ?? "(no unit)"))
       }
-      var lines = [start + "Feed    " + details.joined(separator: " · ")]
+      var lines = [start + "Feed    " + details.joined(separator: " · ") + offset]
       if let memo = feed.memoText, !memo.isEmpty {
         let indent = String(repeating: " ", count: TextLayout.width(start) + 8)
         lines += TextLayout.wrap("\"\(memo)\"", columns: width, first: indent, rest: indent + " ")

@@ -4,8 +4,8 @@ import Foundation
 extension Scenario {
   /// The cases screens get wrong: a day with a daylight-saving change (a feed that spans it),
   /// an orphan feed and diaper change, a feed in progress past its term, a long name, a
-  /// non-Latin name, and two babies with the same name (who share a cached amount, as the
-  /// name-keyed cache does).
+  /// non-Latin name, and two babies with the same name, with a cached amount written under that
+  /// name (Phase A data): only the older Alex takes it, the second never borrows it.
   public static let edgeCases = Scenario(
     name: "edge-cases",
     summary: "DST day, orphans, a feed past its term, a long and a Korean name, two Alexes."

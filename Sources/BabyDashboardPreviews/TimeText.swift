@@ -44,6 +44,17 @@ public enum TimeText {
     return pad(p.hour) + ":" + pad(p.minute)
   }
 
+  /// Whether the clock shows `date`'s time twice that day (the hour the clocks go back), so that
+  /// the clock alone cannot tell which of the two is meant.
+  public static func isRepeated(_ date: Date, in world: PreviewWorld) -> Bool {
+    let zone = world.timeZone
+    let here = zone.secondsFromGMT(for: date)
+    let around = Set([zone.secondsFromGMT(for: date.addingTimeInterval(-86_400)), zone.secondsFromGMT(for: date.addingTimeInterval(86_400))])
+    return around.contains { other in
+      other != here && zone.secondsFromGMT(for: date.addingTimeInterval(TimeInterval(here - other))) == other
+    }
+  }
+
   /// "Tue 10 Mar 2026 07:05".
   public static func dateTime(_ date: Date, in world: PreviewWorld) -> String {
     let p = parts(date, in: world)

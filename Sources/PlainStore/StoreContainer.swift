@@ -45,7 +45,7 @@ public final class StoreContainer: Sendable {
   ///   or schema, or a symbolic link stands in for one. Nothing on disk is changed then.
   public static func file(at directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws -> StoreContainer {
     let coordinator = try StoreCoordinator(root: directory, schema: schema, options: options)
-    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: false)
+    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: false).watchingIfAsked()
   }
 
   /// A store that lives in memory only: for previews.
@@ -60,7 +60,12 @@ public final class StoreContainer: Sendable {
       .appendingPathComponent("PlainStore-\(UUID().uuidString)", isDirectory: true)
     let coordinator = try StoreCoordinator(
       root: folder.appendingPathComponent("Test.store", isDirectory: true), schema: schema, options: options)
-    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: true)
+    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: true).watchingIfAsked()
+  }
+
+  private func watchingIfAsked() -> StoreContainer {
+    if options.watchesOtherProcesses { startWatching() }
+    return self
   }
 
   /// Removes a temporary store's folder (the explicit teardown). A no-op for other stores.
@@ -92,11 +97,30 @@ public final class StoreContainer: Sendable {
   public func refresh() throws -> Bool {
     let found = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
     coordinator.deliverRemoteChanges()
-    return found
+    let merged = try coordinator.syncArrived()
+    return found || merged != nil
   }
 
-  /// Commits of other processes, as they are noticed (on ``refresh()``, before a save, or while
-  /// ``startWatching()``): the counterpart of `NSPersistentStoreRemoteChange`.
+  // MARK: Sync between devices
+
+  /// Merges the change files that other devices' copies wrote and a sync engine brought into
+  /// `changes/`, as one transaction authored "sync" (announced as a remote change). Opening a
+  /// store and ``refresh()`` do it too. Returns nil when nothing new had arrived.
+  @discardableResult
+  public func sync() throws -> Transaction? {
+    try coordinator.syncArrived()
+  }
+
+  /// The devices that write to this store's `changes/`, what has arrived from each and what is
+  /// still on its way. nil for an in-memory store.
+  public func syncStatus() throws -> SyncStatus? {
+    try coordinator.syncStatus()
+  }
+
+  /// Commits of other processes, as they are noticed (on ``refresh()``, before a save, or as soon
+  /// as they land while the container watches its folder, which a file container does unless
+  /// ``StoreOptions/watchesOtherProcesses`` is off): the counterpart of
+  /// `NSPersistentStoreRemoteChange`.
   public func remoteChanges() -> AsyncStream<RemoteChange> {
     coordinator.broadcaster.remoteChanges()
   }
@@ -107,7 +131,8 @@ public final class StoreContainer: Sendable {
   }
 
   /// Watches the store folder and refreshes as soon as another process commits (inotify on
-  /// Linux, a file-system event source on Apple platforms, polling otherwise).
+  /// Linux, a file-system event source on Apple platforms, polling otherwise). File containers
+  /// start watching when they open unless ``StoreOptions/watchesOtherProcesses`` is off.
   public func startWatching() {
     guard let files = coordinator.files else { return }
     watcher.withLock { watcher in
@@ -122,6 +147,8 @@ public final class StoreContainer: Sendable {
     }
   }
 
+  /// Stops watching the folder: other processes' commits then arrive on ``refresh()`` or before
+  /// a save.
   public func stopWatching() {
     watcher.withLock { watcher in
       watcher?.stop()

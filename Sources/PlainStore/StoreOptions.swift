@@ -14,6 +14,22 @@ public struct StoreOptions: Sendable {
   public var logRetention: Int
   /// The most log files kept for registered history readers that fall behind.
   public var historyRetentionLimit: Int
+  /// Where the change files — the part of the store that syncs between devices — live; nil:
+  /// `changes/` inside the store folder. The app points it into its iCloud container while
+  /// the cache stays in the app group, where its widget reads it.
+  public var syncFolder: URL?
+  /// The device id this copy takes at its first commit (32 lowercase hex digits); nil: a random
+  /// one. Fixed ids make two runs byte-identical, for tests and fixtures; never give two copies
+  /// of a store that sync the same id (a copy that finds its id taken mints a random one).
+  public var deviceID: String?
+  /// The name this device gives itself in `changes/<device>/device.json` when it first
+  /// commits, shown by other devices' sync status.
+  public var deviceName: String
+  /// Whether a file container watches its folder from the start, so that other processes'
+  /// commits reach its contexts, observers and live queries as soon as they land (Core Data's
+  /// remote-change option, on by default here). Off, they arrive on ``StoreContainer/refresh()``,
+  /// before a save, or after ``StoreContainer/startWatching()``. In-memory containers ignore it.
+  public var watchesOtherProcesses: Bool
 
   public init(
     author: String = "app",
@@ -21,13 +37,21 @@ public struct StoreOptions: Sendable {
     lockTimeout: Duration = .seconds(10),
     compactionThreshold: Int = 64,
     logRetention: Int = 256,
-    historyRetentionLimit: Int = 10_000
+    historyRetentionLimit: Int = 10_000,
+    watchesOtherProcesses: Bool = true,
+    syncFolder: URL? = nil,
+    deviceID: String? = nil,
+    deviceName: String = ""
   ) {
+    self.deviceID = deviceID
+    self.syncFolder = syncFolder
+    self.deviceName = deviceName
     self.author = author
     self.clock = clock
     self.lockTimeout = lockTimeout
     self.compactionThreshold = max(1, compactionThreshold)
     self.logRetention = max(0, logRetention)
     self.historyRetentionLimit = max(logRetention, historyRetentionLimit)
+    self.watchesOtherProcesses = watchesOtherProcesses
   }
 }

@@ -2,12 +2,21 @@ import BabyDashboard
 import Foundation
 
 /// Reads the AMOUNT values people type: `120ml`, `120 mL`, `4oz`, `4 fl oz`, `4.5oz`.
+///
+/// Only the spelling is read here; the range (not negative, not absurd) is the tracker's rule.
 enum AmountArgument {
   static func parse(_ text: String) throws -> LastFeedAmount {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "," || $0 == "-") }
     let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
-    guard let value = Double(number.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
+    // "1,000ml" is a thousand in one locale and one in another: refuse rather than guess.
+    if number.contains(",") {
+      let digits = number.replacingOccurrences(of: ",", with: "")
+      throw ArgumentValueError(
+        reason: "a comma is ambiguous in an amount: write \(digits)\(unit.isEmpty ? "ml" : unit) (no thousands separator), "
+          + "or use a point for decimals, e.g. 4.5oz")
+    }
+    guard let value = Double(number), value.isFinite else {
       throw ArgumentValueError(reason: "expected an amount like 120ml, 120 mL, 4oz or 4 fl oz")
     }
     guard value >= 0 else { throw ArgumentValueError(reason: "an amount cannot be negative") }

@@ -6,20 +6,47 @@ import PlainStore
 /// The `babydash` tool: parse, call the libraries, print, exit.
 @MainActor
 enum Babydash {
+  /// The tool's version, as `--version` prints it.
+  static let version = "0.17.0"
+
+  /// `help [COMMAND]`: the tool's help, or a command's.
+  static let helpCommand = Command(
+    words: ["help"], synopsis: "[COMMAND]", summary: "Show the help of the tool or of a command.", arguments: 0...2,
+    details: "Examples:\n  babydash help\n  babydash help feed log"
+  ) { _ in }
+
   static var commands: [Command] {
     BabyCommands.all + FeedCommands.all
       + [
-        DiaperCommand.command, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
+        DiaperCommand.command, DiaperCommand.edit, DiaperCommand.delete, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
         ImportCommand.command,
       ]
-      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command]
+      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all + [helpCommand]
   }
 
   /// Runs one command line and returns the exit status.
   static func run(_ argv: [String], environment: [String: String], output: Output = Output()) -> Int32 {
     let parser = CommandLineParser(commands: commands)
+    var session: Session?
     do {
       let parsed = try parser.parse(argv)
+      if parsed.flags.contains("--version") {
+        output.print("babydash \(version)")
+        return 0
+      }
+      if parsed.command?.name == "help", !parsed.flags.contains("--help") {
+        // `help COMMAND` is `COMMAND --help`.
+        guard !parsed.arguments.isEmpty else {
+          output.print(toolHelp)
+          return 0
+        }
+        let asked = try parser.parse(parsed.arguments + ["--help"])
+        guard asked.command != nil || !parser.group(parsed.arguments[0]).isEmpty else {
+          throw unknownCommand(parsed.arguments, parser: parser)
+        }
+        output.print(help(for: asked, parser: parser))
+        return 0
+      }
       if parsed.flags.contains("--help") {
         output.print(help(for: parsed, parser: parser))
         return 0
@@ -30,11 +57,13 @@ enum Babydash {
       guard command.arguments.contains(parsed.arguments.count) else {
         throw argumentCountError(command, given: parsed.arguments)
       }
-      let session = try Session(values: parsed.values, environment: environment, output: output, command: command)
+      let opened = try Session(values: parsed.values, environment: environment, output: output, command: command)
+      session = opened
       try command.run(
-        Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: session))
+        Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: opened))
       return 0
     } catch {
+      session?.discardNewFiles()
       let failure = CommandLineError(error)
       output.error("babydash: \(failure.message)")
       if case .usage(let usageLine) = failure.kind { output.error(usageLine) }
@@ -57,9 +86,23 @@ enum Babydash {
       commandList(commands, title: "Commands:"), "",
       "Global options:",
     ].joined(separator: "\n") + "\n" + OptionSpec.table(OptionSpec.global).joined(separator: "\n") + "\n\n"
-      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (today).\n"
-      + "Run 'babydash COMMAND --help' for a command's options."
+      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30).\n"
+      + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
+      + exitStatuses
   }
+
+  /// The exit statuses, as the README lists them too.
+  static let exitStatuses = """
+    Exit status:
+      0   done
+      1   previews --check found a difference
+      64  a bad command line: unknown command or option, a value that cannot be read
+      65  refused data: a rule of the tracker (a time in the future, an end before the start,
+          a name in use, ...), a damaged store or import file
+      66  missing input: no such file to import, no store to check
+      74  I/O error: the disk refused a read or a write
+      75  the store is locked by another writer for too long: try again
+    """
 
   static func commandList(_ commands: [Command], title: String) -> String {
     let rows = commands.map { command in

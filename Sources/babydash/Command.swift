@@ -20,7 +20,7 @@ struct Command {
   var name: String { words.joined(separator: " ") }
   var usageLine: String { "usage: babydash \(name)\(synopsis.isEmpty ? "" : " " + synopsis)" }
 
-  static let toolUsageLine = "usage: babydash [--app-group DIR] [--now TIME] [--time-zone ZONE] COMMAND ..."
+  static let toolUsageLine = "usage: babydash [--app-group DIR] [--sync-folder DIR] [--now TIME] [--time-zone ZONE] COMMAND ..."
 
   /// The `--help` text of this command.
   var help: String {
@@ -44,9 +44,11 @@ struct OptionSpec {
 
   static let global = [
     OptionSpec(name: "--app-group", value: "DIR", help: "the app-group folder (default: $BABYDASH_APP_GROUP, else the platform's)"),
+    OptionSpec(name: "--sync-folder", value: "DIR", help: "where the change files that sync live (default: $BABYDASH_SYNC_FOLDER, else the store's changes/)"),
     OptionSpec(name: "--now", value: "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)"),
     OptionSpec(name: "--time-zone", value: "ZONE", help: "IANA zone for display and local times (default: UTC with --now, else the system's)"),
     OptionSpec(name: "--help", value: nil, help: "show help (also -h)"),
+    OptionSpec(name: "--version", value: nil, help: "print the version"),
   ]
 
   static func table(_ options: [OptionSpec]) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import BabyDashboardPreviews
 import PlainStore
 
 /// Times as the tool prints them in messages: `09:30` today, `2026-01-14 09:30` another day,
@@ -29,10 +30,9 @@ enum LocalTimeText {
     return rest == 0 ? "\(hours)h" : "\(hours)h\(pad(rest, 2))m"
   }
 
-  /// `120 mL`, `4.5 fl oz`: a number without trailing zeros, and its unit.
+  /// `120 mL`, `4.5 fl oz`: as every screen shows an amount (one format, in AmountText).
   static func amount(_ value: Double, _ unit: String) -> String {
-    let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    return text + " " + unit
+    AmountText.format(value, unitSymbol: unit)
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {

@@ -7,6 +7,8 @@ import PlainStore
 @MainActor
 final class Session {
   let appGroupDirectory: URL
+  /// Where the change files live when they are not in the store's `changes/`.
+  let syncFolder: URL?
   let now: Date
   /// True when `--now` fixed the time: then the store's transactions are stamped with it too,
   /// so that scripted runs write the same bytes every time.
@@ -15,11 +17,36 @@ final class Session {
   let output: Output
   let environment: [String: String]
   private var openedContainer: StoreContainer?
+  /// Whether the store and the app-group folder were there before this command: what a failing
+  /// command removes again (``discardNewFiles()``).
+  private let storeExistedBefore: Bool
+  private let appGroupExistedBefore: Bool
 
   init(values: [String: String], environment: [String: String], output: Output, command: Command?) throws {
     self.environment = environment
     self.output = output
-    appGroupDirectory = AppGroup.current.resolve(argument: values["--app-group"], environment: environment)
+    if let given = values["--app-group"] {
+      guard !given.isEmpty else {
+        throw CommandLineError.usage("bad value '' for --app-group: give a folder (it is created if missing)", command)
+      }
+    }
+    appGroupDirectory = try AppGroup.current.resolve(argument: values["--app-group"], environment: environment)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: appGroupDirectory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      throw CommandLineError.usage(
+        "the app group '\(appGroupDirectory.path)' is a file, not a folder: give a folder with --app-group or $BABYDASH_APP_GROUP",
+        command)
+    }
+    if let given = values["--sync-folder"] ?? environment["BABYDASH_SYNC_FOLDER"] {
+      guard !given.isEmpty else {
+        throw CommandLineError.usage("bad value '' for --sync-folder: give a folder (it is created if missing)", command)
+      }
+      syncFolder = URL(fileURLWithPath: given, isDirectory: true)
+    } else {
+      syncFolder = nil
+    }
+    storeExistedBefore = FileManager.default.fileExists(atPath: AppGroup.storeURL(in: appGroupDirectory).path)
+    appGroupExistedBefore = FileManager.default.fileExists(atPath: appGroupDirectory.path)
     if let zoneName = values["--time-zone"] {
       guard let zone = TimeZone(identifier: zoneName) else {
         throw CommandLineError.usage(
@@ -34,7 +61,11 @@ final class Session {
         throw CommandLineError.usage(
           "bad value '\(text)' for --now: expected ISO 8601, e.g. 2026-01-15T09:30:00Z", command)
       }
-      now = parts.offsetSeconds.map { parts.date(offsetSeconds: $0) } ?? TimeArgument.localDate(parts, in: timeZone)
+      do {
+        now = try parts.offsetSeconds.map { parts.date(offsetSeconds: $0) } ?? TimeArgument.localDate(parts, in: timeZone, text: text)
+      } catch let error as ArgumentValueError {
+        throw CommandLineError.usage("bad value '\(text)' for --now: \(error.reason)", command)
+      }
       nowIsFixed = true
     } else {
       now = Date()
@@ -54,6 +85,9 @@ final class Session {
     let fixed = now
     var options = StoreOptions(author: "babydash")
     if nowIsFixed { options.clock = { fixed } }
+    options.syncFolder = syncFolder
+    options.deviceName = environment["BABYDASH_DEVICE_NAME"] ?? ProcessInfo.processInfo.hostName
+    options.watchesOtherProcesses = false  // one command, then exit: nothing to watch for
     let container = try StoreContainer.babyDashboard(inAppGroup: appGroupDirectory, options: options)
     openedContainer = container
     return container
@@ -75,10 +109,26 @@ final class Session {
 
   var widgetSnapshotsURL: URL { AppGroup.widgetSnapshotsURL(in: appGroupDirectory) }
 
-  /// A dashboard model on the store whose clock says `moment`.
-  func dashboard(at moment: Date) throws -> DashboardModel {
-    let model = DashboardModel(container: try store(), cache: cache, flags: try flags(), now: { moment })
-    try model.reload()
-    return model
+  /// The domain's door for writes, on the store (created if missing), with this session's now.
+  func tracker() throws -> Tracker {
+    let container = try store()
+    let moment = now
+    return Tracker(context: container.viewContext, schema: container.schema, cache: cache, flags: try flags(), now: { moment })
+  }
+
+  /// After a failed command: removes the store if this command created it and it holds nothing,
+  /// and the app-group folder if this command created it and it is empty, so that a refused
+  /// command leaves no new file.
+  func discardNewFiles() {
+    let files = FileManager.default
+    if !storeExistedBefore, let container = openedContainer {
+      // Best effort after a failure: a store whose emptiness cannot be read is kept.
+      let empty = (try? container.newBackgroundContext().contentCounts())?.isEmpty == true
+      openedContainer = nil
+      if empty { try? files.removeItem(at: storeDirectory) }
+    }
+    if !appGroupExistedBefore, (try? files.contentsOfDirectory(atPath: appGroupDirectory.path))?.isEmpty == true {
+      try? files.removeItem(at: appGroupDirectory)
+    }
   }
 }

@@ -2,32 +2,60 @@ import Foundation
 import PlainStore
 
 /// Reads the TIME values people type: ISO 8601 with an offset, ISO 8601 without one (read in
-/// the session's zone), or `HH:mm` (that time today, in the session's zone).
+/// the session's zone), or `HH:mm` (the most recent such time, in the session's zone: at 00:10,
+/// `23:50` is twenty minutes ago, never tonight).
+///
+/// A local time the zone skips (a daylight-saving gap) is refused, naming the valid times around
+/// it; one the zone repeats (the hour the clocks go back) is refused unless given with an offset.
 enum TimeArgument {
   static func parse(_ text: String, now: Date, timeZone: TimeZone) throws -> Date {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let parts = ISO8601.parseParts(trimmed) {
       if let offset = parts.offsetSeconds { return parts.date(offsetSeconds: offset) }
-      return localDate(parts, in: timeZone)
+      return try localDate(parts, in: timeZone, text: trimmed)
     }
     if let (hour, minute) = clockTime(trimmed) {
       let today = civilDay(of: now, in: timeZone)
-      let text = LocalTimeText.dayText(today) + "T" + pad(hour) + ":" + pad(minute)
-      return localDate(ISO8601.parseParts(text)!, in: timeZone)
+      let todayNumber = ISO8601.daysFromCivil(year: today.year, month: today.month, day: today.day)
+      for daysBack in 0...1 {
+        let day = ISO8601.civilFromDays(todayNumber - Int64(daysBack))
+        let parts = ISO8601.parseParts(LocalTimeText.dayText(day) + "T" + pad(hour) + ":" + pad(minute))!
+        let date = try localDate(parts, in: timeZone, text: trimmed)
+        if date <= now.addingTimeInterval(60) || daysBack == 1 { return date }
+      }
     }
     throw ArgumentValueError(
       reason: "expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 or 09:30")
   }
 
-  /// The instant a wall-clock time names in `zone`. In a daylight-saving gap the offset from
-  /// before the change applies; in an overlap, the earlier of the two instants.
-  static func localDate(_ parts: ISO8601.Parts, in zone: TimeZone) -> Date {
+  /// The instant a wall-clock time names in `zone`.
+  ///
+  /// - Throws: ``ArgumentValueError`` when the zone skips that time or shows it twice.
+  static func localDate(_ parts: ISO8601.Parts, in zone: TimeZone, text: String) throws -> Date {
     let asUTC = parts.date(offsetSeconds: 0)
     let before = zone.secondsFromGMT(for: asUTC.addingTimeInterval(-86_400))
     let after = zone.secondsFromGMT(for: asUTC.addingTimeInterval(86_400))
-    let candidates = Set([before, after]).map { parts.date(offsetSeconds: $0) }
+    let candidates = Set([before, after]).sorted(by: >).map { parts.date(offsetSeconds: $0) }
       .filter { zone.secondsFromGMT(for: $0) == Int(asUTC.timeIntervalSince($0)) }
-    return candidates.min() ?? parts.date(offsetSeconds: before)
+    let wall = LocalTimeText.dayText((parts.year, parts.month, parts.day)) + "T" + pad(parts.hour) + ":" + pad(parts.minute)
+    switch candidates.count {
+    case 1:
+      return candidates[0]
+    case 0:
+      // The clocks jumped over it: name the last minute before the jump and the first after.
+      let transition = zone.nextDaylightSavingTimeTransition(after: parts.date(offsetSeconds: before).addingTimeInterval(-86_400))
+        ?? parts.date(offsetSeconds: before)
+      let last = LocalTimeText.clockText(transition.addingTimeInterval(-60), in: zone)
+      let first = LocalTimeText.clockText(transition, in: zone)
+      throw ArgumentValueError(
+        reason: "\(wall) does not exist in \(zone.identifier) (the clocks jump forward there): give \(last) or earlier, or \(first) or later")
+    default:
+      let (first, second) = (candidates[0], candidates[1])
+      throw ArgumentValueError(
+        reason: "\(wall) happens twice in \(zone.identifier) (the clocks go back): give the offset, "
+          + "\(wall)\(offsetText(zone.secondsFromGMT(for: first))) for the first or "
+          + "\(wall)\(offsetText(zone.secondsFromGMT(for: second))) for the second")
+    }
   }
 
   /// The calendar day of `date` in `zone`.
@@ -35,6 +63,13 @@ enum TimeArgument {
     let local = Int64((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
     let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
     return ISO8601.civilFromDays(days)
+  }
+
+  /// `+09:00`, `-04:00`: an offset as ISO 8601 writes it.
+  static func offsetText(_ seconds: Int) -> String {
+    let sign = seconds < 0 ? "-" : "+"
+    let minutes = abs(seconds) / 60
+    return sign + pad(minutes / 60) + ":" + pad(minutes % 60)
   }
 
   private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

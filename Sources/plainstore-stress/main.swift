@@ -3,6 +3,12 @@ import Foundation
 // The child process of PlainStore's multi-process and crash tests, and the throughput driver.
 // Test-only: the app never runs it.
 
+// The README tells people to run it: its help must work like any tool's.
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+  print(StressUsageError.usage)
+  exit(0)
+}
+
 do {
   let arguments = try StressArguments(Array(CommandLine.arguments.dropFirst()))
   switch arguments.mode {

@@ -1,9 +1,9 @@
-import BabyDashboard
+@testable import BabyDashboard
 import Foundation
 import Testing
 
 @Suite struct AppGroupTests {
-  @Test func debugAndReleaseBuildsUseTheirOwnGroup() {
+  @Test func debugAndReleaseBuildsUseTheirOwnGroup() throws {
     #expect(AppGroup.release.identifier == "group.sungdoo.babyDashboard")
     #expect(AppGroup.debug.identifier == "group.sungdoo.babyDashboard.dev")
     #if DEBUG
@@ -13,39 +13,48 @@ import Testing
     #endif
   }
 
-  @Test func anArgumentOverridesTheEnvironmentAndThePlatformPlace() {
-    let url = AppGroup.release.resolve(
+  @Test func anArgumentOverridesTheEnvironmentAndThePlatformPlace() throws {
+    let url = try AppGroup.release.resolve(
       argument: "/tmp/from-argument", environment: ["BABYDASH_APP_GROUP": "/tmp/from-env", "HOME": "/home/a"])
     #expect(url.path == "/tmp/from-argument")
   }
 
-  @Test func theEnvironmentVariableOverridesThePlatformPlace() {
-    let url = AppGroup.release.resolve(argument: nil, environment: ["BABYDASH_APP_GROUP": "/tmp/from-env", "HOME": "/home/a"])
+  @Test func theEnvironmentVariableOverridesThePlatformPlace() throws {
+    let url = try AppGroup.release.resolve(argument: nil, environment: ["BABYDASH_APP_GROUP": "/tmp/from-env", "HOME": "/home/a"])
     #expect(url.path == "/tmp/from-env")
-    let empty = AppGroup.release.resolve(argument: "", environment: ["BABYDASH_APP_GROUP": "/tmp/from-env"])
+    let empty = try AppGroup.release.resolve(argument: "", environment: ["BABYDASH_APP_GROUP": "/tmp/from-env"])
     #expect(empty.path == "/tmp/from-env")
   }
 
-  @Test func aTildeInAnOverrideMeansHome() {
-    let url = AppGroup.release.resolve(argument: "~/groups/x", environment: ["HOME": "/home/a"])
+  @Test func aTildeInAnOverrideMeansHome() throws {
+    let url = try AppGroup.release.resolve(argument: "~/groups/x", environment: ["HOME": "/home/a"])
     #expect(url.path == "/home/a/groups/x")
   }
 
   #if !canImport(Darwin)
-    @Test func onLinuxTheGroupLivesUnderXDGDataHome() {
-      let url = AppGroup.debug.resolve(argument: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"])
+    @Test func onLinuxTheGroupLivesUnderXDGDataHome() throws {
+      let url = try AppGroup.debug.resolve(argument: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"])
       #expect(url.path == "/data/group.sungdoo.babyDashboard.dev")
     }
 
-    @Test func onLinuxWithoutXDGDataHomeTheGroupLivesUnderLocalShare() {
-      let url = AppGroup.release.resolve(argument: nil, environment: ["HOME": "/home/a"])
+    @Test func onLinuxWithoutXDGDataHomeTheGroupLivesUnderLocalShare() throws {
+      let url = try AppGroup.release.resolve(argument: nil, environment: ["HOME": "/home/a"])
       #expect(url.path == "/home/a/.local/share/group.sungdoo.babyDashboard")
-      let relative = AppGroup.release.resolve(argument: nil, environment: ["XDG_DATA_HOME": "data", "HOME": "/home/a"])
+      let relative = try AppGroup.release.resolve(argument: nil, environment: ["XDG_DATA_HOME": "data", "HOME": "/home/a"])
       #expect(relative.path == "/home/a/.local/share/group.sungdoo.babyDashboard")
     }
   #endif
 
-  @Test func theStoreTheKeyValuesAndTheWidgetCacheLiveInTheGroupFolder() {
+  @Test func aMissingGroupContainerIsAnErrorNamingTheGroupNotAFallbackFolder() throws {
+    #expect(throws: AppGroupError(identifier: "group.sungdoo.babyDashboard")) {
+      try AppGroup.release.groupContainer(nil)
+    }
+    #expect(AppGroupError(identifier: "group.x").description.contains("app group 'group.x'"))
+    let container = URL(fileURLWithPath: "/containers/group.x", isDirectory: true)
+    #expect(try AppGroup(identifier: "group.x").groupContainer(container) == container)
+  }
+
+  @Test func theStoreTheKeyValuesAndTheWidgetCacheLiveInTheGroupFolder() throws {
     let folder = URL(fileURLWithPath: "/g", isDirectory: true)
     #expect(AppGroup.storeURL(in: folder).path == "/g/BabyDashboard.store")
     #expect(AppGroup.release.keyValueFileURL(in: folder).path == "/g/Preferences/group.sungdoo.babyDashboard.json")

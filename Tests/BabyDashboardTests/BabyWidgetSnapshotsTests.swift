@@ -169,7 +169,9 @@ import Testing
     let observer = BabyWidgetSnapshotObserver(
       container: store.container, appGroupDirectory: folder.url, timeZone: Fixed.newYork, now: { Fixed.now })
     defer { observer.stop() }
-    let error = try #require(throws: StoreError.self) { try observer.start(watchingFolder: false) }
+    // The system's reason, not "I/O error 0".
+    let error = try #require(throws: KeyValueStoreError.self) { try observer.start(watchingFolder: false) }
+    #expect(error.code == .io && error.detail.contains("already exists"))
     #expect(error.path.hasPrefix(blocker.path))
     try FileManager.default.removeItem(at: blocker)
     #expect(try observer.enterForeground().babies.isEmpty)

@@ -18,7 +18,7 @@ import Testing
     try store.set(Data("b".utf8), forKey: "zeta")
     try store.set(Data("a".utf8), forKey: "alpha")
     let text = try String(contentsOf: store.fileURL, encoding: .utf8)
-    #expect(text.contains(#""formatVersion" : 1"#))
+    #expect(text.contains(#""formatVersion" : 2"#))
     let alpha = try #require(text.range(of: "alpha"))
     let zeta = try #require(text.range(of: "zeta"))
     #expect(alpha.lowerBound < zeta.lowerBound)
@@ -26,6 +26,33 @@ import Testing
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     let names = try FileManager.default.contentsOfDirectory(atPath: store.fileURL.deletingLastPathComponent().path)
     #expect(names.sorted() == ["x.json", "x.json.lock"])
+    let folder = try FileManager.default.attributesOfItem(atPath: store.fileURL.deletingLastPathComponent().path)
+    #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+  }
+
+  @Test func jsonValuesAreReadableJSONInTheFileAndOtherBytesStayExact() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = FileKeyValueStore(fileURL: directory.url.appendingPathComponent("Preferences/x.json"))
+    let cache = LastFeedAmountCache(store: store)
+    try cache.set(LastFeedAmount(amountValue: 120, amountUnitSymbol: "mL"), forBabyID: Fixed.id(1))
+    try MigrationRecord(schemaVersion: 1, completedAt: Fixed.now).save(to: store)
+    try store.set(Data([0xFF, 0x00]), forKey: "binary")
+    let text = try String(contentsOf: store.fileURL, encoding: .utf8)
+    #expect(text.contains(#""amountUnitSymbol" : "mL""#), "\(text)")
+    #expect(text.contains(#""completedAt" : "2026-03-14T15:00:00Z""#), "\(text)")
+    #expect(text.contains(#""binary" : "/wA=""#), "\(text)")
+    #expect(try cache.amountsByBabyID() == [Fixed.id(1): LastFeedAmount(amountValue: 120, amountUnitSymbol: "mL")])
+    #expect(try MigrationRecord.load(from: store)?.completedAt == Fixed.now)
+    #expect(try store.data(forKey: "binary") == Data([0xFF, 0x00]))
+  }
+
+  @Test func aFormat1FileWithBase64ValuesIsStillRead() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.url.appendingPathComponent("x.json")
+    try Data(#"{"formatVersion":1,"values":{"a":"MQ=="}}"#.utf8).write(to: url)
+    #expect(try FileKeyValueStore(fileURL: url).data(forKey: "a") == Data("1".utf8))
   }
 
   @Test(arguments: [

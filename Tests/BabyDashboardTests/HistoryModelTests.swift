@@ -36,6 +36,25 @@ import Testing
     #expect(model.hashtags == ["burp", "gas", "night"])
   }
 
+  @Test func theHistoryFollowsSavesAndKeepsItsFilters() async throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = history(store)
+    try model.reload()
+    model.hashtagFilter = "night"
+    #expect(model.events.map(\.id) == [miaMorning.uuid, miaNight.uuid])
+
+    let late = makeFeedSession(profile: BabyProfile.leo, start: Fixed.date("2026-03-14T23:00:00Z"), memoText: "#night", uuid: Fixed.id(40))
+    let context = store.container.newBackgroundContext(author: "widget")
+    context.insert(late)
+    context.delete(DiaperChange.self, id: leoDiaper.uuid)
+    try context.save()
+    #expect(await waitUntil { model.events.map(\.id) == [late.uuid, miaMorning.uuid, miaNight.uuid] })
+    model.hashtagFilter = nil
+    #expect(!model.events.map(\.id).contains(leoDiaper.uuid))
+    #expect(model.loadError == nil)
+  }
+
   @Test func filteringByBabyShowsOnlyItsEvents() throws {
     let store = try seeded()
     defer { store.destroy() }

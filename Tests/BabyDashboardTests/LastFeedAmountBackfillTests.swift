@@ -36,10 +36,11 @@ import Testing
     #expect(report.backfilled == 1)
     #expect(report.coverage == 1.0 / 3.0)
     #expect(
-      try cache.allAmounts() == [
-        "Mia": LastFeedAmount(amountValue: 120, amountUnitSymbol: "mL"),
-        "Leo": LastFeedAmount(amountValue: 4, amountUnitSymbol: "fl oz"),
+      try cache.amountsByBabyID() == [
+        BabyProfile.mia.id: LastFeedAmount(amountValue: 120, amountUnitSymbol: "mL"),
+        BabyProfile.leo.id: LastFeedAmount(amountValue: 4, amountUnitSymbol: "fl oz"),
       ])
+    #expect(try cache.allAmounts().isEmpty, "Leo's name-keyed value moved to his id")
   }
 
   @Test func runningItAgainChangesNothing() throws {
@@ -47,11 +48,12 @@ import Testing
     defer { store.destroy() }
     try store.seed([.mia], feeds: [feed(20, .mia, "2026-03-10T08:00:00Z", amount: 100, unit: "mL")])
     #expect(try store.cache.backfill(from: store.reader).coverage == 1)
-    let before = try store.keyValues.data(forKey: "lastFeedAmount.Mia")
+    let key = LastFeedAmountCache.key(forBabyID: BabyProfile.mia.id)
+    let before = try #require(try store.keyValues.data(forKey: key))
     let again = try store.cache.backfill(from: store.reader)
     #expect(again == LastFeedAmountBackfillReport(babies: 1, backfilledNames: [], alreadyCached: 1, withoutAmount: 0))
     #expect(again.coverage == 0)
-    #expect(try store.keyValues.data(forKey: "lastFeedAmount.Mia") == before)
+    #expect(try store.keyValues.data(forKey: key) == before)
   }
 
   @Test func anEmptyStoreHasZeroCoverage() throws {
@@ -62,7 +64,7 @@ import Testing
     #expect(report.coverage == 0)
   }
 
-  @Test func twoBabiesOfOneNameFillTheNameOnceFromTheOlderBaby() throws {
+  @Test func twoBabiesOfOneNameEachGetTheirOwnAmount() throws {
     let store = try TestStore()
     defer { store.destroy() }
     let samA = BabyProfile(id: Fixed.id(5), name: "Sam", createdAt: Fixed.date("2026-01-01T00:00:00Z"))
@@ -74,8 +76,9 @@ import Testing
         feed(21, samB, "2026-03-11T08:00:00Z", amount: 2, unit: "fl oz"),
       ])
     let report = try store.cache.backfill(from: store.reader)
-    #expect(report == LastFeedAmountBackfillReport(babies: 2, backfilledNames: ["Sam"], alreadyCached: 1, withoutAmount: 0))
-    #expect(try store.cache.get(forBabyName: "Sam")?.amountValue == 100)
+    #expect(report == LastFeedAmountBackfillReport(babies: 2, backfilledNames: ["Sam", "Sam"], alreadyCached: 0, withoutAmount: 0))
+    #expect(try store.cache.amount(for: samA)?.amountValue == 100)
+    #expect(try store.cache.amount(for: samB)?.amountValue == 2)
   }
 
   @Test func withTheCacheFlagOffTheBackfillReadsAndWritesNothing() throws {

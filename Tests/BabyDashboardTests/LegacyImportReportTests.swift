@@ -34,7 +34,7 @@ import Testing
       BabyProfile      4         4        0           0        0
       FeedSession      9         8        0           1        2
       DiaperChange     7         6        0           1        2
-      cache backfill: 4 of 4 babies have an amount (coverage 100%): 1 from feeds, 2 from legacy fields, 1 already cached
+      cache backfill: 4 of 4 babies have an amount (coverage 100%): 2 from feeds, 2 from legacy fields, 0 already cached
       migrationCompleted: schema 1 at 2026-01-15T09:30:01.250Z
       errors: none
       """)

@@ -12,7 +12,7 @@ import Testing
     defer { harness.remove() }
     try harness.importer().run(LegacyImportHarness.reader("legacy", "family.json"))
     let after = try harness.storeFiles()
-    #expect(after.keys.contains { $0.hasPrefix("/log/") })
+    #expect(after.keys.contains { $0.hasPrefix("/local/log/") })
     let again = try harness.importer().run(LegacyImportHarness.reader("legacy", "family.json"), force: true)
     #expect(try harness.storeFiles() == after)
     #expect(again.insertedCount == 0)

@@ -97,14 +97,17 @@ import Testing
     let report = try harness.importer().run(LegacyImportHarness.reader("legacy", "family.json"))
     let cache = LastFeedAmountCache(store: harness.keyValueStore)
     // Mia: her latest feed with an amount (4 oz at 03:00:00.25Z), not the legacy 90 ml; the second
-    // Mia shares the name's value. Noah has no feed with an amount: his legacy 4 "oz". Sora: legacy.
-    #expect(try cache.allAmounts() == [
-      "Mia": LastFeedAmount(amountValue: 4, amountUnitSymbol: "fl oz"),
-      "Noah": LastFeedAmount(amountValue: 4, amountUnitSymbol: "fl oz"),
-      "Sora": LastFeedAmount(amountValue: 100, amountUnitSymbol: "mL"),
+    // Mia her own 150 mL, never the first Mia's (the cache is keyed by id). Noah has no feed with
+    // an amount: his legacy 4 "oz". Sora: legacy.
+    #expect(try cache.amountsByBabyID() == [
+      UUID(uuidString: "11111111-1111-4111-8111-111111111111")!: LastFeedAmount(amountValue: 4, amountUnitSymbol: "fl oz"),
+      UUID(uuidString: "22222222-2222-4222-8222-222222222222")!: LastFeedAmount(amountValue: 4, amountUnitSymbol: "fl oz"),
+      UUID(uuidString: "33333333-3333-4333-8333-333333333333")!: LastFeedAmount(amountValue: 150, amountUnitSymbol: "mL"),
+      UUID(uuidString: "44444444-4444-4444-8444-444444444444")!: LastFeedAmount(amountValue: 100, amountUnitSymbol: "mL"),
     ])
+    #expect(try cache.allAmounts().isEmpty, "nothing is written under a name")
     #expect(report.cacheBackfill == LegacyCacheBackfillSummary(
-      babies: 4, fromFeeds: ["Mia"], fromLegacyFields: ["Noah", "Sora"], alreadyCached: 1, withoutAmount: 0))
+      babies: 4, fromFeeds: ["Mia", "Mia"], fromLegacyFields: ["Noah", "Sora"], alreadyCached: 0, withoutAmount: 0))
     #expect(report.cacheBackfill?.coverage == 1)
   }
 
@@ -114,9 +117,11 @@ import Testing
     let cache = LastFeedAmountCache(store: harness.keyValueStore)
     try cache.set(value: 80, unitSymbol: "mL", forBabyName: "Noah")
     let report = try harness.importer().run(LegacyImportHarness.reader("legacy", "family.json"))
-    #expect(try cache.get(forBabyName: "Noah") == LastFeedAmount(amountValue: 80, amountUnitSymbol: "mL"))
+    // The Phase A value under Noah's name has moved to his id, unchanged.
+    #expect(try cache.amountsByBabyID()[UUID(uuidString: "22222222-2222-4222-8222-222222222222")!] == LastFeedAmount(amountValue: 80, amountUnitSymbol: "mL"))
+    #expect(try cache.get(forBabyName: "Noah") == nil)
     #expect(report.cacheBackfill == LegacyCacheBackfillSummary(
-      babies: 4, fromFeeds: ["Mia"], fromLegacyFields: ["Sora"], alreadyCached: 2, withoutAmount: 0))
+      babies: 4, fromFeeds: ["Mia", "Mia"], fromLegacyFields: ["Sora"], alreadyCached: 1, withoutAmount: 0))
   }
 
   @Test func aBabyWithoutAnyAmountIsCountedWithoutOne() throws {

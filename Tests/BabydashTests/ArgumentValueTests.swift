@@ -10,7 +10,9 @@ import Testing
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     #expect(try TimeArgument.parse("2026-01-15T09:30:00+09:00", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_437_000))
     #expect(try TimeArgument.parse("2026-01-15T09:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_465_800))
-    #expect(try TimeArgument.parse("9:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_465_800))
+    // 07:00Z is 08:00 in Berlin: 9:30 has not come yet today, so it is yesterday's.
+    #expect(try TimeArgument.parse("9:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_465_800 - 86_400))
+    #expect(try TimeArgument.parse("7:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_458_600))
     #expect(throws: ArgumentValueError.self) { try TimeArgument.parse("25:00", now: now, timeZone: berlin) }
     #expect(throws: ArgumentValueError.self) { try TimeArgument.parse("2026-02-30T10:00", now: now, timeZone: berlin) }
   }
@@ -21,13 +23,33 @@ import Testing
     #expect(try TimeArgument.parse("08:00", now: now, timeZone: auckland) == Date(timeIntervalSince1970: 1_768_417_200))
   }
 
-  @Test func localTimesAcrossDaylightSavingChanges() throws {
+  @Test func aClockTimeJustAfterMidnightMeansLastNightNotTonight() throws {
+    let utc = TimeZone(identifier: "UTC")!
+    let tenPastMidnight = Date(timeIntervalSince1970: 1_768_436_400)  // 2026-01-15T00:10:00Z
+    #expect(try TimeArgument.parse("23:50", now: tenPastMidnight, timeZone: utc) == ISO8601Date("2026-01-14T23:50:00Z"))
+    #expect(try TimeArgument.parse("00:10", now: tenPastMidnight, timeZone: utc) == ISO8601Date("2026-01-15T00:10:00Z"))
+  }
+
+  @Test func aLocalTimeTheClocksSkipIsRefusedNamingTheTimesAroundIt() throws {
     let newYork = TimeZone(identifier: "America/New_York")!
-    // 2026-03-08 02:30 does not exist in New York: the offset from before the change applies.
-    #expect(try TimeArgument.parse("2026-03-08T02:30", now: now, timeZone: newYork) == ISO8601Date("2026-03-08T07:30:00Z"))
-    // 2026-11-01 01:30 happens twice: the earlier one (EDT) is meant.
-    #expect(try TimeArgument.parse("2026-11-01T01:30", now: now, timeZone: newYork) == ISO8601Date("2026-11-01T05:30:00Z"))
+    #expect {
+      try TimeArgument.parse("2026-03-08T02:30", now: now, timeZone: newYork)
+    } throws: { error in
+      (error as? ArgumentValueError)?.reason
+        == "2026-03-08T02:30 does not exist in America/New_York (the clocks jump forward there): give 01:59 or earlier, or 03:00 or later"
+    }
     #expect(try TimeArgument.parse("2026-07-01T12:00", now: now, timeZone: newYork) == ISO8601Date("2026-07-01T16:00:00Z"))
+  }
+
+  @Test func aLocalTimeInTheRepeatedHourNeedsAnOffset() throws {
+    let newYork = TimeZone(identifier: "America/New_York")!
+    #expect {
+      try TimeArgument.parse("2026-11-01T01:30", now: now, timeZone: newYork)
+    } throws: { error in
+      (error as? ArgumentValueError)?.reason
+        == "2026-11-01T01:30 happens twice in America/New_York (the clocks go back): give the offset, 2026-11-01T01:30-04:00 for the first or 2026-11-01T01:30-05:00 for the second"
+    }
+    #expect(try TimeArgument.parse("2026-11-01T01:30-05:00", now: now, timeZone: newYork) == ISO8601Date("2026-11-01T06:30:00Z"))
   }
 
   @Test func durations() throws {
@@ -43,10 +65,19 @@ import Testing
   @Test func amountsInEveryCommonSpelling() throws {
     for (text, value, unit) in [
       ("120ml", 120.0, "mL"), ("120 mL", 120, "mL"), ("4oz", 4, "fl oz"), ("4 fl oz", 4, "fl oz"),
-      ("4.5 floz", 4.5, "fl oz"), ("4,5 fl. oz", 4.5, "fl oz"), ("0ml", 0, "mL"),
+      ("4.5 floz", 4.5, "fl oz"), ("4.5 fl. oz", 4.5, "fl oz"), ("0ml", 0, "mL"),
     ] {
       let amount = try AmountArgument.parse(text)
       #expect(amount.amountValue == value && amount.amountUnitSymbol == unit, "\(text)")
+    }
+  }
+
+  @Test(arguments: ["1,000ml", "4,5 fl oz"])
+  func anAmountWithACommaIsRefusedWithAHint(text: String) throws {
+    #expect {
+      try AmountArgument.parse(text)
+    } throws: { error in
+      (error as? ArgumentValueError)?.reason.contains("no thousands separator") == true
     }
   }
 

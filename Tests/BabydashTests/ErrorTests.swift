@@ -17,7 +17,7 @@ import Testing
   static let usageErrors: [(arguments: [String], message: String)] = [
     ([], "babydash: missing command (try babydash --help)"),
     (["feeed"], "babydash: unknown command 'feeed' (try babydash --help)"),
-    (["feed", "begin", "Mia"], "babydash: unknown command 'feed begin': one of start, finish, log"),
+    (["feed", "begin", "Mia"], "babydash: unknown command 'feed begin': one of start, finish, log, edit, delete"),
     (["feed", "start", "Mia", "--bogus"], "babydash: unknown option '--bogus'"),
     (["feed", "start", "Mia", "--amount", "4oz"], "babydash: 'feed start' has no option --amount"),
     (["feed", "start"], "babydash: 'feed start' needs NAME"),
@@ -28,7 +28,6 @@ import Testing
     (["feed", "finish", "Mia", "--amount", "-5ml"], "babydash: bad value '-5ml' for --amount: an amount cannot be negative"),
     (["feed", "finish", "Mia", "--amount", "3 cups"], "babydash: bad value '3 cups' for --amount: unknown unit 'cups' (use mL or fl oz)"),
     (["feed", "log", "Mia"], "babydash: missing --start TIME"),
-    (["feed", "log", "Mia", "--start", "05:00", "--end", "04:00"], "babydash: --end is before --start"),
     (["baby", "add", "Leo", "--feed-term", "soon"], "babydash: bad value 'soon' for --feed-term: expected a duration like 3h, 2h30m, 90m or 10800 (seconds)"),
     (["diaper", "Mia", "wet"], "babydash: bad diaper type 'wet': use pee or poo"),
     (["--time-zone", "Mars/Olympus", "baby", "list"], "babydash: bad value 'Mars/Olympus' for --time-zone: not an IANA time zone (e.g. Europe/Berlin)"),
@@ -53,6 +52,12 @@ import Testing
     (["diaper", "Nobody", "pee"], "babydash: no baby named 'Nobody'; babies: Mia"),
     (["feed", "log", "Mia", "--start", "06:30"], "babydash: Mia is already feeding: finish that feed before starting another."),
     (["feed", "log", "Mia", "--start", "06:30", "--end", "06:40"], "babydash: Mia is already feeding: finish that feed before starting another."),
+    // Ordering is refused data, not a bad command line: exit 65, no usage line.
+    (["feed", "log", "Mia", "--start", "05:00", "--end", "04:00"], "babydash: The feed ends before it starts: set the end at or after the start."),
+    (["feed", "finish", "Mia", "--at", "05:00"], "babydash: The feed ends before it starts: set the end at or after the start."),
+    (["diaper", "Mia", "pee", "--at", "2026-01-15T09:00:00Z"], "babydash: The time is in the future: give a time that has passed (HH:mm means the most recent such time)."),
+    (["feed", "finish", "Mia", "--amount", "5000ml"], "babydash: The amount is more than 1000 mL: check for a thousands separator or a wrong unit."),
+    (["baby", "add", "Mia"], "babydash: another baby is already named Mia (id \(BabydashProcess.anyID)): choose another name, or add --same-name-ok and then address each baby by its id"),
   ]
 
   @Test(arguments: refusals)
@@ -61,7 +66,7 @@ import Testing
     let before = try tool.snapshot()
     let result = try tool.run(at: "2026-01-15T07:00:00Z", arguments)
     #expect(result.status == 65)
-    #expect(result.stderr == message + "\n")
+    #expect(BabydashProcess.matches(result.stderr, message + "\n"), "\(result.stderr)")
     #expect(try tool.snapshot() == before)
   }
 
@@ -77,7 +82,7 @@ import Testing
 
   @Test func aNameTwoBabiesShareIsAnErrorListingTheirIDs() throws {
     defer { tool.removeAll() }
-    try tool.run(at: "2026-01-15T06:10:00Z", ["baby", "add", "Mia"])
+    try tool.run(at: "2026-01-15T06:10:00Z", ["baby", "add", "Mia", "--same-name-ok"])
     let result = try tool.run(at: "2026-01-15T07:00:00Z", ["diaper", "Mia", "pee"])
     #expect(result.status == 65)
     #expect(result.stderr.hasPrefix("babydash: 2 babies are named 'Mia': give the id instead, one of "))
@@ -95,7 +100,8 @@ import Testing
       let result = try tool.run(at: "2026-01-15T07:00:00Z", command)
       #expect(result.status == 65, "\(command)")
       #expect(result.stderr.contains("BabyDashboard.store/"), "\(result.stderr)")
-      #expect(result.stderr.split(separator: "\n").count == 1)
+      // check lists every problem, one per line; the others stop at the first.
+      if command != ["check"] { #expect(result.stderr.split(separator: "\n").count == 1) }
     }
     #expect(try tool.snapshot() == before)
   }
@@ -113,7 +119,7 @@ import Testing
     defer { tool.removeAll() }
     let top = try tool.run(["--help"])
     #expect(top.status == 0)
-    let commandLines = top.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") && !$0.hasPrefix("  --") }
+    let commandLines = top.stdout.components(separatedBy: "Global options:")[0].split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") && !$0.hasPrefix("  --") }
     #expect(commandLines.count >= 9)
     for line in commandLines {
       let words = line.split(separator: " ").prefix { $0.first?.isLowercase == true }.map(String.init)

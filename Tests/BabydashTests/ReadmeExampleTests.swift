@@ -1,8 +1,18 @@
 import BabyDashboard
 import BabyDashboardPreviews
 import Foundation
+import Observation
 import PlainStore
 import Testing
+
+/// The README's view model on a live query, as written there.
+@MainActor @Observable final class FeedingNowModel {
+  let feeds: LiveQuery<[FeedSession]>
+  init(store: StoreContainer) throws {
+    feeds = try store.liveQuery(FetchDescriptor<FeedSession>(sortBy: [SortDescriptor(\.startTime, order: .reverse)]))
+  }
+  var feedingNow: [FeedSession] { feeds.results.filter(\.isInProgress) }
+}
 
 /// The README's Swift examples, as written there, so that they keep compiling and working.
 @Suite struct ReadmeExampleTests {
@@ -38,12 +48,47 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-app-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    let group = AppGroup.current.resolve(argument: folder.path, environment: ProcessInfo.processInfo.environment)
+    let group = try AppGroup.current.resolve(argument: folder.path, environment: ProcessInfo.processInfo.environment)
     let store = try StoreContainer.babyDashboard(inAppGroup: group)
     let observer = BabyWidgetSnapshotObserver(
       container: store, appGroupDirectory: group, timeZone: .current, now: { Date() })
     try observer.start()  // and observer.enterForeground() when the app comes back
     defer { observer.stop() }
     #expect(try BabyWidgetSnapshots.read(appGroupDirectory: group) != nil)
+  }
+
+  @MainActor @Test func aViewModelOnALiveQuery() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-live-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try StoreContainer.babyDashboard(inAppGroup: folder)
+    let model = try FeedingNowModel(store: store)
+    #expect(model.feedingNow.isEmpty)
+
+    // The widget's process starts a feed: another container on the same folder.
+    let widget = try StoreContainer.babyDashboard(inAppGroup: folder)
+    let context = widget.newBackgroundContext()
+    let mia = BabyProfile(name: "Mia", createdAt: Date())
+    context.insert(mia)
+    context.insert(FeedSession(profileID: mia.id, startTime: Date()))
+    try context.save()
+
+    // Wait for Observation to report the change, within a bound; no sleeping for it.
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(30))
+    while model.feedingNow.isEmpty, clock.now < deadline {
+      let (changed, continuation) = AsyncStream<Bool>.makeStream()
+      withObservationTracking { _ = model.feedingNow } onChange: { continuation.yield(true) }
+      guard model.feedingNow.isEmpty else { break }
+      _ = await withTaskGroup(of: Bool.self) { group in
+        group.addTask { await changed.first { _ in true } ?? false }
+        group.addTask {
+          try? await Task.sleep(until: deadline)
+          return false
+        }
+        defer { group.cancelAll() }
+        return await group.next() ?? false
+      }
+    }
+    #expect(model.feedingNow.map(\.profileID) == [mia.id])
   }
 }

@@ -47,7 +47,7 @@ import Testing
     let context = reopened.newBackgroundContext()
     #expect(try context.fetch(FetchDescriptor<Owner>()) == [owner])
     #expect(try context.fetch(FetchDescriptor<Event>()) == [event])
-    #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("segments/Event.2026-01.00000001.json").path))
+    #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("local/segments/Event.2026-01.00000001.json").path))
   }
 
   @Test func temporaryStoreTeardownRemovesItsFolder() throws {
@@ -106,8 +106,13 @@ import Testing
       let mode = { (path: String) in
         ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
       }
-      #expect(mode(folder.path) == 0o700)
-      for name in ["store.json", "manifest.json", "log/00000001.json", "segments/Owner.all.00000001.json"] {
+      for name in ["", "local", "local/log", "local/segments", "changes", "changes/\(Sample.device)"] {
+        #expect(mode(folder.appendingPathComponent(name).path) == 0o700, "\(name)")
+      }
+      for name in [
+        "store.json", "local/manifest.json", "local/log/00000001.json", "local/segments/Owner.all.00000001.json", "local/device-id",
+        "changes/\(Sample.device)/000000000001.json", "changes/\(Sample.device)/device.json",
+      ] {
         #expect(mode(folder.appendingPathComponent(name).path) == 0o600, "\(name)")
       }
     }
@@ -119,17 +124,19 @@ import Testing
       context.insert(owner)
       try context.save()
       let folder = container.directory!
-      let target = folder.deletingLastPathComponent().appendingPathComponent("elsewhere.json")
+      let target = folder.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString).json")
+      defer { try? FileManager.default.removeItem(at: target) }
       try Data("{}".utf8).write(to: target)
       try FileManager.default.createSymbolicLink(
-        at: folder.appendingPathComponent("log/00000002.json"), withDestinationURL: target)
+        at: folder.appendingPathComponent("local/log/00000002.json"), withDestinationURL: target)
       context.insert(Owner(id: Sample.id(9), name: "Noah"))
       #expect {
         try context.save()
       } throws: { error in
-        (error as? StoreError)?.code == .symbolicLink
+        (error as? StoreError)?.code == .symbolicLink && (error as? StoreError)?.path.hasSuffix("local/log/00000002.json") == true
       }
       #expect(try Data(contentsOf: target) == Data("{}".utf8))
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("changes/\(Sample.device)/000000000002.json").path))
     }
   }
 }

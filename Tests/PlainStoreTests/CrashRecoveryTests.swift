@@ -65,12 +65,12 @@ extension MultiProcessTests {
       let shared = MultiProcessFolder()
       defer { shared.remove() }
       // What a process killed between creating the folders and writing store.json leaves.
-      for folder in ["segments", "log"] {
+      for folder in ["local/segments", "local/log"] {
         try FileManager.default.createDirectory(at: shared.store.appendingPathComponent(folder), withIntermediateDirectories: true)
       }
-      try Data().write(to: shared.store.appendingPathComponent("lock"))
+      try Data().write(to: shared.store.appendingPathComponent("local/lock"))
       try Data("{\"formatVer".utf8).write(to: shared.store.appendingPathComponent(".store.json.1.2.tmp"))
-      try Data("{".utf8).write(to: shared.store.appendingPathComponent("log/.00000001.json.1.3.tmp"))
+      try Data("{".utf8).write(to: shared.store.appendingPathComponent("local/log/.00000001.json.1.3.tmp"))
 
       let container = try shared.open()
       let context = container.newBackgroundContext()
@@ -115,7 +115,7 @@ extension MultiProcessTests {
 
     /// The temporary files interrupted atomic writes left, in every folder of the store.
     static func temporaryFiles(in store: URL) -> [String] {
-      ["", "segments", "log"].flatMap { folder in
+      ["", "local", "local/segments", "local/log"].flatMap { folder in
         let names = (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent(folder).path)) ?? []
         return names.filter { $0.hasPrefix(".") && $0.hasSuffix(".tmp") }.map { folder + "/" + $0 }
       }

@@ -25,43 +25,42 @@ import Testing
     return url
   }
 
-  enum Damage: String, CaseIterable, Sendable {
-    case truncatedManifest, damagedLog, truncatedSegment, missingSegment, newerFormat, newerSchema, notJSONHeader
+  func path(_ url: URL, _ name: String) -> URL { url.appendingPathComponent(name) }
+  var ownChange: String { "changes/\(Sample.device)/000000000002.json" }
+
+  /// Damage that only the store's truth can suffer, or that a newer program caused: refused,
+  /// naming the file, with every file left as it was.
+  enum Refused: String, CaseIterable, Sendable {
+    case truncatedOwnChange, flippedOwnChange, newerFormatLog, newerSchema, notJSONHeader
   }
 
-  func apply(_ damage: Damage, to url: URL) throws -> (file: String, code: StoreError.Code) {
-    func path(_ name: String) -> URL { url.appendingPathComponent(name) }
+  func apply(_ damage: Refused, to url: URL) throws -> (file: String, code: StoreError.Code) {
     switch damage {
-    case .truncatedManifest:
-      let data = try Data(contentsOf: path("manifest.json"))
-      try data.prefix(data.count / 2).write(to: path("manifest.json"))
-      return ("manifest.json", .damaged)
-    case .damagedLog:
-      try Data(#"{"formatVersion":1,"sequence":2,"author":"x""#.utf8).write(to: path("log/00000002.json"))
-      return ("log/00000002.json", .damaged)
-    case .truncatedSegment:
-      let data = try Data(contentsOf: path("segments/Event.2026-01.00000001.json"))
-      try data.prefix(10).write(to: path("segments/Event.2026-01.00000001.json"))
-      return ("segments/Event.2026-01.00000001.json", .damaged)
-    case .missingSegment:
-      try FileManager.default.removeItem(at: path("segments/Event.2026-01.00000001.json"))
-      return ("segments/Event.2026-01.00000001.json", .missing)
-    case .newerFormat:
-      try Data(#"{"formatVersion":7,"sequence":2}"#.utf8).write(to: path("log/00000002.json"))
-      return ("log/00000002.json", .newerFormat(7))
+    case .truncatedOwnChange:
+      let data = try Data(contentsOf: path(url, ownChange))
+      try data.prefix(data.count / 2).write(to: path(url, ownChange))
+      return (ownChange, .damaged)
+    case .flippedOwnChange:
+      var data = try Data(contentsOf: path(url, ownChange))
+      data[data.count / 2] ^= 0x01
+      try data.write(to: path(url, ownChange))
+      return (ownChange, .damaged)
+    case .newerFormatLog:
+      try Data(#"{"formatVersion":7,"sequence":2}"#.utf8).write(to: path(url, "local/log/00000002.json"))
+      return ("local/log/00000002.json", .newerFormat(7))
     case .newerSchema:
-      var text = try String(contentsOf: path("store.json"), encoding: .utf8)
+      var text = try String(contentsOf: path(url, "store.json"), encoding: .utf8)
       text = text.replacingOccurrences(of: #""schemaVersion":1"#, with: #""schemaVersion":2"#)
-      try Data(text.utf8).write(to: path("store.json"))
+      try Data(text.utf8).write(to: path(url, "store.json"))
       return ("store.json", .newerSchema(2))
     case .notJSONHeader:
-      try Data("hello".utf8).write(to: path("store.json"))
+      try Data("hello".utf8).write(to: path(url, "store.json"))
       return ("store.json", .damaged)
     }
   }
 
-  @Test(arguments: Damage.allCases)
-  func damageIsReportedByNameAndChangesNothing(_ damage: Damage) throws {
+  @Test(arguments: Refused.allCases)
+  func damageIsReportedByNameAndChangesNothing(_ damage: Refused) throws {
     let url = try makeStore()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let (file, code) = try apply(damage, to: url)
@@ -83,13 +82,63 @@ import Testing
     #expect(try snapshotFiles(url) == before)
   }
 
+  /// Damage to the cache in local/: rebuilt from the change files, with all data.
+  enum CacheDamage: String, CaseIterable, Sendable {
+    case truncatedManifest, missingManifest, damagedLog, missingLog, truncatedSegment, missingSegment, missingDeviceID,
+      missingCacheFolder, emptiedSegment
+  }
+
+  func apply(_ damage: CacheDamage, to url: URL) throws {
+    let segment = path(url, "local/segments/Event.2026-01.00000001.json")
+    switch damage {
+    case .truncatedManifest:
+      let data = try Data(contentsOf: path(url, "local/manifest.json"))
+      try data.prefix(data.count / 2).write(to: path(url, "local/manifest.json"))
+    case .missingManifest:
+      try FileManager.default.removeItem(at: path(url, "local/manifest.json"))
+    case .damagedLog:
+      try Data(#"{"formatVersion":2,"sequence":2,"author":"x""#.utf8).write(to: path(url, "local/log/00000002.json"))
+    case .missingLog:
+      try FileManager.default.removeItem(at: path(url, "local/log/00000002.json"))
+    case .truncatedSegment:
+      let data = try Data(contentsOf: segment)
+      try data.prefix(10).write(to: segment)
+    case .missingSegment:
+      try FileManager.default.removeItem(at: segment)
+    case .missingDeviceID:
+      try FileManager.default.removeItem(at: path(url, "local/device-id"))
+    case .missingCacheFolder:
+      try FileManager.default.removeItem(at: path(url, "local"))
+    case .emptiedSegment:
+      try Data().write(to: segment)
+    }
+  }
+
+  @Test(arguments: CacheDamage.allCases)
+  func aDamagedCacheIsRebuiltWithAllData(_ damage: CacheDamage) throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let changesBefore = try snapshotFiles(path(url, "changes"))
+    try apply(damage, to: url)
+    let container = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    let context = container.newBackgroundContext()
+    #expect(try context.fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["Mia", "Noah"])
+    #expect(try context.fetch(FetchDescriptor<Event>()).map(\.title) == ["feed"])
+    #expect(try snapshotFiles(path(url, "changes")) == changesBefore, "the truth is never rewritten")
+    context.insert(Owner(id: Sample.id(4), name: "Ava"))
+    try context.save()
+    let reopened = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    #expect(try reopened.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 3)
+    #expect(reopened.statistics.cacheRebuilds == 0, "the rebuilt cache is whole")
+  }
+
   @Test func aLockHeldTooLongIsReportedAsLocked() throws {
     let url = try makeStore()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     var options = Sample.options
     options.lockTimeout = .milliseconds(200)
     let container = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options)
-    let fd = open(url.appendingPathComponent("lock").path, O_RDWR)
+    let fd = open(url.appendingPathComponent("local/lock").path, O_RDWR)
     #expect(flock(fd, LOCK_EX) == 0)
     defer { close(fd) }
     let before = try snapshotFiles(url)
@@ -99,7 +148,7 @@ import Testing
       try context.save()
     } throws: { error in
       let error = try #require(error as? StoreError)
-      return error.code == .locked && error.path == "Family.store/lock"
+      return error.code == .locked && error.path == "Family.store/local/lock"
     }
     #expect(try snapshotFiles(url) == before)
     #expect(context.hasChanges)
@@ -121,7 +170,7 @@ import Testing
   @Test func leftoverTemporaryFilesAreIgnoredThenCleaned() throws {
     let url = try makeStore()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-    let leftover = url.appendingPathComponent("log/.00000003.json.123.456.tmp")
+    let leftover = url.appendingPathComponent("local/log/.00000003.json.123.456.tmp")
     try Data("{half".utf8).write(to: leftover)
     let container = try StoreContainer.file(at: url, schema: TestSchema.v1)
     let context = container.newBackgroundContext()

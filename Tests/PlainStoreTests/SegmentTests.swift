@@ -78,7 +78,7 @@ import Testing
       #expect(Set(expected.keys).subtracting(byID.keys).isEmpty, "missing after compaction")
       #expect(Set(byID.keys).subtracting(expected.keys).isEmpty, "unexpected after compaction")
       #expect(expected.filter { byID[$0.key] != nil && byID[$0.key] != $0.value }.isEmpty, "changed by compaction")
-      let logs = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("log").path)
+      let logs = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("local/log").path)
       #expect(logs.count <= 23)
     }
   }
@@ -90,10 +90,12 @@ import Testing
       try context.save()
       context.insert(Owner(id: Sample.id(2), name: "Noah"))
       try context.save()
-      let log = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("log").path)
+      let log = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("local/log").path)
       #expect(log.sorted() == ["00000001.json", "00000002.json"])
-      let segments = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("segments").path)
+      let segments = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("local/segments").path)
       #expect(segments.isEmpty)
+      let changes = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("changes/\(Sample.device)").path)
+      #expect(changes.sorted() == ["000000000001.json", "000000000002.json", "device.json"])
     }
   }
 }

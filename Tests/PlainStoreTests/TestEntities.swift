@@ -55,7 +55,9 @@ enum Sample {
   static func date(days: Double) -> Date { epoch.addingTimeInterval(days * 86_400) }
 
   static let fixedClock: @Sendable () -> Date = { epoch }
-  static var options: StoreOptions { StoreOptions(author: "test", clock: fixedClock) }
+  /// A fixed device id, so two runs write the same bytes.
+  static let device = "0000000000000000000000000000d001"
+  static var options: StoreOptions { StoreOptions(author: "test", clock: fixedClock, deviceID: device) }
 }
 
 /// Runs `body` with a temporary store and removes it afterwards.

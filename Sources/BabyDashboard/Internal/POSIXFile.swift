@@ -66,7 +66,9 @@ enum POSIXFile {
   /// Creates a folder and its parents if they do not exist.
   static func createDirectory(_ folder: URL) throws {
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      // 0700, like the store: the app group's preferences and caches are no one else's.
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     } catch {
       throw KeyValueStoreError(
         code: .io, path: folder.path,

@@ -11,9 +11,10 @@ extension LegacyImporter {
     do {
       let fromFeeds = try cache.backfill(from: context)
       var fromLegacy: [String] = []
-      for baby in try context.babies() {
-        guard let amount = plan.legacyAmounts[baby.id], try cache.get(forBabyName: baby.name) == nil else { continue }
-        try cache.set(amount, forBabyName: baby.name)
+      let babies = try context.babies()
+      for baby in babies {
+        guard let amount = plan.legacyAmounts[baby.id], try cache.amount(for: baby, among: babies) == nil else { continue }
+        try cache.set(amount, forBabyID: baby.id)
         fromLegacy.append(baby.name)
       }
       return LegacyCacheBackfillSummary(

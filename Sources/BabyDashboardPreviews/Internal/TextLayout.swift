@@ -1,9 +1,9 @@
 /// Column arithmetic for fixed-width text: how many terminal columns a string takes, padding,
 /// truncating and wrapping by those columns rather than by characters.
-enum TextLayout {
+public enum TextLayout {
   /// Terminal columns of `text`: 2 for East Asian wide characters (Hangul, CJK, kana, fullwidth
   /// forms, most emoji), 1 for the others; combining marks ride in their character.
-  static func width(_ text: some StringProtocol) -> Int {
+  public static func width(_ text: some StringProtocol) -> Int {
     text.reduce(0) { $0 + width(of: $1) }
   }
 
@@ -35,7 +35,7 @@ enum TextLayout {
   }
 
   /// `text` cut to `columns` and padded with spaces to exactly `columns`.
-  static func pad(_ text: String, to columns: Int) -> String {
+  public static func pad(_ text: String, to columns: Int) -> String {
     let cut = truncate(text, to: columns)
     return cut + String(repeating: " ", count: max(0, columns - width(cut)))
   }

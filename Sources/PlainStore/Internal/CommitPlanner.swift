@@ -43,6 +43,9 @@ struct CommitPlanner {
     self.state = state
   }
 
+  /// The committed value an object had before this transaction.
+  func originalValue(_ key: ObjectKey) -> (any Entity)? { originals[key] ?? nil }
+
   /// The log entry for the changes, or nil when they change nothing.
   mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date) throws -> LogEntry? {
     for change in changes where change.kind != .delete {

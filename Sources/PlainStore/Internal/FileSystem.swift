@@ -53,15 +53,17 @@ enum FileSystem {
 
   /// Replaces `url` with `data` so that a crash leaves the old file or the new one: a temporary
   /// file in the same folder, flushed, renamed over the target, then the folder flushed.
-  static func writeAtomically(_ data: Data, to url: URL, displayPath: String) throws {
+  /// Without `durable`, nothing is flushed: a process killed still leaves the old file or the
+  /// new one, and only a power loss can lose it — for the cache, which is rebuilt then.
+  static func writeAtomically(_ data: Data, to url: URL, displayPath: String, durable: Bool = true) throws {
     try refuseSymbolicLink(at: url, displayPath: displayPath)
-    let temporary = try writeFlushedTemporary(data, beside: url, displayPath: displayPath)
+    let temporary = try writeTemporary(data, beside: url, displayPath: displayPath, flush: durable)
     guard rename(temporary.path, url.path) == 0 else {
       let code = errno
       unlink(temporary.path)
       throw error(code, displayPath, "cannot rename into place")
     }
-    try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+    if durable { try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath) }
   }
 
   /// Creates `url` with `data`, never replacing a file already there: a flushed temporary
@@ -70,7 +72,7 @@ enum FileSystem {
   /// nothing, when `url` exists.
   @discardableResult
   static func createOnce(_ data: Data, at url: URL, displayPath: String) throws -> Bool {
-    let temporary = try writeFlushedTemporary(data, beside: url, displayPath: displayPath)
+    let temporary = try writeTemporary(data, beside: url, displayPath: displayPath, flush: true)
     defer { unlink(temporary.path) }
     guard link(temporary.path, url.path) == 0 else {
       let code = errno
@@ -81,8 +83,8 @@ enum FileSystem {
     return true
   }
 
-  /// A hidden temporary file beside `url` holding `data`, mode 0600, flushed to disk.
-  private static func writeFlushedTemporary(_ data: Data, beside url: URL, displayPath: String) throws -> URL {
+  /// A hidden temporary file beside `url` holding `data`, mode 0600, flushed to disk if asked.
+  private static func writeTemporary(_ data: Data, beside url: URL, displayPath: String, flush: Bool) throws -> URL {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -101,7 +103,7 @@ enum FileSystem {
           offset += count
         }
       }
-      guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+      guard !flush || fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
     } catch {
       unlink(temporary.path)
       throw error
@@ -141,6 +143,13 @@ enum FileSystem {
     chmod(url.path, 0o700)
   }
 
+  /// The size of the regular file at `url`; nil if there is none.
+  static func size(_ url: URL) -> Int? {
+    var info = stat()
+    guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int(info.st_size)
+  }
+
   /// Whether anything (file, folder or link) is at `url`.
   static func exists(_ url: URL) -> Bool {
     var info = stat()
@@ -176,6 +185,12 @@ enum FileSystem {
 
   static func remove(_ url: URL) {
     unlink(url.path)
+  }
+
+  /// Removes the files directly in a folder (not its subfolders' contents), keeping `keeping`.
+  static func removeFiles(in folder: URL, keeping: Set<String> = []) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+    for name in names where !keeping.contains(name) { unlink(folder.appendingPathComponent(name).path) }
   }
 
   static func error(_ code: Int32, _ path: String, _ what: String) -> StoreError {

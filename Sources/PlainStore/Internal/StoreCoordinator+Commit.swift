@@ -28,28 +28,84 @@ extension StoreCoordinator {
         state = planner.state
         throw error
       }
-      guard let entry = planned else { return nil }
-      if let files {
-        if !state.cleanedTemporaryFiles {
-          try createLayout(files)
-          for folder in [files.root, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
-          state.cleanedTemporaryFiles = true
-        }
-        let relative = "log/" + StoreFiles.logName(entry.sequence)
-        try files.write(entry, to: files.logFileURL(entry.sequence), relative: relative, encoder: StoreCoding.makeEncoder())
-        state.statistics.logFilesWritten += 1
+      guard var entry = planned else { return nil }
+      guard let files else {
+        state.apply(entry)
+        state.memoryHistory.append(entry.transaction)
+        return entry.transaction
+      }
+      if !state.cleanedTemporaryFiles {
+        try createLayout(files)
+        for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
+        state.cleanedTemporaryFiles = true
+      }
+      // The commit point: this device's change file, durable.
+      let change = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)
+      entry.folded = [change.stamp]
+      entry.origin = change.stamp
+      // The rest is the cache's: a failure now does not undo the commit, and is repaired from
+      // the change files at the next open.
+      do {
+        try writeLocalLog(entry, &state, files)
+      } catch {
+        state.statistics.housekeepingFailures += 1
       }
       state.apply(entry)
-      let transaction = entry.transaction
-      if files == nil {
-        state.memoryHistory.append(transaction)
-      } else if state.sequence - state.manifest.sequence >= options.compactionThreshold
+      if state.sequence - state.manifest.sequence >= options.compactionThreshold
         || state.changesSinceManifest >= Self.compactionChangeThreshold
       {
-        try compact(&state)
+        do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
       }
-      return transaction
+      if state.needsMerge {
+        state.needsMerge = false
+        do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
+      }
+      return entry.transaction
     }
+  }
+
+  /// Writes the change file of a planned transaction under the next sequence of this device.
+  /// A name already taken holds a commit of this device that a crash kept from the cache: it
+  /// is skipped here and merged right after.
+  private func writeChangeFile(
+    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
+  ) throws -> ChangeFile {
+    let device = try ensureDevice(&state, files)
+    let mergeSchema = MergeSchema(schema)
+    let objects = try entry.changes.map { change -> ObjectChange in
+      switch change.kind {
+      case .insert:
+        return ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: nil)
+      case .update:
+        let groups = try changedGroups(
+          from: originals(ObjectKey(entity: change.entity, id: change.id)), to: change.value, mergeSchema.entities[change.entity])
+        return ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
+      case .delete:
+        return ObjectChange(entity: change.entity, id: change.id, kind: .delete, fields: nil)
+      }
+    }
+    let hlc = state.clock.tick(now: entry.timestamp)
+    var sequence = state.folded.newest(of: device) + 1
+    while true {
+      let change = ChangeFile(
+        device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
+        schemaVersion: schema.version, objects: objects)
+      if try files.changes.create(change) { return change }
+      state.needsMerge = true
+      sequence += 1
+    }
+  }
+
+  /// The field groups an update changes: those with a property whose JSON differs.
+  private func changedGroups(from old: (any Entity)?, to new: (any Entity)?, _ entity: MergeSchema.Entity?) throws -> [String]? {
+    guard let old, let new, let entity else { return nil }
+    let before = try EntityFields.of(old)
+    let after = try EntityFields.of(new)
+    var groups: Set<String> = []
+    for key in Set(before.keys).union(after.keys) where key != entity.identityKey && before[key] != after[key] {
+      groups.insert(entity.group(of: key))
+    }
+    return groups.sorted()
   }
 
   /// Compact also once this many objects changed since the last compaction, so a bulk save

@@ -9,6 +9,7 @@ extension StoreCoordinator {
     let encoder = StoreCoding.makeEncoder()
     var manifest = state.manifest
     manifest.sequence = state.sequence
+    manifest.folded = state.folded
     var written: [String] = []
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
@@ -21,8 +22,9 @@ extension StoreCoordinator {
         } else {
           let file = "\(name).\(segment).\(ISO8601.pad(state.sequence, 8)).json"
           let content = SegmentFileOut(entity: name, segment: segment, objects: objects.map(AnyEncodableEntity.init))
-          try files.write(content, to: files.segmentsURL.appendingPathComponent(file), relative: "segments/" + file, encoder: encoder)
-          manifest.segments[name, default: [:]][segment] = SegmentEntry(file: file, count: objects.count)
+          let data = try encoder.encode(content)
+          try FileSystem.writeAtomically(data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)))
+          manifest.segments[name, default: [:]][segment] = SegmentEntry(file: file, count: objects.count, size: data.count)
           table.slots[segment]?.file = file
           written.append(file)
         }
@@ -30,7 +32,7 @@ extension StoreCoordinator {
       }
       if manifest.segments[name]?.isEmpty == true { manifest.segments[name] = nil }
     }
-    try files.write(manifest, to: files.manifestURL, relative: "manifest.json", encoder: encoder)
+    try files.write(manifest, to: files.manifestURL, relative: files.manifestPath, encoder: encoder)
     state.manifest = manifest
     state.manifestIdentity = FileSystem.identity(files.manifestURL)
     state.changesSinceManifest = 0
@@ -64,8 +66,8 @@ extension StoreCoordinator {
       removed = true
     }
     if removed {
-      try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display("segments"))
-      try? FileSystem.syncFolder(files.logURL, displayPath: files.display("log"))
+      try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
+      try? FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
     }
   }
 }

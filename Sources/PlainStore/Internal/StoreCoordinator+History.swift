@@ -18,7 +18,7 @@ extension StoreCoordinator {
     while sequence <= last {
       guard let entry = try readLog(sequence, decoder: decoder) else {
         throw StoreError(
-          .historyPruned, path: files.display("log/" + StoreFiles.logName(sequence)),
+          .historyPruned, path: files.display(files.logPath(sequence)),
           "the history after transaction \(after) was pruned — read the current state instead and continue from token \(last).")
       }
       transactions.append(entry.transaction)
@@ -60,7 +60,7 @@ extension StoreCoordinator {
           guard name.hasSuffix(".json"), let sequence = Int(name.dropLast(5)), sequence <= limit else { continue }
           FileSystem.remove(files.logURL.appendingPathComponent(name))
         }
-        try FileSystem.syncFolder(files.logURL, displayPath: files.display("log"))
+        try FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
       } else {
         let limit = min(token.sequence, readersFloor(state.manifest))
         state.memoryHistory.removeAll { $0.sequence <= limit }
@@ -92,7 +92,7 @@ extension StoreCoordinator {
   private func writeManifest(_ state: inout StoreState) throws {
     guard let files else { return }
     try createLayout(files)
-    try files.write(state.manifest, to: files.manifestURL, relative: "manifest.json", encoder: StoreCoding.makeEncoder())
+    try files.write(state.manifest, to: files.manifestURL, relative: files.manifestPath, encoder: StoreCoding.makeEncoder())
     state.manifestIdentity = FileSystem.identity(files.manifestURL)
   }
 }

@@ -21,17 +21,29 @@ final class StoreCoordinator: Sendable {
     self.state = Mutex(StoreState(schema: schema))
   }
 
-  /// Opens the store folder at `root`, creating it if it does not exist. Reads store.json, the
-  /// manifest and the log; segments wait until a fetch needs them. Writes nothing to an
-  /// existing store unless it must upgrade store.json to a newer schema.
+  /// Opens the store folder at `root`, creating it if it does not exist. Reads store.json and
+  /// the cache (manifest and local log; segments wait until a fetch needs them), rebuilding the
+  /// cache from `changes/` if it is missing or damaged, then merges the change files that have
+  /// arrived since. Migrates a format-1 store first.
   init(root: URL, schema: Schema, options: StoreOptions) throws {
-    let files = StoreFiles(root: root)
+    let files = StoreFiles(root: root, syncFolder: options.syncFolder)
     self.schema = schema
     self.options = options
     self.files = files
-    self.lock = FileLock(url: files.lockURL, displayPath: files.display("lock"))
+    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"))
     self.state = Mutex(StoreState(schema: schema))
     try openFiles()
+  }
+
+  /// Reads a format-1 store as it is, for its migration: nothing is written.
+  init(format1 root: URL, schema: Schema, options: StoreOptions) throws {
+    let files = StoreFiles(root: root, layout: .format1)
+    self.schema = schema
+    self.options = options
+    self.files = files
+    self.lock = nil
+    self.state = Mutex(StoreState(schema: schema))
+    try loadCache(files)
   }
 
   private func openFiles() throws {
@@ -55,6 +67,7 @@ final class StoreCoordinator: Sendable {
       guard header != nil else { throw notAStore }
     }
     if header == nil {
+      try FileSystem.makeFolder(files.cacheURL, displayPath: files.display("local"))
       header = try lock.withLock(timeout: options.lockTimeout) {
         // Another process may have created the store while this one waited: look again, and
         // decide under the lock, where no creation is half done.
@@ -65,21 +78,17 @@ final class StoreCoordinator: Sendable {
         return StoreHeader(schema: schema)
       }
     }
-    guard let header else { return }
+    guard var header else { return }
     if header.schemaVersion > schema.version {
       throw StoreError(
         .newerSchema(header.schemaVersion), path: files.display("store.json"),
-        "the store has schema version \(header.schemaVersion) but this program knows only up to \(schema.version) — update the app or babydash; the store was left untouched.")
+        "the store has schema version \(header.schemaVersion) but this program knows only up to \(schema.version) — update the program; the store was left untouched.")
     }
-    let identity = FileSystem.identity(files.manifestURL)
-    let manifest = try files.decode(Manifest.self, at: files.manifestURL, relative: "manifest.json", decoder: decoder)
-    try state.withLock { state in
-      state.reset(to: manifest ?? Manifest(), schema: schema)
-      state.manifestIdentity = identity
-      try catchUp(&state)
-      state.undelivered = []
-      state.undeliveredReload = false
+    if header.formatVersion < StoreFiles.formatVersion {
+      try migrateFormat1(files)
+      header = try readHeader() ?? header
     }
+    try openCache(files)
     if header.schemaVersion < schema.version {
       try lock.withLock(timeout: options.lockTimeout) {
         try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
@@ -87,15 +96,56 @@ final class StoreCoordinator: Sendable {
     }
   }
 
+  /// Reads the cache — manifest, local log, device id — into the state.
+  func loadCache(_ files: StoreFiles) throws {
+    let decoder = StoreCoding.makeDecoder(schema: schema)
+    let identity = FileSystem.identity(files.manifestURL)
+    let manifest = try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder)
+    if manifest == nil, !FileSystem.list(files.segmentsURL).isEmpty {
+      throw StoreError(.missing, path: files.display(files.manifestPath), "is missing while segment files are there.")
+    }
+    if FileSystem.exists(files.rebuildMarkerURL) {
+      throw StoreError(.damaged, path: files.display(files.cachePrefix + "rebuild"), "a process found the cache damaged.")
+    }
+    for entries in manifest?.segments.values.map(\.values) ?? [] {
+      for entry in entries {
+        let size = FileSystem.size(files.segmentsURL.appendingPathComponent(entry.file))
+        guard let size else {
+          throw StoreError(.missing, path: files.display(files.segmentPath(entry.file)), "manifest.json lists this segment but the file is not there.")
+        }
+        if let expected = entry.size, expected != size {
+          throw StoreError(.damaged, path: files.display(files.segmentPath(entry.file)), "holds \(size) bytes where manifest.json says \(expected).")
+        }
+      }
+    }
+    let device = try readDeviceID(files)
+    try state.withLock { state in
+      state.reset(to: manifest ?? Manifest(), schema: schema)
+      state.manifestIdentity = identity
+      state.device = device
+      try catchUp(&state)
+      state.undelivered = []
+      state.undeliveredReload = false
+      // A log file past the last one read: one in between is lost, and the later ones must not
+      // be applied out of order by a later commit that fills the gap.
+      let newest = FileSystem.list(files.logURL).compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.max() ?? 0
+      if newest > state.sequence {
+        throw StoreError(
+          .missing, path: files.display(files.logPath(state.sequence + 1)),
+          "is missing while later log files are there.")
+      }
+    }
+  }
+
   /// Whether a folder without store.json may become a store: it is empty, or holds only what a
-  /// creation killed before writing store.json leaves (the lock, empty segments and log folders,
-  /// temporary files).
+  /// creation killed before writing store.json leaves (the cache folder, empty segments and
+  /// log folders of format 1, temporary files), or a `changes/` folder that a sync engine
+  /// brought from another device.
   static func isNewOrInterruptedCreation(_ files: StoreFiles) -> Bool {
     FileSystem.list(files.root).allSatisfy { name in
       switch name {
-      case "lock": true
-      case "segments": FileSystem.list(files.segmentsURL).isEmpty
-      case "log": FileSystem.list(files.logURL).isEmpty
+      case "lock", "local", "changes": true
+      case "segments", "log": FileSystem.list(files.root.appendingPathComponent(name)).isEmpty
       default: false
       }
     }
@@ -103,8 +153,10 @@ final class StoreCoordinator: Sendable {
 
   func createLayout(_ files: StoreFiles) throws {
     try FileSystem.makeFolder(files.root, displayPath: files.rootName)
-    try FileSystem.makeFolder(files.segmentsURL, displayPath: files.display("segments"))
-    try FileSystem.makeFolder(files.logURL, displayPath: files.display("log"))
+    try FileSystem.makeFolder(files.cacheURL, displayPath: files.display("local"))
+    try FileSystem.makeFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
+    try FileSystem.makeFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
+    try FileSystem.makeFolder(files.changes.url, displayPath: files.changes.displayName)
   }
 
   func table(_ name: String, _ state: StoreState) throws -> EntityTable {
@@ -129,7 +181,7 @@ final class StoreCoordinator: Sendable {
       let identity = FileSystem.identity(files.manifestURL)
       if identity != state.manifestIdentity {
         let manifest =
-          try files.decode(Manifest.self, at: files.manifestURL, relative: "manifest.json", decoder: decoder) ?? Manifest()
+          try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
         if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
           let noticed = state.undelivered  // read before the reload: still to announce
           state.reset(to: manifest, schema: schema)
@@ -157,13 +209,18 @@ final class StoreCoordinator: Sendable {
 
   func readLog(_ sequence: Int, decoder: StoreJSONDecoder) throws -> LogEntry? {
     guard let files else { return nil }
-    let relative = "log/" + StoreFiles.logName(sequence)
-    guard let entry = try files.decode(LogEntry.self, at: files.logFileURL(sequence), relative: relative, decoder: decoder)
+    let relative = files.logPath(sequence)
+    guard var entry = try files.decode(LogEntry.self, at: files.logFileURL(sequence), relative: relative, decoder: decoder)
     else { return nil }
     guard entry.sequence == sequence else {
       throw StoreError(
         .damaged, path: files.display(relative),
         "holds transaction \(entry.sequence), not \(sequence) — \(StoreFiles.untouched)")
+    }
+    if let origin = entry.origin {
+      try fillValues(&entry, from: origin, files: files, logPath: relative)
+    } else if entry.changes.contains(where: { $0.kind != .delete && $0.value == nil }) {
+      throw StoreError(.damaged, path: files.display(relative), "a change has no value and no change file holds it — \(StoreFiles.untouched)")
     }
     return entry
   }
@@ -192,19 +249,23 @@ final class StoreCoordinator: Sendable {
     guard let retry = table.slots[segment], !retry.isLoaded, retry.file != nil else { return }
     if try loadSegment(table, segment, &state) { return }
     throw StoreError(
-      .missing, path: files?.display("segments/" + (retry.file ?? segment)) ?? segment,
-      "manifest.json lists this segment but the file is not there — restore it from a backup; the store was left untouched.")
+      .missing, path: files.map { $0.display($0.segmentPath(retry.file ?? segment)) } ?? segment,
+      "manifest.json lists this segment but the file is not there — open the store again to rebuild its cache from changes/.")
   }
 
   private func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws -> Bool {
     guard let files, let file = table.slots[segment]?.file else { return true }
-    let relative = "segments/" + file
+    let relative = files.segmentPath(file)
     let decoder = StoreCoding.makeDecoder(schema: schema)
-    guard
-      let objects = try Self.decodeSegment(
+    let decoded: [any Entity]?
+    do {
+      decoded = try Self.decodeSegment(
         table.schema.type, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
         files: files, decoder: decoder)
-    else { return false }
+    } catch let error as StoreError where Self.isCacheDamage(error, files) {
+      throw markCacheDamaged(error, files)
+    }
+    guard let objects = decoded else { return false }
     table.load(segment, objects: objects)
     state.statistics.segmentFilesRead += 1
     return true
@@ -247,7 +308,7 @@ final class StoreCoordinator: Sendable {
       let job = jobs[index]
       let result = Result {
         try Self.decodeSegment(
-          type, url: files.segmentsURL.appendingPathComponent(job.file), relative: "segments/" + job.file,
+          type, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
           segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema))
       }
       results.withLock { $0[index] = result }
@@ -296,6 +357,15 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var undeliveredReload = false
   var statistics = StoreStatistics()
   var cleanedTemporaryFiles = false
+  /// This copy's device id; nil until its first commit mints one.
+  var device: DeviceID?
+  var clock = HybridLogicalClock()
+  /// The change files the state holds (the manifest's, plus those of the log entries after it).
+  var folded = FoldedChanges()
+  /// A change file of this device was found that no transaction has folded: merge it soon.
+  var needsMerge = false
+  var lastScan: SyncScanSummary?
+  var lastRebuildReason: String?
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })
@@ -307,6 +377,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     self.statistics = statistics
     self.manifest = manifest
     sequence = manifest.sequence
+    folded = manifest.folded ?? FoldedChanges()
+    clock.observe(folded.newestClock)
     for (name, table) in tables {
       for (segment, entry) in manifest.segments[name] ?? [:] {
         table.slots[segment] = EntityTable.Slot(file: entry.file, objects: nil)
@@ -329,6 +401,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     }
     sequence = entry.sequence
     changesSinceManifest += entry.changes.count
+    for stamp in entry.folded ?? [] {
+      folded.insert(stamp)
+      clock.observe(stamp.hlc)
+    }
   }
 }
 
@@ -340,4 +416,11 @@ public struct StoreStatistics: Sendable, Equatable {
   public var logFilesWritten = 0
   /// Compactions this container ran.
   public var compactions = 0
+  /// Times this container rebuilt the local cache from the change files.
+  public var cacheRebuilds = 0
+  /// Change files of other devices (or of a crashed commit of this one) merged in.
+  public var changeFilesMerged = 0
+  /// Housekeeping after a durable commit (cache files, compaction) that failed: the commit
+  /// stands; the cache is repaired from the change files at the next open.
+  public var housekeepingFailures = 0
 }

@@ -1,31 +1,66 @@
 import Foundation
 
-/// The store's folder and the formats of its files:
+/// The store's folder and the formats of its files (format 2):
 /// ```
 /// BabyDashboard.store/
 ///   store.json               format version, schema version, entities
-///   manifest.json            which segment files hold the state as of transaction <sequence>
-///   segments/<entity>.<segment>.<sequence>.json   one entity, one month of its segment key
-///   log/<sequence>.json      one committed transaction
-///   lock                     flock'ed by writers; never renamed
+///   changes/<device>/        THE TRUTH: create-once change files, the only part that syncs
+///     device.json            who the device is
+///     <sequence>.json        one committed transaction of that device
+///   local/                   a cache of this device, rebuilt from changes/ whenever it is lost
+///     device-id              this copy's device id
+///     lock                   flock'ed by writers; never renamed
+///     manifest.json          which segment files hold the state as of local transaction <sequence>
+///     segments/<entity>.<segment>.<sequence>.json   one entity, one month of its segment key
+///     log/<sequence>.json    one local transaction: a commit of this device or a merge
 /// ```
+/// Format 1 kept manifest.json, segments/, log/ and lock at the top; `format1` reads that
+/// layout, to migrate it.
 struct StoreFiles: Sendable {
-  static let formatVersion = 1
+  static let formatVersion = 2
+
+  enum Layout: Sendable { case format1, format2 }
 
   let root: URL
   /// How messages name files: the store folder's name and the path inside it.
   let rootName: String
+  /// Where the manifest, segments, log and lock are.
+  let cacheURL: URL
+  /// The cache's folder as messages name it inside the store ("local/", or "" in format 1).
+  let cachePrefix: String
+  let changes: ChangeFolder
 
-  init(root: URL) {
+  init(root: URL, syncFolder: URL? = nil, layout: Layout = .format2) {
     self.root = root.standardizedFileURL
     self.rootName = self.root.lastPathComponent
+    switch layout {
+    case .format1:
+      cacheURL = self.root
+      cachePrefix = ""
+    case .format2:
+      cacheURL = self.root.appendingPathComponent("local")
+      cachePrefix = "local/"
+    }
+    if let syncFolder {
+      let folder = syncFolder.standardizedFileURL
+      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent)
+    } else {
+      changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes")
+    }
   }
 
   var headerURL: URL { root.appendingPathComponent("store.json") }
-  var manifestURL: URL { root.appendingPathComponent("manifest.json") }
-  var segmentsURL: URL { root.appendingPathComponent("segments") }
-  var logURL: URL { root.appendingPathComponent("log") }
-  var lockURL: URL { root.appendingPathComponent("lock") }
+  var manifestURL: URL { cacheURL.appendingPathComponent("manifest.json") }
+  var segmentsURL: URL { cacheURL.appendingPathComponent("segments") }
+  var logURL: URL { cacheURL.appendingPathComponent("log") }
+  var lockURL: URL { cacheURL.appendingPathComponent("lock") }
+  var deviceIDURL: URL { cacheURL.appendingPathComponent("device-id") }
+  /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
+  var rebuildMarkerURL: URL { cacheURL.appendingPathComponent("rebuild") }
+
+  var manifestPath: String { cachePrefix + "manifest.json" }
+  func segmentPath(_ file: String) -> String { cachePrefix + "segments/" + file }
+  func logPath(_ sequence: Int) -> String { cachePrefix + "log/" + Self.logName(sequence) }
 
   func display(_ relative: String) -> String { rootName + "/" + relative }
 
@@ -61,9 +96,9 @@ struct StoreFiles: Sendable {
 
   static let untouched = "the store was left untouched; restore the file from a backup or move the store aside."
 
-  func write<T: Encodable>(_ value: T, to url: URL, relative: String, encoder: StoreJSONEncoder) throws {
+  func write<T: Encodable>(_ value: T, to url: URL, relative: String, encoder: StoreJSONEncoder, durable: Bool = true) throws {
     let data = try encoder.encode(value)
-    try FileSystem.writeAtomically(data, to: url, displayPath: display(relative))
+    try FileSystem.writeAtomically(data, to: url, displayPath: display(relative), durable: durable)
   }
 }
 
@@ -127,11 +162,15 @@ struct Manifest: Codable, Equatable {
   var segments: [String: [String: SegmentEntry]] = [:]
   /// History readers (see `HistoryReader`) → the last sequence each has consumed.
   var readers: [String: Int] = [:]
+  /// The change files folded into the segments, by device (format 2).
+  var folded: FoldedChanges?
 }
 
 struct SegmentEntry: Codable, Equatable {
   var file: String
   var count: Int
+  /// The file's size in bytes: a truncated or emptied segment is noticed when the store opens.
+  var size: Int?
 }
 
 /// segments/<entity>.<segment>.<sequence>.json
@@ -150,13 +189,19 @@ struct SegmentFileOut: Encodable {
   var objects: [AnyEncodableEntity]
 }
 
-/// log/<sequence>.json: one transaction, with the full value of every object it puts.
+/// log/<sequence>.json: one local transaction, with the full value of every object it puts —
+/// or, for a commit of this device, with the values left in its change file (`origin`), which
+/// holds them already.
 struct LogEntry: Codable {
   var formatVersion = StoreFiles.formatVersion
   var sequence: Int
   var author: String
   var timestamp: Date
   var changes: [LogChange]
+  /// The change files this transaction folds in (format 2).
+  var folded: [ChangeStamp]?
+  /// The change file that holds the values of the objects this transaction puts.
+  var origin: ChangeStamp?
 
   var transaction: Transaction {
     var byEntity: [String: EntityChanges] = [:]
@@ -201,8 +246,8 @@ struct LogChange: Codable {
     kind = try container.decode(Kind.self, forKey: .kind)
     segment = try container.decode(String.self, forKey: .segment)
     from = try container.decodeIfPresent(String.self, forKey: .from)
-    if kind == .delete {
-      value = nil
+    if kind == .delete || !container.contains(.value) {
+      value = nil  // a put without a value takes it from the entry's change file
     } else {
       guard let schema = (decoder.userInfo[.plainStoreSchema] as? SchemaBox)?.schema,
         let entitySchema = schema.entity(named: entity)

@@ -1,63 +1,73 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
-import PlainStore
 
 /// `babydash baby add | rename | remove | list`.
 enum BabyCommands {
   static let all = [add, rename, remove, list]
 
+  static let sameNameOption = OptionSpec(
+    name: "--same-name-ok", value: nil, help: "allow a name another baby already has (then address each by its id)")
+
   static let add = Command(
-    words: ["baby", "add"], synopsis: "NAME [--feed-term DURATION] [--created-at TIME]",
+    words: ["baby", "add"], synopsis: "NAME [--feed-term DURATION] [--created-at TIME] [--same-name-ok]",
     summary: "Add a baby; it goes last on the dashboard.",
     options: [
       OptionSpec(name: "--feed-term", value: "DURATION", help: "time between feeds: 3h, 2h30m, 90m or seconds (default 3h)"),
       OptionSpec(name: "--created-at", value: "TIME", help: "when the baby was added (default: now); orders the dashboard"),
+      sameNameOption,
     ],
-    arguments: 1...1
+    arguments: 1...1,
+    details: "Examples:\n  babydash baby add Mia\n  babydash baby add Leo --feed-term 2h30m"
   ) { invocation in
     let session = invocation.session
     let feedTerm = try invocation.value("--feed-term").map { text in
       try invocation.parse("--feed-term", text, DurationArgument.parse)
     } ?? BabyProfile.defaultFeedTerm
     let createdAt = try invocation.time("--created-at", default: session.now)
-    let model = try session.dashboard(at: createdAt)
-    let baby = try model.addBaby(name: invocation.arguments[0], feedTerm: feedTerm)
+    let baby = try BabyCommands.naming {
+      try session.tracker().addBaby(
+        name: invocation.arguments[0], feedTerm: feedTerm, createdAt: createdAt,
+        allowingSameName: invocation.has("--same-name-ok"))
+    }
     invocation.output.print(
       "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(LocalTimeText.duration(baby.feedTerm)).")
   }
 
   static let rename = Command(
-    words: ["baby", "rename"], synopsis: "NAME NEW_NAME",
-    summary: "Rename a baby; the last-feed-amount cache entry moves with it.",
-    arguments: 2...2
+    words: ["baby", "rename"], synopsis: "NAME NEW_NAME [--same-name-ok]",
+    summary: "Rename a baby; its last feed amount stays with it.",
+    options: [sameNameOption],
+    arguments: 2...2,
+    details: "NAME is a name or an id.\n\nExample:\n  babydash baby rename Mia Mila"
   ) { invocation in
     let session = invocation.session
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
-    let model = try session.dashboard(at: session.now)
-    try model.renameBaby(baby.id, to: invocation.arguments[1])
-    let renamed = model.tile(for: baby.id)?.baby.name ?? invocation.arguments[1]
-    invocation.output.print("Renamed \(baby.name) to \(renamed).")
+    let renamed = try BabyCommands.naming {
+      try session.tracker().renameBaby(baby.id, to: invocation.arguments[1], allowingSameName: invocation.has("--same-name-ok"))
+    }
+    invocation.output.print("Renamed \(baby.name) to \(renamed.name).")
   }
 
   static let remove = Command(
-    words: ["baby", "remove"], synopsis: "NAME",
-    summary: "Remove a baby; its feeds and diaper changes stay, with no baby.",
-    arguments: 1...1
+    words: ["baby", "remove"], synopsis: "NAME [--yes]",
+    summary: "Remove a baby; its feeds and diaper changes stay, with no baby (give them to another with feed edit --baby).",
+    options: [OptionSpec(name: "--yes", value: nil, help: "confirm removing a baby that has feeds or diaper changes")],
+    arguments: 1...1,
+    details: "Example:\n  babydash baby remove Mia --yes"
   ) { invocation in
     let session = invocation.session
-    let container = try session.storeForReading()
-    let baby = try session.baby(invocation.arguments[0], in: container)
-    let context = container.viewContext
-    let id = baby.id
-    let feeds = try context.fetchCount(FetchDescriptor<FeedSession>(predicate: #Predicate { $0.profileID == id }))
-    let diapers = try context.fetchCount(FetchDescriptor<DiaperChange>(predicate: #Predicate { $0.profileID == id }))
-    context.delete(baby)
-    try context.save()
-    // The cache is keyed by name: keep the entry while another baby still answers to it.
-    if try context.babies().contains(where: { $0.name == baby.name }) == false {
-      try session.cache.remove(forBabyName: baby.name)
+    let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
+    let tracker = try session.tracker()
+    let counts = try tracker.eventCounts(of: baby.id)
+    let events = "\(Plural.count(counts.feeds, "feed")) and \(Plural.count(counts.diapers, "diaper change"))"
+    if counts.feeds + counts.diapers > 0, !invocation.has("--yes") {
+      throw CommandLineError.data(
+        "\(baby.name) has \(events): removing the baby keeps them in the history with no baby "
+          + "(feed edit ID --baby NAME gives one to another baby). Run again with --yes to remove \(baby.name).")
     }
-    invocation.output.print("Removed \(baby.name); \(feeds) feeds and \(diapers) diaper changes stay, with no baby.")
+    let removal = try tracker.removeBaby(baby.id)
+    invocation.output.print("Removed \(removal.baby.name); \(events) stay, with no baby.")
   }
 
   static let list = Command(
@@ -70,16 +80,27 @@ enum BabyCommands {
       invocation.output.print("No babies yet. Add one: babydash baby add NAME")
       return
     }
-    let width = babies.map(\.name.count).max()!
+    let width = babies.map { TextLayout.width($0.name) }.max()!
     let terms = babies.map { LocalTimeText.duration($0.feedTerm) }
     let termWidth = terms.map(\.count).max()!
     for (baby, term) in zip(babies, terms) {
-      let padding = String(repeating: " ", count: width - baby.name.count)
       let termPadding = String(repeating: " ", count: termWidth - term.count)
       let added = LocalTimeText.dayText(TimeArgument.civilDay(of: baby.createdAt, in: session.timeZone))
         + " " + LocalTimeText.clockText(baby.createdAt, in: session.timeZone)
       invocation.output.print(
-        "\(baby.name)\(padding)  every \(term)\(termPadding)  added \(added)  \(baby.id.uuidString)")
+        "\(TextLayout.pad(baby.name, to: width))  every \(term)\(termPadding)  added \(added)  \(baby.id.uuidString)")
+    }
+  }
+
+  /// Runs a write that names a baby, saying how to go on when the name is taken.
+  @MainActor
+  static func naming<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch ScreenModelError.nameInUse(let name, let ids) {
+      throw CommandLineError.data(
+        "another baby is already named \(name) (id \(ids.map(\.uuidString).joined(separator: ", "))): "
+          + "choose another name, or add --same-name-ok and then address each baby by its id")
     }
   }
 }

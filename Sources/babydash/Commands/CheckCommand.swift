@@ -6,44 +6,66 @@ import PlainStore
 enum CheckCommand {
   static let command = Command(
     words: ["check"], synopsis: "",
-    summary: "Verify the store's files: every segment and log entry readable, every reference resolved."
+    summary: "Verify the store: every file readable, every reference resolved, every rule the tracker keeps (all problems, not the first).",
+    details: "Example:\n  babydash check"
   ) { invocation in
     let session = invocation.session
     guard session.storeExists else {
       throw CommandLineError.noInput("no store at '\(session.storeDirectory.path)': nothing to check")
     }
-    let container = try session.store()
-    let context = container.viewContext
-    let babies = try context.fetch(FetchDescriptor<BabyProfile>())
-    let feeds = try context.fetch(FetchDescriptor<FeedSession>())
-    let diapers = try context.fetch(FetchDescriptor<DiaperChange>())
-    let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
-    let ids = Set(babies.map(\.id))
-    var problems: [String] = []
-    for feed in feeds where feed.profileID.map(ids.contains) == false {
-      problems.append("feed \(feed.uuid.uuidString) refers to a baby that is not in the store (\(feed.profileID!.uuidString))")
-    }
-    for diaper in diapers where diaper.profileID.map(ids.contains) == false {
-      problems.append("diaper change \(diaper.uuid.uuidString) refers to a baby that is not in the store (\(diaper.profileID!.uuidString))")
-    }
-    for feed in feeds where feed.endTime.map({ $0 < feed.startTime }) == true {
-      problems.append("feed \(feed.uuid.uuidString) ends before it starts")
+    // Every file is read on its own first, so that all damaged ones are named, not the first
+    // one the store happens to open.
+    var problems = unreadableFiles(in: session.storeDirectory) + strayFiles(in: session.storeDirectory)
+    var summary = ""
+    do {
+      let container = try session.store()
+      let context = container.viewContext
+      let counts = try context.contentCounts()
+      let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
+      problems += try context.domainProblems(schema: container.schema)
+      summary =
+        "ok: \(Plural.count(counts.babies, "baby", "babies")), \(Plural.count(counts.feeds, "feed")), \(Plural.count(counts.diapers, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)"
+    } catch let error as StoreError where !problems.isEmpty {
+      problems.insert("\(error)", at: 0)
     }
     guard problems.isEmpty else {
       throw CommandLineError.data(
-        "the store at '\(session.storeDirectory.path)' has \(problems.count) problem(s):\n  " + problems.joined(separator: "\n  "))
+        "the store at '\(session.storeDirectory.path)' has \(Plural.count(problems.count, "problem")):\n  " + problems.joined(separator: "\n  "))
     }
-    invocation.output.print(
-      "ok: \(count(babies.count, "baby", "babies")), \(count(feeds.count, "feed", "feeds")), \(count(diapers.count, "diaper change", "diaper changes")); \(count(transactions.count, "transaction", "transactions")) in the log; \(session.storeDirectory.path)")
+    invocation.output.print(summary)
   }
 
-  private static func count(_ number: Int, _ one: String, _ many: String) -> String {
-    "\(number) \(number == 1 ? one : many)"
+  /// The JSON files under the store that do not parse: every one, named by its path.
+  private static func unreadableFiles(in store: URL) -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: store.path) else { return [] }
+    var problems: [String] = []
+    for case let relative as String in walker where relative.hasSuffix(".json") {
+      if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+      let url = store.appendingPathComponent(relative)
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        problems.append("'\(relative)' cannot be read: check its permissions")
+        continue
+      }
+      if (try? JSONSerialization.jsonObject(with: data)) == nil {
+        problems.append("'\(relative)' is damaged (not JSON): restore it from a backup, or move it away")
+      }
+    }
+    return problems.sorted()
+  }
+
+  /// Files in the store's top folder that no version of the store writes: left by hand or by
+  /// another program, and worth a look before they are taken for data.
+  private static func strayFiles(in store: URL) -> [String] {
+    let known: Set<String> = ["store.json", "manifest.json", "log", "segments", "lock", "changes", "local", "indexes", "readers", "quarantine"]
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path)) ?? []
+    return names.filter { !$0.hasPrefix(".") && !known.contains($0) }.sorted().map {
+      "stray file '\($0)' in the store folder: no version of the store writes it; move it away if it is not yours"
+    }
   }
 
   /// The token just before the oldest log file still on disk: compaction removes older ones.
   private static func oldestKeptLog(in store: URL) -> HistoryToken? {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("log").path)) ?? []
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("local/log").path)) ?? []
     let sequences = names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.compactMap { Int($0.dropLast(5)) }
     return sequences.min().map { HistoryToken(sequence: $0 - 1) }
   }

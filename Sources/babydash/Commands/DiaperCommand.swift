@@ -1,21 +1,68 @@
 import BabyDashboard
 import Foundation
 
-/// `babydash diaper NAME pee|poo [--at TIME]`.
+/// `babydash diaper NAME pee|poo [--at TIME]`, `diaper edit`, `diaper delete`.
 enum DiaperCommand {
+  static let all = [command, edit, delete]
+
   static let command = Command(
     words: ["diaper"], synopsis: "NAME pee|poo [--at TIME]",
     summary: "Log a diaper change (now, or at TIME).",
     options: [OptionSpec(name: "--at", value: "TIME", help: "when (default: now)")],
-    arguments: 2...2
+    arguments: 2...2,
+    details: "Examples:\n  babydash diaper Mia pee\n  babydash diaper Leo poo --at 06:40"
   ) { invocation in
     let session = invocation.session
-    guard let type = DiaperType(rawValue: invocation.arguments[1].lowercased()) else {
-      throw invocation.usageError("bad diaper type '\(invocation.arguments[1])': use pee or poo")
-    }
+    let type = try DiaperCommand.type(invocation.arguments[1], invocation)
     let at = try invocation.time("--at", default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
-    let diaper = try session.dashboard(at: at).logDiaper(type, for: baby.id)
-    invocation.output.print("Logged a \(diaper.type.rawValue) for \(baby.name) at \(LocalTimeText.format(diaper.timestamp, now: session.now, in: session.timeZone)).")
+    let diaper = try session.tracker().logDiaper(type, for: baby.id, at: at)
+    invocation.output.print("Logged a \(diaper.type.rawValue) for \(baby.name) at \(session.text(diaper.timestamp)).")
+  }
+
+  static let edit = Command(
+    words: ["diaper", "edit"], synopsis: "ID [--at TIME] [--type pee|poo] [--baby NAME]",
+    summary: "Change a diaper change (ID as babydash history shows it; a unique prefix is enough).",
+    options: [
+      OptionSpec(name: "--at", value: "TIME", help: "when it happened"),
+      OptionSpec(name: "--type", value: "pee|poo", help: "what it was"),
+      OptionSpec(name: "--baby", value: "NAME", help: "the baby it belongs to"),
+    ],
+    arguments: 1...1,
+    details: "Example:\n  babydash diaper edit 9c41 --type poo"
+  ) { invocation in
+    let session = invocation.session
+    let at = try invocation.value("--at").map { _ in try invocation.time("--at", default: session.now) }
+    let type = try invocation.value("--type").map { try DiaperCommand.type($0, invocation) }
+    let container = try session.storeForReading()
+    let diaper = try session.diaper(invocation.arguments[0])
+    let baby = try invocation.value("--baby").map { try session.baby($0, in: container) }
+    guard at != nil || type != nil || baby != nil else {
+      throw invocation.usageError("nothing to change: give --at, --type or --baby")
+    }
+    let edited = try session.tracker().editDiaper(diaper.uuid, timestamp: at, type: type, profileID: baby.map { .some($0.id) })
+    invocation.output.print(
+      "Updated diaper change \(session.shortID(edited.uuid)): a \(edited.type.rawValue) at \(session.text(edited.timestamp)).")
+  }
+
+  static let delete = Command(
+    words: ["diaper", "delete"], synopsis: "ID",
+    summary: "Delete a diaper change (ID as babydash history shows it; a unique prefix is enough).",
+    arguments: 1...1,
+    details: "Example:\n  babydash diaper delete 9c41"
+  ) { invocation in
+    let session = invocation.session
+    let diaper = try session.diaper(invocation.arguments[0])
+    try session.tracker().deleteDiaper(diaper.uuid)
+    invocation.output.print(
+      "Deleted diaper change \(session.shortID(diaper.uuid)) (a \(diaper.type.rawValue) at \(session.text(diaper.timestamp))).")
+  }
+
+  @MainActor
+  static func type(_ text: String, _ invocation: Invocation) throws -> DiaperType {
+    guard let type = DiaperType(rawValue: text.lowercased()) else {
+      throw invocation.usageError("bad diaper type '\(text)': use pee or poo")
+    }
+    return type
   }
 }

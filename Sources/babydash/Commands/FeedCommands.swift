@@ -1,10 +1,10 @@
 import BabyDashboard
+import BabyDashboardPreviews
 import Foundation
-import PlainStore
 
-/// `babydash feed start | finish | log`.
+/// `babydash feed start | finish | log | edit | delete`.
 enum FeedCommands {
-  static let all = [start, finish, log]
+  static let all = [start, finish, log, edit, delete]
 
   static let amountOption = OptionSpec(name: "--amount", value: "AMOUNT", help: "120ml, 120 mL, 4oz or 4 fl oz")
   static let memoOption = OptionSpec(name: "--memo", value: "TEXT", help: "a note; #hashtags in it are searchable")
@@ -13,13 +13,14 @@ enum FeedCommands {
     words: ["feed", "start"], synopsis: "NAME [--at TIME]",
     summary: "Start a feed (now, or at TIME).",
     options: [OptionSpec(name: "--at", value: "TIME", help: "when it started (default: now)")],
-    arguments: 1...1
+    arguments: 1...1,
+    details: "Examples:\n  babydash feed start Mia\n  babydash feed start Mia --at 07:05"
   ) { invocation in
     let session = invocation.session
     let at = try invocation.time("--at", default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
-    let feed = try session.dashboard(at: at).startFeed(for: baby.id)
-    invocation.output.print("\(baby.name) started feeding at \(LocalTimeText.format(feed.startTime, now: session.now, in: session.timeZone)).")
+    let feed = try session.tracker().startFeed(for: baby.id, at: at)
+    invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
   }
 
   static let finish = Command(
@@ -28,72 +29,108 @@ enum FeedCommands {
     options: [
       OptionSpec(name: "--at", value: "TIME", help: "when it ended (default: now)"), amountOption, memoOption,
     ],
-    arguments: 1...1
+    arguments: 1...1,
+    details: "Examples:\n  babydash feed finish Mia --amount 120ml\n  babydash feed finish Mia --at 07:30 --memo \"#night sleepy\""
   ) { invocation in
     let session = invocation.session
-    let at = try invocation.time("--at", default: session.now)
+    let at = try invocation.value("--at").map { _ in try invocation.time("--at", default: session.now) }
     let typed = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
-    let container = try session.storeForReading()
-    let baby = try session.baby(invocation.arguments[0], in: container)
-    guard let running = try container.viewContext.inProgressFeed(of: baby.id) else {
-      throw ScreenModelError.noFeedInProgress(babyName: baby.name)
-    }
-    guard at >= running.startTime else {
-      let started = LocalTimeText.format(running.startTime, now: session.now, in: session.timeZone)
-      throw invocation.usageError("--at \(LocalTimeText.format(at, now: session.now, in: session.timeZone)) is before the feed's start (\(started))")
-    }
-    // The app's finish: the form prefilled from the cache unless an amount was typed.
-    let model = try session.dashboard(at: at)
-    let form = try typed.map { FeedAmountInput($0) } ?? model.finishFeedForm(for: baby.id)
-    let feed = try model.finishFeed(for: baby.id, amount: form, memo: invocation.value("--memo"))
-    if let warning = model.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-    let amount = LastFeedAmount(feed: feed)
-    let amountText = amount.map { ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "") } ?? ""
-    invocation.output.print("\(baby.name) finished feeding at \(LocalTimeText.format(at, now: session.now, in: session.timeZone))\(amountText).")
+    let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
+    let tracker = try session.tracker()
+    // The app's finish: the form (shown only while a feed is in progress) prefilled from the
+    // cache unless an amount was typed.
+    let prefill: (amount: LastFeedAmount?, source: DashboardTile.AmountSource?) = typed == nil ? try tracker.lastAmount(of: baby) : (nil, nil)
+    let feed = try tracker.finishFeed(for: baby.id, at: at, amount: typed ?? prefill.amount, memo: invocation.value("--memo"))
+    if typed == nil { tracker.countPrefill(from: prefill.source) }
+    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+    let amountText = LastFeedAmount(feed: feed).map {
+      ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
+    } ?? ""
+    invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
   }
 
   static let log = Command(
     words: ["feed", "log"], synopsis: "NAME --start TIME [--end TIME] [--amount AMOUNT] [--memo TEXT]",
-    summary: "Log a feed after the fact (a feed with the same baby and start is updated, not duplicated).",
+    summary: "Log a feed after the fact; a feed with the same baby and start is updated with only the options given.",
     options: [
       OptionSpec(name: "--start", value: "TIME", help: "when it started (required)"),
       OptionSpec(name: "--end", value: "TIME", help: "when it ended (default: still in progress)"),
       amountOption, memoOption,
     ],
-    arguments: 1...1
+    arguments: 1...1,
+    details: "Example:\n  babydash feed log Mia --start 03:10 --end 03:30 --amount 90ml"
   ) { invocation in
     let session = invocation.session
     guard invocation.value("--start") != nil else { throw invocation.usageError("missing --start TIME") }
     let start = try invocation.time("--start", default: session.now)
     let end = try invocation.value("--end").map { _ in try invocation.time("--end", default: session.now) }
-    if let end, end < start { throw invocation.usageError("--end is before --start") }
     let amount = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
-    let container = try session.storeForReading()
-    let baby = try session.baby(invocation.arguments[0], in: container)
-    let context = try session.store().viewContext
-    if let running = try context.inProgressFeed(of: baby.id), running.startTime != start {
-      // A later feed would hide the one in progress (the dashboard shows the newest feed).
-      if end == nil || start > running.startTime { throw ScreenModelError.alreadyFeeding(babyName: baby.name) }
-    }
-    let feed = FeedSession(
-      profileID: baby.id, startTime: start, endTime: end, amountValue: amount?.amountValue,
-      amountUnitSymbol: amount?.amountUnitSymbol, memoText: invocation.value("--memo"))
-    context.insert(feed)
-    try context.save()
-    try FeedCommands.remember(amount, of: feed, for: baby, in: session)
-    let span = LocalTimeText.format(start, now: session.now, in: session.timeZone)
-      + (end.map { "–" + LocalTimeText.format($0, now: session.now, in: session.timeZone) } ?? " (in progress)")
-    let amountText = amount.map { ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) } ?? ""
-    invocation.output.print("Logged \(baby.name)'s feed \(span)\(amountText).")
+    let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
+    let tracker = try session.tracker()
+    let (feed, updated) = try tracker.logFeed(for: baby.id, start: start, end: end, amount: amount, memo: invocation.value("--memo"))
+    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+    invocation.output.print("\(updated ? "Updated" : "Logged") \(baby.name)'s feed \(session.describe(feed)).")
   }
 
-  /// Writes the amount to the cache when the flag is on and this feed is the baby's latest with
-  /// an amount: an old feed logged late must not replace what the next feed will be prefilled with.
-  @MainActor
-  static func remember(_ amount: LastFeedAmount?, of feed: FeedSession, for baby: BabyProfile, in session: Session) throws {
-    guard let amount, try session.flags().lastFeedAmountCache else { return }
-    let latest = try session.store().viewContext.lastFeedWithAmount(of: baby.id)
-    guard latest == nil || latest!.startTime <= feed.startTime else { return }
-    try session.cache.set(amount, forBabyName: baby.name)
+  static let edit = Command(
+    words: ["feed", "edit"], synopsis: "ID [--start TIME] [--end TIME] [--amount AMOUNT] [--memo TEXT] [--baby NAME]",
+    summary: "Change a feed (ID as babydash history shows it; a unique prefix is enough).",
+    options: [
+      OptionSpec(name: "--start", value: "TIME", help: "when it started"),
+      OptionSpec(name: "--end", value: "TIME", help: "when it ended"),
+      amountOption, OptionSpec(name: "--memo", value: "TEXT", help: "the note (\"\" removes it)"),
+      OptionSpec(name: "--baby", value: "NAME", help: "the baby it belongs to (gives an orphan feed a baby)"),
+    ],
+    arguments: 1...1,
+    details: "Examples:\n  babydash feed edit 3f2a9c1e --amount 110ml\n  babydash feed edit 3f2a --baby Mia"
+  ) { invocation in
+    let session = invocation.session
+    let start = try invocation.value("--start").map { _ in try invocation.time("--start", default: session.now) }
+    let end = try invocation.value("--end").map { _ in try invocation.time("--end", default: session.now) }
+    let amount = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
+    let container = try session.storeForReading()
+    let feed = try session.feed(invocation.arguments[0])
+    let baby = try invocation.value("--baby").map { try session.baby($0, in: container) }
+    let changes = FeedChanges(
+      startTime: start, endTime: end.map { .some($0) }, amount: amount.map { .some($0) },
+      memoText: invocation.value("--memo").map { .some($0) }, profileID: baby.map { .some($0.id) })
+    guard !changes.isEmpty else {
+      throw invocation.usageError("nothing to change: give --start, --end, --amount, --memo or --baby")
+    }
+    let tracker = try session.tracker()
+    let edited = try tracker.editFeed(feed.uuid, changes)
+    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+    invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
+  }
+
+  static let delete = Command(
+    words: ["feed", "delete"], synopsis: "ID",
+    summary: "Delete a feed (ID as babydash history shows it; a unique prefix is enough).",
+    arguments: 1...1,
+    details: "Example:\n  babydash feed delete 3f2a9c1e"
+  ) { invocation in
+    let session = invocation.session
+    let feed = try session.feed(invocation.arguments[0])
+    try session.tracker().deleteFeed(feed.uuid)
+    invocation.output.print("Deleted feed \(session.shortID(feed.uuid)) (\(session.describe(feed))).")
+  }
+}
+
+extension Session {
+  /// A time as the tool prints it in messages.
+  func text(_ date: Date) -> String {
+    LocalTimeText.format(date, now: now, in: timeZone)
+  }
+
+  /// The id as `babydash history` shows it.
+  func shortID(_ id: UUID) -> String {
+    HistoryText.shortID(id)
+  }
+
+  /// `07:00–07:30, 120 mL`, `07:00 (in progress)`.
+  func describe(_ feed: FeedSession) -> String {
+    let span = text(feed.startTime) + (feed.endTime.map { "–" + text($0) } ?? " (in progress)")
+    let amount = LastFeedAmount(feed: feed).map { ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) } ?? ""
+    return span + amount
   }
 }

@@ -1,7 +1,6 @@
 import BabyDashboard
 import BabyDashboardPreviews
 import Foundation
-import PlainStore
 
 /// `babydash fixtures list` and `babydash fixtures SCENARIO`.
 enum FixturesCommands {
@@ -11,16 +10,21 @@ enum FixturesCommands {
     words: ["fixtures", "list"], synopsis: "",
     summary: "List the fixture scenarios."
   ) { invocation in
-    let width = Scenario.all.map(\.name.count).max() ?? 0
+    let width = Scenario.all.map { TextLayout.width($0.name) }.max() ?? 0
     for scenario in Scenario.all {
-      invocation.output.print(scenario.name + String(repeating: " ", count: width - scenario.name.count + 2) + scenario.summary)
+      invocation.output.print(TextLayout.pad(scenario.name, to: width) + "  " + scenario.summary)
     }
   }
 
   static let seed = Command(
-    words: ["fixtures"], synopsis: "SCENARIO",
-    summary: "Seed the store from a scenario, placed relative to --now (fixed ids: seeding twice adds nothing).",
-    arguments: 1...1
+    words: ["fixtures"], synopsis: "SCENARIO [--into-existing]",
+    summary: "Seed an empty store from a scenario, placed relative to --now (fixed ids: seeding twice adds nothing).",
+    options: [
+      OptionSpec(name: "--into-existing", value: nil, help: "seed a store that already holds data (mixes fixtures into it)")
+    ],
+    arguments: 1...1,
+    details: "Scenarios:\n" + Scenario.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
+      + "\n\nExample:\n  babydash --app-group /tmp/demo fixtures two-babies"
   ) { invocation in
     let session = invocation.session
     let name = invocation.arguments[0]
@@ -28,15 +32,19 @@ enum FixturesCommands {
       throw invocation.usageError(
         "unknown scenario '\(name)': one of \(Scenario.all.map(\.name).joined(separator: ", "))")
     }
+    if session.storeExists, !invocation.has("--into-existing") {
+      let held = try session.storeForReading().newBackgroundContext().contentCounts()
+      if !held.isEmpty {
+        throw CommandLineError.data(
+          "the store at '\(session.storeDirectory.path)' already holds \(Plural.counts(held)): "
+            + "seeding would mix fixtures into it. Give an empty folder with --app-group, or add --into-existing")
+      }
+    }
     let container = try session.store()
     invocation.output.progress("seeding \(scenario.name)…")
     try scenario.seed(container, cache: session.cache, now: session.now, timeZone: session.timeZone)
     invocation.output.endProgress()
-    let context = container.newBackgroundContext()
-    let babies = try context.fetchCount(FetchDescriptor<BabyProfile>())
-    let feeds = try context.fetchCount(FetchDescriptor<FeedSession>())
-    let diapers = try context.fetchCount(FetchDescriptor<DiaperChange>())
-    invocation.output.print(
-      "Seeded '\(scenario.name)': the store now holds \(babies) babies, \(feeds) feeds and \(diapers) diaper changes.")
+    let counts = try container.newBackgroundContext().contentCounts()
+    invocation.output.print("Seeded '\(scenario.name)': the store now holds \(Plural.counts(counts)).")
   }
 }

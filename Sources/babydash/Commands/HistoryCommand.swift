@@ -6,12 +6,13 @@ import Foundation
 enum HistoryCommand {
   static let command = Command(
     words: ["history"], synopsis: "[--baby NAME] [--tag TAG] [--month YYYY-MM]",
-    summary: "Show feeds and diaper changes, newest first, by month and day.",
+    summary: "Show feeds and diaper changes, newest first, by month and day, each with its short id.",
     options: [
       OptionSpec(name: "--baby", value: "NAME", help: "only this baby (a name or an id)"),
       OptionSpec(name: "--tag", value: "TAG", help: "only feeds whose memo has this #hashtag"),
       OptionSpec(name: "--month", value: "YYYY-MM", help: "only this month (in --time-zone)"),
-    ]
+    ],
+    details: "Each row starts with the event's short id: give it to feed edit, feed delete, diaper edit or\ndiaper delete.\n\nExamples:\n  babydash history --baby Mia\n  babydash history --tag night --month 2026-03"
   ) { invocation in
     let session = invocation.session
     let month = try invocation.value("--month").map { text in
@@ -36,9 +37,9 @@ enum HistoryCommand {
       text = HistoryText.render(
         months: model.sections.filter { $0.year == month.year && $0.month == month.month },
         filter: HistoryText.Filter(babyName: babyName, hashtag: model.hashtagFilter, availableHashtags: model.hashtags),
-        world: session.world)
+        world: session.world, showingIDs: true)
     } else {
-      text = HistoryText.render(model, world: session.world)
+      text = HistoryText.render(model, world: session.world, showingIDs: true)
     }
     invocation.output.print(text, terminator: "")
   }

@@ -1,11 +1,13 @@
 import BabyDashboard
 import Foundation
 
-/// `babydash import FILE [--dry-run] [--force]`: the legacy SwiftData-era export into the store.
+/// `babydash import FILE [--dry-run] [--force]`: the legacy SwiftData-era data into the store —
+/// the app's SwiftData store (`BabyDashboard.sqlite`, with its -wal and -shm) or a JSON export,
+/// told apart by content.
 enum ImportCommand {
   static let command = Command(
     words: ["import"], synopsis: "FILE [--dry-run] [--force]",
-    summary: "Import a legacy SwiftData-era export (idempotent: a second run adds nothing) and print the report.",
+    summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
       OptionSpec(name: "--dry-run", value: nil, help: "read, check and count; write nothing"),
       OptionSpec(name: "--force", value: nil, help: "run even if the migration was already completed"),
@@ -21,14 +23,18 @@ enum ImportCommand {
     guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
     }
+    // A backup written by babydash export is restored, whatever else the file could be.
+    if try RestoreCommand.restoreIfBackup(file, invocation) { return }
     let dryRun = invocation.has("--dry-run")
     let output = invocation.output
     let reader: PreparedExport
     do {
       // Read and check the whole file before the store is opened: a bad file creates nothing.
-      reader = try PreparedExport(LegacyJSONExportReader(fileURL: file))
+      reader = try PreparedExport(try LegacySourceFormat.reader(forFileAt: file))
     } catch let error as LegacyImportError {
       throw failure(error)
+    } catch {
+      throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': \(error.localizedDescription)")
     }
     // A dry run must not create the store: it reads an empty one in memory if there is none.
     let container = dryRun ? try session.storeForReading() : try session.store()
@@ -41,6 +47,9 @@ enum ImportCommand {
     do {
       let report = try importer.run(reader, dryRun: dryRun, force: invocation.has("--force"))
       output.endProgress()
+      if let summary = reader.summary { output.print(summary.description) }
+      // The spec's migration telemetry, for babydash stats.
+      if case .imported = report.outcome { try MigrationLog(report).save(to: session.keyValueStore) }
       output.print(report.description)
     } catch let error as LegacyImportError {
       output.endProgress()
@@ -59,10 +68,17 @@ enum ImportCommand {
 struct PreparedExport: LegacyStoreReader {
   let source: String
   let export: LegacyExport
+  /// What a SwiftData store held (framework, entities, rows, warnings); `nil` for a JSON export.
+  let summary: SwiftDataStoreSummary?
 
-  init(_ reader: some LegacyStoreReader) throws {
+  init(_ reader: any LegacyStoreReader) throws {
     source = reader.source
-    export = try reader.read()
+    if let store = reader as? SwiftDataStoreReader {
+      let contents = try store.load()
+      (export, summary) = (contents.export, contents.summary)
+    } else {
+      (export, summary) = (try reader.read(), nil)
+    }
     try export.validate(source: source)
   }
 

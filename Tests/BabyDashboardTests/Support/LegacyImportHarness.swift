@@ -35,7 +35,7 @@ struct LegacyImportHarness {
 
   static func openStore(in folder: URL) throws -> StoreContainer {
     let now = LegacyImportHarness.now
-    return try StoreContainer.babyDashboard(inAppGroup: folder, options: StoreOptions(author: "test", clock: { now }))
+    return try StoreContainer.babyDashboard(inAppGroup: folder, options: StoreOptions(author: "test", clock: { now }, deviceID: "000000000000000000000000000000a1"))
   }
 
   /// An importer on this harness's stores, with the fixed clock.

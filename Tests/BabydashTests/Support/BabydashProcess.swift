@@ -82,6 +82,24 @@ struct BabydashProcess {
     }
   }
 
+  /// Stands for any UUID in an expected message (see ``matches(_:_:)``).
+  static let anyID = "<ID>"
+
+  /// Whether `text` is `pattern` with each ``anyID`` standing for one uppercase UUID.
+  static func matches(_ text: String, _ pattern: String) -> Bool {
+    let pieces = pattern.components(separatedBy: anyID)
+    var rest = Substring(text)
+    for (index, piece) in pieces.enumerated() {
+      guard rest.hasPrefix(piece) else { return false }
+      rest = rest.dropFirst(piece.count)
+      if index < pieces.count - 1 {
+        guard rest.count >= 36, UUID(uuidString: String(rest.prefix(36))) != nil else { return false }
+        rest = rest.dropFirst(36)
+      }
+    }
+    return rest.isEmpty
+  }
+
   /// Every file under the app group with its bytes: to prove a failed command wrote nothing.
   func snapshot() throws -> [String: Data] {
     var files: [String: Data] = [:]

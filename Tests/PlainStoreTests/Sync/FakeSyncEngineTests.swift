@@ -19,7 +19,7 @@ import Testing
     /// Reads what has arrived, as the store does before every read or write.
     mutating func sync() throws {
       let known = state
-      let scan = try folder.scan(own: id, known: { known.contains($0) })
+      let scan = try folder.scan(own: id, known: { known.contains(device: $0, sequence: $1) })
       for file in scan.files {
         state.apply(file)
         clock.observe(file.hlc)

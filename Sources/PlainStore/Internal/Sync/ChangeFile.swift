@@ -1,7 +1,7 @@
 import Foundation
 
 /// One committed transaction of one device: the unit of sync. Created once under
-/// `changes/<device>/<sequence>-<hlc>.json` and never rewritten, so every file-sync engine can
+/// `changes/<device>/<sequence>.json` and never rewritten, so every file-sync engine can
 /// carry it safely; the merge is a pure function of the set of these files.
 struct ChangeFile: Codable, Equatable, Sendable {
   static let formatVersion = 2
@@ -18,7 +18,7 @@ struct ChangeFile: Codable, Equatable, Sendable {
   var objects: [ObjectChange]
 
   var stamp: ChangeStamp { ChangeStamp(hlc: hlc, device: device, sequence: sequence) }
-  var fileName: String { ChangeFileName.changeName(sequence: sequence, hlc: hlc) }
+  var fileName: String { ChangeFileName.changeName(sequence: sequence) }
 
   enum CodingKeys: String, CodingKey { case formatVersion, device, sequence, hlc, author, timestamp, schemaVersion, objects }
 
@@ -71,7 +71,61 @@ struct ObjectChange: Codable, Equatable, Sendable {
   var entity: String
   var id: UUID
   var kind: Kind
-  /// For an upsert: the properties it sets, each field group whole, as exact JSON text. An
-  /// absent property is one the change does not touch; a property set to nil is `null`.
+  /// For an upsert: the object's properties as exact JSON text; a property set to nil is
+  /// `null`. Read from a file; a writer may give `value` instead.
   var fields: [String: RawJSON]?
+  /// For an upsert being written: the object itself, encoded as `fields`.
+  var value: (any Entity)?
+  /// The field groups the upsert sets (see ``MergeSchema``); nil: every group in `fields`.
+  /// An update carries the whole object, so that the processes of its own device read it
+  /// whole, but sets only the groups it changed, so a merge takes only those.
+  var groups: [String]?
+
+  enum CodingKeys: String, CodingKey { case entity, id, kind, fields, groups }
+
+  init(entity: String, id: UUID, kind: Kind, fields: [String: RawJSON]?, groups: [String]? = nil) {
+    self.entity = entity
+    self.id = id
+    self.kind = kind
+    self.fields = fields
+    self.groups = groups
+  }
+
+  init(entity: String, id: UUID, kind: Kind, value: (any Entity)?, groups: [String]?) {
+    self.entity = entity
+    self.id = id
+    self.kind = kind
+    self.value = value
+    self.groups = groups
+  }
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    entity = try container.decode(String.self, forKey: .entity)
+    id = try container.decode(UUID.self, forKey: .id)
+    kind = try container.decode(Kind.self, forKey: .kind)
+    fields = try container.decodeIfPresent([String: RawJSON].self, forKey: .fields)
+    groups = try container.decodeIfPresent([String].self, forKey: .groups)
+    if kind == .upsert && fields == nil {
+      throw DecodingError.keyNotFound(CodingKeys.fields, .init(codingPath: container.codingPath, debugDescription: "an upsert without fields"))
+    }
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entity, forKey: .entity)
+    try container.encode(id, forKey: .id)
+    try container.encode(kind, forKey: .kind)
+    if let value {
+      try container.encode(AnyEncodableEntity(value: value), forKey: .fields)
+    } else {
+      try container.encodeIfPresent(fields, forKey: .fields)
+    }
+    try container.encodeIfPresent(groups, forKey: .groups)
+  }
+
+  static func == (lhs: ObjectChange, rhs: ObjectChange) -> Bool {
+    lhs.entity == rhs.entity && lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.fields == rhs.fields && lhs.groups == rhs.groups
+      && entitiesEqual(lhs.value, rhs.value)
+  }
 }

@@ -29,7 +29,8 @@ enum ChangeFileCodec {
     case unreadable(String)
   }
 
-  static func decode(_ data: Data) -> Result<ChangeFile, Failure> {
+  /// The change's bytes, once the envelope and the checksum are checked.
+  static func body(_ data: Data) -> Result<Data, Failure> {
     let bytes = [UInt8](data)
     guard bytes.count > headerLength + suffix.count, Array(bytes[0..<prefix.count]) == prefix,
       Array(bytes[(prefix.count + 16)..<headerLength]) == middle, Array(bytes.suffix(suffix.count)) == suffix,
@@ -37,6 +38,15 @@ enum ChangeFileCodec {
     else { return .failure(.incomplete) }
     let body = Data(bytes[headerLength..<(bytes.count - suffix.count)])
     guard checksum(body) == expected else { return .failure(.checksumMismatch) }
+    return .success(body)
+  }
+
+  static func decode(_ data: Data) -> Result<ChangeFile, Failure> {
+    let body: Data
+    switch self.body(data) {
+    case .success(let bytes): body = bytes
+    case .failure(let failure): return .failure(failure)
+    }
     do {
       let change = try StoreCoding.makeDecoder().decode(ChangeFile.self, from: body)
       guard change.formatVersion == ChangeFile.formatVersion else {

@@ -4,15 +4,17 @@ import Foundation
 /// file-sync engines make.
 ///
 /// The store writes only lowercase `[0-9a-z.-]` names of fixed width — `device.json`,
-/// `<sequence>-<hlc>.json` — so no engine (case-insensitive disks included) can make two of
-/// them collide. A conflict copy (Syncthing's `NAME.sync-conflict-…`, Dropbox's
+/// `<sequence>.json` — so no engine (case-insensitive disks included) can make two of them
+/// collide. The name holds the sequence alone (the clock stamp is inside the file), so that
+/// creating the name claims the sequence: two processes of one device can never both write
+/// change 42, and a process can look for change 42 with one `stat`. A conflict copy (Syncthing's `NAME.sync-conflict-…`, Dropbox's
 /// `NAME (conflicted copy …)`, iCloud's `NAME 2`) names the file it copies: the store reads it
 /// as that file, since a change file never changes, a copy can only repeat it.
 enum ChangeFileName: Equatable, Sendable {
   /// `device.json`: who the device is.
   case deviceInfo
-  /// `<sequence>-<hlc>.json`: one committed transaction.
-  case change(sequence: Int, hlc: UInt64)
+  /// `<sequence>.json`: one committed transaction.
+  case change(sequence: Int)
   /// A sync engine's temporary or bookkeeping file, an iCloud placeholder, a Finder file, or a
   /// temporary file of the store's own: skipped.
   case artefact
@@ -21,9 +23,7 @@ enum ChangeFileName: Equatable, Sendable {
 
   static let sequenceWidth = 12
 
-  static func changeName(sequence: Int, hlc: UInt64) -> String {
-    sequenceText(sequence) + "-" + HybridLogicalClock.text(hlc) + ".json"
-  }
+  static func changeName(sequence: Int) -> String { sequenceText(sequence) + ".json" }
 
   static func sequenceText(_ sequence: Int) -> String {
     let digits = String(sequence)
@@ -53,11 +53,8 @@ enum ChangeFileName: Equatable, Sendable {
   private static func parseCanonical(_ name: String) -> ChangeFileName {
     if name == "device.json" { return .deviceInfo }
     guard name.hasSuffix(".json") else { return .unknown }
-    let stem = name.dropLast(5)
-    let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 2, let sequence = parseSequence(parts[0]), sequence > 0, let hlc = HybridLogicalClock.parse(parts[1])
-    else { return .unknown }
-    return .change(sequence: sequence, hlc: hlc)
+    guard let sequence = parseSequence(name.dropLast(5)), sequence > 0 else { return .unknown }
+    return .change(sequence: sequence)
   }
 
   /// The name a conflict copy copies, or nil when `name` is no conflict copy.

@@ -16,24 +16,44 @@ struct ChangeFolder: Sendable {
   func deviceURL(_ device: DeviceID) -> URL { url.appendingPathComponent(device.text) }
   func display(_ device: DeviceID, _ name: String) -> String { displayName + "/" + device.text + "/" + name }
 
-  /// Creates one change file of this device. Fails if the name is taken: a device never
-  /// writes the same sequence twice, so a taken name means another copy of the store uses this
-  /// device id.
-  func write(_ change: ChangeFile) throws {
-    try FileSystem.makeFolder(url, displayPath: displayName)
-    let folder = deviceURL(change.device)
-    try FileSystem.makeFolder(folder, displayPath: displayName + "/" + change.device.text)
+  /// Creates one change file of this device, durably. Returns false, writing nothing, when its
+  /// name is taken: a commit of this device that a crash kept from being recorded, or another
+  /// copy of the store writing under the same device id.
+  func create(_ change: ChangeFile) throws -> Bool {
+    try makeDeviceFolder(change.device)
     let path = display(change.device, change.fileName)
-    let data = try ChangeFileCodec.encode(change)
-    guard try FileSystem.createOnce(data, at: folder.appendingPathComponent(change.fileName), displayPath: path) else {
-      throw StoreError(
-        .damaged, path: path,
-        "already exists: another copy of this store writes as device \(change.device.short) — nothing was written; reopen the store so it takes a new device id.")
+    return try FileSystem.createOnce(ChangeFileCodec.encode(change), at: deviceURL(change.device).appendingPathComponent(change.fileName), displayPath: path)
+  }
+
+  /// Like ``create(_:)``, for callers (tests) that know the name is free.
+  func write(_ change: ChangeFile) throws {
+    guard try create(change) else {
+      throw StoreError(.damaged, path: display(change.device, change.fileName), "already exists — nothing was written.")
     }
   }
 
-  /// Reads every change file not in `known`, with what was skipped and what is missing.
-  func scan(own: DeviceID?, known: (ChangeStamp) -> Bool = { _ in false }) throws -> ChangeScan {
+  func makeDeviceFolder(_ device: DeviceID) throws {
+    try FileSystem.makeFolder(url, displayPath: displayName)
+    try FileSystem.makeFolder(deviceURL(device), displayPath: displayName + "/" + device.text)
+  }
+
+  /// Writes `device.json` for this device once; an existing one stays.
+  func writeDeviceInfo(_ info: DeviceInfo) throws {
+    try makeDeviceFolder(info.device)
+    let data = try StoreCoding.makeEncoder().encode(info)
+    try FileSystem.createOnce(data, at: deviceURL(info.device).appendingPathComponent("device.json"), displayPath: display(info.device, "device.json"))
+  }
+
+  /// A device's `device.json`, if it is there and readable.
+  func deviceInfo(_ device: DeviceID) -> DeviceInfo? {
+    let url = deviceURL(device).appendingPathComponent("device.json")
+    guard let data = try? FileSystem.read(url, displayPath: display(device, "device.json")) else { return nil }
+    return try? StoreCoding.makeDecoder().decode(DeviceInfo.self, from: data)
+  }
+
+  /// Reads every change file whose (device, sequence) is not `known`, with what was skipped
+  /// and what is missing.
+  func scan(own: DeviceID?, known: (DeviceID, Int) -> Bool = { _, _ in false }) throws -> ChangeScan {
     var scan = ChangeScan()
     for name in Self.names(in: url) {
       guard let device = DeviceID(name) else {
@@ -46,10 +66,11 @@ struct ChangeFolder: Sendable {
     return scan
   }
 
-  private func scanDevice(_ device: DeviceID, isOwn: Bool, known: (ChangeStamp) -> Bool, into scan: inout ChangeScan) throws {
+  private func scanDevice(_ device: DeviceID, isOwn: Bool, known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan) throws {
     var sequences: Set<Int> = []
     var newestNamed = 0  // arrived or not: the name alone says the change exists
     var seen: Set<ChangeStamp> = []
+    scan.devices.insert(device)
     for name in Self.names(in: deviceURL(device)) {
       let (kind, isCopy) = ChangeFileName.classify(name)
       let path = display(device, name)
@@ -60,20 +81,21 @@ struct ChangeFolder: Sendable {
         scan.unknown.append(path)
       case .deviceInfo:
         if isCopy { scan.conflictCopies += 1 }
-      case .change(let sequence, let hlc):
-        let stamp = ChangeStamp(hlc: hlc, device: device, sequence: sequence)
+      case .change(let sequence):
         newestNamed = max(newestNamed, sequence)
-        if known(stamp) || seen.contains(stamp) {
+        if known(device, sequence) {
           sequences.insert(sequence)
           if isCopy { scan.conflictCopies += 1 }
           continue
         }
         switch try read(deviceURL(device).appendingPathComponent(name), path: path) {
-        case .success(let change) where change.stamp == stamp:
-          seen.insert(stamp)
-          sequences.insert(sequence)
-          scan.files.append(change)
+        case .success(let change) where change.device == device && change.sequence == sequence:
           if isCopy { scan.conflictCopies += 1 }
+          sequences.insert(sequence)
+          // A copy repeats its original; one that differs is a second writer under this id,
+          // and both changes count.
+          guard seen.insert(change.stamp).inserted else { continue }
+          scan.files.append(change)
         case .success:
           if isOwn { throw Self.ownDamaged(path, "its contents belong to another name or device") }
           scan.notArrived.append(path)
@@ -113,6 +135,17 @@ struct ChangeFolder: Sendable {
   }
 }
 
+/// `changes/<device>/device.json`: who a device is, written once when it first commits.
+struct DeviceInfo: Codable, Equatable, Sendable {
+  var formatVersion = ChangeFile.formatVersion
+  var id: String
+  var name: String
+  var created: Date
+  var schemaVersion: Int
+
+  var device: DeviceID { DeviceID(id)! }
+}
+
 /// What one reading of `changes/` found.
 struct ChangeScan: Sendable {
   /// The complete change files not already known, by stamp.
@@ -129,4 +162,6 @@ struct ChangeScan: Sendable {
   var waiting: [DeviceID: Int] = [:]
   /// Per device, its newest sequence seen.
   var lastSequence: [DeviceID: Int] = [:]
+  /// Every device with a folder.
+  var devices: Set<DeviceID> = []
 }

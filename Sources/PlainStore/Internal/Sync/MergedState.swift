@@ -33,7 +33,7 @@ struct MergedState: Sendable {
     self.schema = schema
   }
 
-  func contains(_ stamp: ChangeStamp) -> Bool { applied[stamp.device]?.contains(stamp.sequence) ?? false }
+  func contains(device: DeviceID, sequence: Int) -> Bool { applied[device]?.contains(sequence) ?? false }
 
   /// Folds one change file in; a file already folded changes nothing.
   mutating func apply(_ change: ChangeFile) {
@@ -49,8 +49,10 @@ struct MergedState: Sendable {
         registers.deleted = max(registers.deleted ?? stamp, stamp)
       case .upsert:
         var touched: [String: [String: RawJSON]] = [:]
+        let sets = object.groups.map(Set.init)
         for (property, value) in object.fields ?? [:] where property != entity.identityKey {
-          touched[entity.group(of: property), default: [:]][property] = value
+          let group = entity.group(of: property)
+          if sets?.contains(group) ?? true { touched[group, default: [:]][property] = value }
         }
         for (group, fields) in touched where registers.groups[group].map({ $0.stamp < stamp }) ?? true {
           registers.groups[group] = Register(stamp: stamp, fields: fields)

@@ -1,0 +1,169 @@
+import Foundation
+import PlainStore
+
+extension Tracker {
+  /// Starts a feed at `start` (default: now).
+  ///
+  /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if one is in progress;
+  ///   ``ScreenModelError/invalid(_:)`` for a time in the future, or with
+  ///   ``ValidationIssue/anotherFeedStartsThen`` when a feed of the baby starts then already.
+  @discardableResult
+  public func startFeed(for babyID: UUID, at start: Date? = nil) throws -> FeedSession {
+    let start = start ?? now()
+    try refuse(TrackerRules.issues(forTime: start, now: now()))
+    let baby = try baby(babyID)
+    guard try context.inProgressFeed(of: babyID) == nil else {
+      throw ScreenModelError.alreadyFeeding(babyName: baby.name)
+    }
+    let feed = FeedSession(uuid: newID(), profileID: babyID, startTime: start)
+    if try context.clashingObject(with: feed, schema: schema) != nil {
+      throw ScreenModelError.invalid([.anotherFeedStartsThen])
+    }
+    // A feed started before the newest one would not be the one in progress (the newest is).
+    if let last = try context.lastFeed(of: babyID), last.startTime > start {
+      throw ScreenModelError.invalid([.laterFeedExists])
+    }
+    context.insert(feed)
+    try save()
+    return feed
+  }
+
+  /// Finishes the baby's feed in progress at `end` (default: now, never before its start), with
+  /// `amount` (nil for none); `memo` replaces the memo, nil keeps it. Then the cache policy.
+  ///
+  /// - Throws: ``ScreenModelError/noFeedInProgress(babyName:)``; ``ScreenModelError/invalid(_:)``
+  ///   for an end before the start or in the future, or an amount out of range.
+  @discardableResult
+  public func finishFeed(for babyID: UUID, at end: Date? = nil, amount: LastFeedAmount?, memo: String? = nil) throws -> FeedSession {
+    let running = try feedInProgress(of: babyID)
+    // Without a time, "now" on a device whose clock lags the one that started the feed.
+    let end = end ?? max(now(), running.startTime)
+    return try editFeed(running.uuid, FeedChanges(endTime: .some(end), amount: .some(amount), memoText: memo.map { .some($0) }))
+  }
+
+  /// The baby's feed in progress.
+  ///
+  /// - Throws: ``ScreenModelError/noFeedInProgress(babyName:)`` when there is none.
+  public func feedInProgress(of babyID: UUID) throws -> FeedSession {
+    let baby = try baby(babyID)
+    guard let running = try context.inProgressFeed(of: babyID) else {
+      throw ScreenModelError.noFeedInProgress(babyName: baby.name)
+    }
+    return running
+  }
+
+  /// The amount to prefill when finishing the baby's feed, counted as a cache hit or miss: the
+  /// cached amount when the cache is on and holds one, else the most recent feed's amount.
+  public func prefill(for babyID: UUID) throws -> LastFeedAmount? {
+    let (amount, source) = try lastAmount(of: try baby(babyID))
+    countPrefill(from: source)
+    return amount
+  }
+
+  /// Counts a prefill shown from `source` as a cache hit or a miss (for a caller that counts only
+  /// once the finish is saved, so that a refused finish writes nothing).
+  public func countPrefill(from source: DashboardTile.AmountSource?) {
+    updateCache { try $0.countLookup(hit: source == .cache) }
+  }
+
+  /// The baby's last amount and where it came from, as the dashboard shows it.
+  public func lastAmount(of baby: BabyProfile) throws -> (amount: LastFeedAmount?, source: DashboardTile.AmountSource?) {
+    var cached: LastFeedAmount?
+    let babies = try context.babies()
+    readCache { cached = try $0.amount(for: baby, among: babies) }
+    if let cached { return (cached, .cache) }
+    if let feed = try context.lastFeedWithAmount(of: baby.id), let amount = LastFeedAmount(feed: feed) {
+      return (amount, .history)
+    }
+    return (nil, nil)
+  }
+
+  /// Logs a feed after the fact. A feed of the baby that starts at `start` already is updated
+  /// with only what is given (`end`, `amount`, `memo`; nil keeps the stored value), not replaced.
+  ///
+  /// - Returns: the feed, and whether an existing one was updated.
+  /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if the new feed would hide the one
+  ///   in progress; ``ScreenModelError/invalid(_:)`` for times and amounts out of range.
+  @discardableResult
+  public func logFeed(
+    for babyID: UUID, start: Date, end: Date? = nil, amount: LastFeedAmount? = nil, memo: String? = nil
+  ) throws -> (feed: FeedSession, updated: Bool) {
+    let baby = try baby(babyID)
+    let candidate = FeedSession(
+      uuid: newID(), profileID: babyID, startTime: start, endTime: end, amountValue: amount?.amountValue,
+      amountUnitSymbol: amount?.amountUnitSymbol, memoText: memo)
+    if let existing = try context.clashingObject(with: candidate, schema: schema) {
+      let changes = FeedChanges(
+        endTime: end.map { .some($0) }, amount: amount.map { .some($0) }, memoText: memo.map { .some($0) })
+      return (try editFeed(existing.uuid, changes), true)
+    }
+    try refuse(feedIssues(candidate))
+    if let running = try context.inProgressFeed(of: babyID), end == nil || start > running.startTime {
+      // A later feed would hide the one in progress (the dashboard shows the newest feed).
+      throw ScreenModelError.alreadyFeeding(babyName: baby.name)
+    }
+    let feed = FeedChanges(memoText: .some(memo)).applied(to: candidate)
+    context.insert(feed)
+    try save()
+    rememberAmount(of: feed)
+    return (feed, false)
+  }
+
+  /// Changes a feed: its times, amount, memo or baby (an orphan can be given a baby).
+  ///
+  /// - Throws: ``ScreenModelError/notFound(entity:id:)``, ``ScreenModelError/unknownBaby(_:)``
+  ///   for a baby that is not there, ``ScreenModelError/invalid(_:)`` with every issue.
+  @discardableResult
+  public func editFeed(_ id: UUID, _ changes: FeedChanges) throws -> FeedSession {
+    guard let stored = try context.object(FeedSession.self, id: id) else {
+      throw ScreenModelError.notFound(entity: FeedSession.entityName, id: id)
+    }
+    if case .some(.some(let babyID)) = changes.profileID { _ = try baby(babyID) }
+    let feed = changes.applied(to: stored)
+    var issues = feedIssues(feed, changes: changes)
+    if try context.clashingObject(with: feed, schema: schema) != nil { issues.append(.anotherFeedStartsThen) }
+    try refuse(issues)
+    guard feed != stored else { return stored }
+    context.update(feed)
+    try save()
+    rememberAmount(of: feed)
+    return feed
+  }
+
+  /// Deletes a feed. The cached amount stays: it is what was last given, even if that feed is gone.
+  public func deleteFeed(_ id: UUID) throws {
+    guard try context.object(FeedSession.self, id: id) != nil else {
+      throw ScreenModelError.notFound(entity: FeedSession.entityName, id: id)
+    }
+    context.delete(FeedSession.self, id: id)
+    try save()
+  }
+
+  /// The cache policy, in one place: a saved feed with an amount becomes its baby's cached last
+  /// amount when no later feed of the baby has one (an old feed logged or edited late must not
+  /// replace what the next feed will be prefilled with).
+  func rememberAmount(of feed: FeedSession) {
+    guard let babyID = feed.profileID, let amount = LastFeedAmount(feed: feed) else { return }
+    updateCache { cache in
+      if let latest = try context.lastFeedWithAmount(of: babyID), latest.startTime > feed.startTime { return }
+      try cache.set(amount, forBabyID: babyID)
+    }
+  }
+
+  /// What is wrong with a feed about to be written; times are checked only where they change.
+  private func feedIssues(_ feed: FeedSession, changes: FeedChanges? = nil) -> [ValidationIssue] {
+    let moment = now()
+    var issues = TrackerRules.issues(forStart: feed.startTime, end: feed.endTime)
+    var times: [Date] = []
+    if changes == nil || changes?.startTime != nil { times.append(feed.startTime) }
+    if changes == nil || changes?.endTime != nil, let end = feed.endTime { times.append(end) }
+    // Each issue once, though both times may have it.
+    for issue in times.flatMap({ TrackerRules.issues(forTime: $0, now: moment) }) where !issues.contains(issue) {
+      issues.append(issue)
+    }
+    if changes == nil || changes?.amount != nil, let amount = LastFeedAmount(feed: feed) {
+      issues += TrackerRules.issues(forAmount: amount)
+    }
+    return issues
+  }
+}

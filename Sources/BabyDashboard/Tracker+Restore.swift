@@ -1,0 +1,90 @@
+import Foundation
+import PlainStore
+
+extension Tracker {
+  /// What a restore did.
+  public struct Restoration: Sendable, Hashable {
+    /// Objects written (new, or stored with other values).
+    public var written: StoreContentCounts
+    /// Objects already stored exactly so.
+    public var unchanged: Int
+  }
+
+  /// Restores `backup`: every baby, feed and diaper change with its id and createdAt, and the
+  /// cached amounts. Into an empty store this gives back the store the backup was made from;
+  /// into a non-empty one it merges by id (the backup's values win), and running it again
+  /// changes nothing. The whole backup is checked first — names, terms, amounts, times,
+  /// references — and written in one save: all or nothing.
+  ///
+  /// - Throws: ``BackupError`` naming the first object that cannot be restored; nothing is written.
+  @discardableResult
+  public func restore(_ backup: Backup, source: String) throws -> Restoration {
+    func date(_ text: String, _ what: String) throws -> Date {
+      guard let date = ISO8601.parse(text) else { throw BackupError(source: source, detail: "\(what): '\(text)' is not an ISO 8601 time with a zone") }
+      return date
+    }
+    func check(_ issues: [ValidationIssue], _ what: String) throws {
+      guard issues.isEmpty else { throw BackupError(source: source, detail: "\(what): " + issues.map(\.message).joined(separator: " ")) }
+    }
+    var babies: [BabyProfile] = []
+    for baby in backup.babyProfiles {
+      let what = "baby \(baby.id.uuidString)"
+      if baby.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        throw BackupError(source: source, detail: "\(what): \(ScreenModelError.emptyName)")
+      }
+      try check(TrackerRules.issues(forName: baby.name) + TrackerRules.issues(forFeedTerm: baby.feedTerm), what)
+      babies.append(BabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm, createdAt: try date(baby.createdAt, what)))
+    }
+    let known = Set(babies.map(\.id)).union(try context.babies().map(\.id))
+    func reference(_ id: UUID?, _ what: String) throws {
+      if let id, !known.contains(id) {
+        throw BackupError(source: source, detail: "\(what) refers to baby \(id.uuidString), which is neither in the backup nor in the store")
+      }
+    }
+    var feeds: [FeedSession] = []
+    for feed in backup.feedSessions {
+      let what = "feed \(feed.uuid.uuidString)"
+      try reference(feed.profileID, what)
+      let restored = FeedSession(
+        uuid: feed.uuid, profileID: feed.profileID, startTime: try date(feed.startTime, what),
+        endTime: try feed.endTime.map { try date($0, what) }, amountValue: feed.amountValue,
+        amountUnitSymbol: feed.amountUnitSymbol, memoText: feed.memoText)
+      try check(TrackerRules.issues(forStart: restored.startTime, end: restored.endTime), what)
+      if let amount = LastFeedAmount(feed: restored) { try check(TrackerRules.issues(forAmount: amount), what) }
+      feeds.append(restored)
+    }
+    var diapers: [DiaperChange] = []
+    for diaper in backup.diaperChanges {
+      let what = "diaper change \(diaper.uuid.uuidString)"
+      try reference(diaper.profileID, what)
+      guard let type = DiaperType(rawValue: diaper.type) else {
+        throw BackupError(source: source, detail: "\(what): type '\(diaper.type)' is neither pee nor poo")
+      }
+      diapers.append(DiaperChange(uuid: diaper.uuid, profileID: diaper.profileID, timestamp: try date(diaper.timestamp, what), type: type))
+    }
+    for amount in backup.lastFeedAmounts {
+      try check(TrackerRules.issues(forAmount: LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)), "the cached amount of baby \(amount.babyID.uuidString)")
+    }
+
+    var written = StoreContentCounts(babies: 0, feeds: 0, diapers: 0)
+    var unchanged = 0
+    // Only what differs is written: restoring twice writes nothing the second time.
+    for baby in babies {
+      if try context.object(BabyProfile.self, id: baby.id) == baby { unchanged += 1 } else { context.insert(baby); written.babies += 1 }
+    }
+    for feed in feeds {
+      if try context.object(FeedSession.self, id: feed.uuid) == feed { unchanged += 1 } else { context.insert(feed); written.feeds += 1 }
+    }
+    for diaper in diapers {
+      if try context.object(DiaperChange.self, id: diaper.uuid) == diaper { unchanged += 1 } else { context.insert(diaper); written.diapers += 1 }
+    }
+    try save()
+    updateCache { cache in
+      for amount in backup.lastFeedAmounts where known.contains(amount.babyID) {
+        let value = LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)
+        if try cache.amountsByBabyID()[amount.babyID] != value { try cache.set(value, forBabyID: amount.babyID) }
+      }
+    }
+    return Restoration(written: written, unchanged: unchanged)
+  }
+}

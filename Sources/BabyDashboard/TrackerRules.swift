@@ -1,0 +1,67 @@
+import Foundation
+
+/// The ranges every value written about babies, feeds and diapers must lie in: one place for the
+/// app's screens, the CLI, the importer and `babydash check`.
+public enum TrackerRules {
+  /// The longest name, in characters: enough for any real name, short enough for a tile.
+  public static let maximumNameLength = 100
+  /// The shortest and longest time between feeds.
+  public static let feedTermRange: ClosedRange<TimeInterval> = 60...86_400
+  /// The largest amount of one feed, in millilitres; more is a typo (a thousands separator, a
+  /// unit mixed up), not a feed.
+  public static let maximumAmountInMilliliters = 1_000.0
+  /// How far past "now" a time may be: clocks of two devices differ by a few seconds.
+  public static let futureTolerance: TimeInterval = 60
+  /// The earliest time a feed, a diaper change or a baby can have: 2000-01-01T00:00:00Z. Earlier
+  /// is a typo in the year (0026 for 2026), not a baby this app tracks.
+  public static let earliestTime = Date(timeIntervalSince1970: 946_684_800)
+
+  /// A name as it is stored: trimmed, then checked.
+  ///
+  /// - Throws: ``ScreenModelError/emptyName`` or ``ScreenModelError/invalid(_:)``.
+  public static func babyName(_ raw: String) throws -> String {
+    let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw ScreenModelError.emptyName }
+    let issues = issues(forName: trimmed)
+    guard issues.isEmpty else { throw ScreenModelError.invalid(issues) }
+    return trimmed
+  }
+
+  /// What is wrong with a stored name (empty aside).
+  public static func issues(forName name: String) -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    // Control characters colour terminals, break layouts, and a newline makes a name that
+    // cannot be typed back; line and paragraph separators do the same.
+    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+      issues.append(.nameHasControlCharacters)
+    }
+    if name.count > maximumNameLength { issues.append(.nameTooLong(limit: maximumNameLength)) }
+    return issues
+  }
+
+  /// What is wrong with a feed term.
+  public static func issues(forFeedTerm term: TimeInterval) -> [ValidationIssue] {
+    term.isFinite && feedTermRange.contains(term) ? [] : [.feedTermOutOfRange]
+  }
+
+  /// What is wrong with an amount (its unit is known to be canonical or unknown).
+  public static func issues(forAmount amount: LastFeedAmount) -> [ValidationIssue] {
+    guard amount.amountValue.isFinite else { return [.amountNotANumber(String(amount.amountValue))] }
+    if amount.amountValue < 0 { return [.negativeAmount] }
+    guard let measurement = amount.measurement else { return [.unknownUnit(amount.amountUnitSymbol)] }
+    if measurement.converted(to: .milliliters).value > maximumAmountInMilliliters { return [.amountTooLarge] }
+    return []
+  }
+
+  /// What is wrong with a time a person gave, against `now`.
+  public static func issues(forTime time: Date, now: Date) -> [ValidationIssue] {
+    if time < earliestTime { return [.beforeEarliestTime] }
+    return time.timeIntervalSince(now) > futureTolerance ? [.inTheFuture] : []
+  }
+
+  /// What is wrong with a feed's span.
+  public static func issues(forStart start: Date, end: Date?) -> [ValidationIssue] {
+    if let end, end < start { return [.endBeforeStart] }
+    return []
+  }
+}

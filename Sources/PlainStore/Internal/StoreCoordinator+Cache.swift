@@ -1,0 +1,102 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// Opens the cache in `local/`, rebuilding it from `changes/` when a file of it is missing or
+  /// damaged, then merges the change files that arrived since it was written.
+  func openCache(_ files: StoreFiles) throws {
+    if !FileSystem.exists(files.logURL) || !FileSystem.exists(files.segmentsURL) { try createLayout(files) }
+    do {
+      try loadCache(files)
+    } catch let error as StoreError where Self.isCacheDamage(error, files) {
+      // What looked damaged may be another process's write in progress: look again while no
+      // one writes, and rebuild only what is still damaged then.
+      guard let lock else { throw error }
+      try lock.withLock(timeout: options.lockTimeout) {
+        do {
+          try loadCache(files)
+        } catch let error as StoreError where Self.isCacheDamage(error, files) {
+          try rebuildCache(files, because: error)
+        }
+      }
+    }
+    try syncArrived()
+  }
+
+  /// A damaged or missing file of the cache: repaired by a rebuild, never by the user. A
+  /// symbolic link or a newer format is not damage: those are refused.
+  static func isCacheDamage(_ error: StoreError, _ files: StoreFiles) -> Bool {
+    guard error.path.hasPrefix(files.display(files.cachePrefix)) else { return false }
+    switch error.code {
+    case .damaged, .missing: return true
+    default: return false
+    }
+  }
+
+  /// Leaves the marker that makes the next open rebuild the cache, and says so in the error:
+  /// found in the middle of a fetch, the damage cannot be repaired there.
+  func markCacheDamaged(_ error: StoreError, _ files: StoreFiles) -> StoreError {
+    try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
+    return StoreError(
+      error.code, path: error.path,
+      "\(error.detail.components(separatedBy: " — ").first ?? error.detail) — this file is the local cache: it is rebuilt from changes/ the next time the store opens; nothing was lost.")
+  }
+
+  /// Empties the cache (the device id and the lock stay) and folds every change file again.
+  /// Runs holding the flock.
+  func rebuildCache(_ files: StoreFiles, because reason: StoreError) throws {
+    do {
+      try createLayout(files)
+      FileSystem.remove(files.manifestURL)
+      FileSystem.remove(files.rebuildMarkerURL)
+      FileSystem.removeFiles(in: files.segmentsURL)
+      FileSystem.removeFiles(in: files.logURL)
+      let device = try? readDeviceID(files)
+      try state.withLock { state in
+        state.reset(to: Manifest(), schema: schema)
+        state.manifestIdentity = nil
+        state.device = device ?? nil
+        state.statistics.cacheRebuilds += 1
+        state.lastRebuildReason = reason.description
+        _ = try mergeArrived(&state, files: files, always: true)
+        try compact(&state)
+        state.undelivered = []
+        state.undeliveredReload = false
+      }
+    }
+  }
+
+  /// This copy's device id from `local/device-id`; nil when it has none yet.
+  func readDeviceID(_ files: StoreFiles) throws -> DeviceID? {
+    let path = files.display(files.cachePrefix + "device-id")
+    guard let data = try FileSystem.read(files.deviceIDURL, displayPath: path) else { return nil }
+    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let device = DeviceID(text) else {
+      throw StoreError(.damaged, path: path, "does not hold a device id (32 lowercase hex digits).")
+    }
+    return device
+  }
+
+  /// The device id to commit under: the one in `local/device-id` (another process of this
+  /// device may have minted it since this one opened), else a new one. Runs under the flock.
+  func ensureDevice(_ state: inout StoreState, _ files: StoreFiles) throws -> DeviceID {
+    if let device = state.device { return device }
+    if let device = try readDeviceID(files) {
+      state.device = device
+      return device
+    }
+    return try mintDevice(&state, files, preferred: options.deviceID.flatMap(DeviceID.init))
+  }
+
+  /// Takes a new device id: at the first commit, and when files under the old id turn out to
+  /// be another copy's (a restored backup, a copied folder), which must never share a name.
+  func mintDevice(_ state: inout StoreState, _ files: StoreFiles, preferred: DeviceID? = nil) throws -> DeviceID {
+    let device = preferred ?? DeviceID.mint()
+    try createLayout(files)
+    try FileSystem.writeAtomically(
+      Data((device.text + "\n").utf8), to: files.deviceIDURL, displayPath: files.display(files.cachePrefix + "device-id"))
+    try files.changes.writeDeviceInfo(
+      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version))
+    state.device = device
+    return device
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// Merges the change files that arrived (from other devices, or left by a crashed commit of
+  /// this one) as one local transaction authored "sync". Returns it; nil when nothing arrived
+  /// or nothing changed.
+  @discardableResult
+  func syncArrived() throws -> Transaction? {
+    guard let files, let lock else { return nil }
+    let pending = try state.withLock { state in
+      try files.changes.scan(own: state.device, known: { state.folded.contains(device: $0, sequence: $1) })
+    }
+    guard !pending.files.isEmpty else { return nil }
+    let transaction = try lock.withLock(timeout: options.lockTimeout) {
+      try state.withLock { state -> Transaction? in
+        try catchUp(&state)
+        return try mergeArrived(&state, files: files, always: false)?.transaction
+      }
+    }
+    deliverRemoteChanges()  // the merge reaches observers as a remote change
+    return transaction
+  }
+
+  /// Folds every change file, compares the result with the cache, and records the difference
+  /// as one local transaction. Runs under the flock and the state lock. With `always`, runs
+  /// even when no new file arrived (a rebuild).
+  func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
+    let scan = try files.changes.scan(own: state.device)
+    let arrived = scan.files.filter { !state.folded.contains(device: $0.device, sequence: $0.sequence) }
+    guard always || !arrived.isEmpty else { return nil }
+    if let device = state.device,
+      arrived.contains(where: { $0.device == device && $0.sequence <= state.folded.newest(of: device) })
+    {
+      // A file under this device's id that this copy did not write: another copy uses the id.
+      _ = try mintDevice(&state, files)
+    }
+    var merged = MergedState(schema: MergeSchema(schema))
+    for file in scan.files { merged.apply(file) }
+    let view = merged.materialize()
+    var changes: [LogChange] = []
+    for entity in schema.entities {
+      let table = try self.table(entity.name, state)
+      try loadAll(table, &state)
+      var current: [UUID: any Entity] = [:]
+      for slot in table.slots.values { current.merge(slot.objects ?? [:]) { $1 } }
+      var target: [UUID: any Entity] = [:]
+      for (id, fields) in view[entity.name] ?? [:] {
+        if let value = try? Self.decodeEntity(entity.type, fields) { target[id] = value }
+      }
+      for (id, value) in target {
+        let segment = table.segment(of: value)
+        if let old = current[id] {
+          guard !entitiesEqual(old, value) else { continue }
+          let from = table.segment(of: old)
+          changes.append(LogChange(entity: entity.name, id: id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
+        } else {
+          changes.append(LogChange(entity: entity.name, id: id, kind: .insert, segment: segment, from: nil, value: value))
+        }
+      }
+      for (id, old) in current where target[id] == nil {
+        changes.append(LogChange(entity: entity.name, id: id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
+      }
+    }
+    changes = changes.map { (entity: $0.entity, order: uuidOrder($0.id), change: $0) }
+      .sorted { $0.entity != $1.entity ? $0.entity < $1.entity : $0.order < $1.order }
+      .map(\.change)
+    let entry = LogEntry(
+      sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
+      folded: arrived.map(\.stamp), origin: nil)
+    try writeLocalLog(entry, &state, files)
+    state.apply(entry)
+    state.undelivered.append(entry.transaction)
+    state.statistics.changeFilesMerged += arrived.count
+    state.lastScan = SyncScanSummary(scan)
+    return entry
+  }
+
+  /// One object of the merged view as its entity type.
+  static func decodeEntity<E: Entity>(_ type: E.Type, _ fields: [String: RawJSON]) throws -> any Entity {
+    let data = try StoreCoding.makeEncoder().encode(fields)
+    return try StoreCoding.makeDecoder().decode(E.self, from: data)
+  }
+
+  /// Writes a local transaction to the cache's log without flushing: it is rebuilt from the
+  /// change files if a power loss takes it. A failure leaves the state as it was.
+  func writeLocalLog(_ entry: LogEntry, _ state: inout StoreState, _ files: StoreFiles) throws {
+    var stored = entry
+    if entry.origin != nil {
+      // The values are in the change file already: the log names them only.
+      for index in stored.changes.indices { stored.changes[index].value = nil }
+    }
+    try files.write(
+      stored, to: files.logFileURL(entry.sequence), relative: files.logPath(entry.sequence), encoder: StoreCoding.makeEncoder(),
+      durable: false)
+    state.statistics.logFilesWritten += 1
+  }
+
+  /// Puts the values of a local log entry back from the change file that holds them.
+  func fillValues(_ entry: inout LogEntry, from origin: ChangeStamp, files: StoreFiles, logPath: String) throws {
+    let name = ChangeFileName.changeName(sequence: origin.sequence)
+    let path = files.changes.display(origin.device, name)
+    let url = files.changes.deviceURL(origin.device).appendingPathComponent(name)
+    guard let data = try FileSystem.read(url, displayPath: path) else {
+      throw StoreError(.missing, path: path, "the local log \(logPath) refers to this change file, which is not there.")
+    }
+    guard case .success(let body) = ChangeFileCodec.body(data) else {
+      throw StoreError(.damaged, path: path, "this device's own change file is damaged — restore it from a backup or another device's copy.")
+    }
+    let values: ChangeFileValues
+    do {
+      values = try StoreCoding.makeDecoder(schema: schema).decode(ChangeFileValues.self, from: body)
+    } catch {
+      throw StoreError(.damaged, path: path, StoreCoding.reason(error))
+    }
+    var byKey: [ObjectKey: any Entity] = [:]
+    for object in values.objects { if let value = object.value { byKey[ObjectKey(entity: object.entity, id: object.id)] = value } }
+    for index in entry.changes.indices where entry.changes[index].kind != .delete {
+      let change = entry.changes[index]
+      guard let value = byKey[ObjectKey(entity: change.entity, id: change.id)] else {
+        throw StoreError(.damaged, path: path, "holds no value for \(change.entity) \(change.id.uuidString), which \(logPath) puts.")
+      }
+      entry.changes[index].value = value
+    }
+  }
+}
+
+/// The objects of a change file decoded as their entity types, for the processes of the device
+/// that wrote it.
+struct ChangeFileValues: Decodable {
+  var objects: [ObjectValue]
+
+  struct ObjectValue: Decodable {
+    var entity: String
+    var id: UUID
+    var value: (any Entity)?
+
+    enum CodingKeys: String, CodingKey { case entity, id, kind, fields }
+
+    init(from decoder: Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      entity = try container.decode(String.self, forKey: .entity)
+      id = try container.decode(UUID.self, forKey: .id)
+      guard try container.decode(ObjectChange.Kind.self, forKey: .kind) == .upsert else { return }
+      guard let schema = (decoder.userInfo[.plainStoreSchema] as? SchemaBox)?.schema, let type = schema.entity(named: entity)?.type else {
+        return  // an entity of a newer schema: its device's processes know it
+      }
+      value = try Self.decode(type, container)
+    }
+
+    private static func decode<E: Entity>(_ type: E.Type, _ container: KeyedDecodingContainer<CodingKeys>) throws -> any Entity {
+      try container.decode(E.self, forKey: .fields)
+    }
+  }
+}
+
+/// What the last reading of `changes/` found, for `sync status` and `check`.
+struct SyncScanSummary: Sendable {
+  var notArrived: [String]
+  var unknown: [String]
+  var waiting: [DeviceID: Int]
+  var conflictCopies: Int
+  var artefactsSkipped: Int
+
+  init(_ scan: ChangeScan) {
+    notArrived = scan.notArrived
+    unknown = scan.unknown
+    waiting = scan.waiting
+    conflictCopies = scan.conflictCopies
+    artefactsSkipped = scan.artefactsSkipped
+  }
+}

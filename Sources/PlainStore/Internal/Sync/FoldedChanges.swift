@@ -1,0 +1,63 @@
+import Foundation
+
+/// Which change files a cache has folded in: per device, its sequence numbers as ranges (a
+/// device's changes arrive mostly in order, so a few ranges cover thousands of files), and the
+/// newest clock stamp among them, from which this device's clock goes on.
+struct FoldedChanges: Codable, Equatable, Sendable {
+  private(set) var sequences: [DeviceID: IndexSet] = [:]
+  private(set) var newestClock: UInt64 = 0
+
+  init() {}
+
+  func contains(device: DeviceID, sequence: Int) -> Bool {
+    sequences[device]?.contains(sequence) ?? false
+  }
+
+  /// The highest sequence folded of `device` (0: none).
+  func newest(of device: DeviceID) -> Int { sequences[device]?.last ?? 0 }
+
+  mutating func insert(_ stamp: ChangeStamp) {
+    sequences[stamp.device, default: IndexSet()].insert(stamp.sequence)
+    newestClock = max(newestClock, stamp.hlc)
+  }
+
+  mutating func formUnion(_ other: FoldedChanges) {
+    for (device, set) in other.sequences { sequences[device, default: IndexSet()].formUnion(set) }
+    newestClock = max(newestClock, other.newestClock)
+  }
+
+  // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]}}: deterministic, and small.
+  enum CodingKeys: String, CodingKey { case clock, devices }
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let clockText = try container.decode(String.self, forKey: .clock)
+    guard let clock = HybridLogicalClock.parse(clockText) else {
+      throw DecodingError.dataCorruptedError(forKey: .clock, in: container, debugDescription: "'\(clockText)' is not a clock stamp.")
+    }
+    newestClock = clock
+    for (text, ranges) in try container.decode([String: [[Int]]].self, forKey: .devices) {
+      guard let device = DeviceID(text) else {
+        throw DecodingError.dataCorruptedError(forKey: .devices, in: container, debugDescription: "'\(text)' is not a device id.")
+      }
+      var set = IndexSet()
+      for range in ranges {
+        guard range.count == 2, range[0] >= 1, range[0] <= range[1] else {
+          throw DecodingError.dataCorruptedError(forKey: .devices, in: container, debugDescription: "\(range) is not a range of sequences.")
+        }
+        set.insert(integersIn: range[0]...range[1])
+      }
+      sequences[device] = set
+    }
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(HybridLogicalClock.text(newestClock), forKey: .clock)
+    var devices: [String: [[Int]]] = [:]
+    for (device, set) in sequences {
+      devices[device.text] = set.rangeView.map { [$0.lowerBound, $0.upperBound - 1] }
+    }
+    try container.encode(devices, forKey: .devices)
+  }
+}

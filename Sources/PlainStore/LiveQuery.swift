@@ -1,0 +1,83 @@
+import Foundation
+import Observation
+
+/// Results that follow the store: what SwiftUI's `@Query` and `@FetchRequest`,
+/// `NSFetchedResultsController` and GRDB's `ValueObservation` are to their stores.
+///
+/// A live query fetches once when it is made, then again after every commit that touches one of
+/// its entities: a save in any context of this process, another process's commit (file
+/// containers watch their folder; see ``StoreOptions/watchesOtherProcesses``), and a reload after
+/// another process compacted away commits this one had not read yet. Changes that arrive while
+/// the main actor is busy are coalesced: a burst of saves, one refetch. It is `@Observable`, so
+/// a view (or a view model) that reads ``results`` is updated when they change.
+///
+/// ```swift
+/// @MainActor @Observable final class NotesModel {
+///   let notes: LiveQuery<[Note]>
+///   init(container: StoreContainer) throws {
+///     notes = try container.liveQuery(FetchDescriptor<Note>(sortBy: [SortDescriptor(\.text)]))
+///   }
+///   var titles: [String] { notes.results.map(\.text) }  // follows the store
+/// }
+/// ```
+///
+/// It fetches on the main actor, as `@Query` does; off the main actor, use
+/// ``StoreContainer/observe(_:)``. Releasing the query stops it: its listening task holds it
+/// weakly, stops listening and ends.
+@MainActor @Observable
+public final class LiveQuery<Value> {
+  /// The latest results; they change after a commit that touches the query's entities.
+  public private(set) var results: Value
+  /// The error of the latest refetch, nil once one succeeds; ``results`` keep the last good value.
+  public private(set) var error: (any Error)?
+
+  @ObservationIgnored private let fetch: (StoreContext) throws -> Value
+  @ObservationIgnored private let container: StoreContainer
+  @ObservationIgnored let monitor: StoreChangeMonitor
+  /// How many times the results were fetched, the first fetch included: for tests.
+  @ObservationIgnored private(set) var fetchCount = 1
+  /// The task that waits for changes: for tests that prove it ends with the query.
+  @ObservationIgnored private(set) var listener: Task<Void, Never>?
+
+  init(container: StoreContainer, tracking entities: Set<String>, fetch: @escaping (StoreContext) throws -> Value) throws {
+    // Listen before the first fetch, so that no commit falls between the two.
+    let monitor = StoreChangeMonitor(container: container, entities: entities)
+    _ = monitor.takeChange()
+    self.results = try fetch(container.newBackgroundContext())
+    self.fetch = fetch
+    self.container = container
+    self.monitor = monitor
+    let listener = Task { [weak self] in
+      while await monitor.wait() {
+        guard let self else { return }
+        self.refetchIfChanged()
+      }
+    }
+    monitor.attach(listener)
+    self.listener = listener
+  }
+
+  deinit {
+    monitor.stop()
+  }
+
+  /// Fetches now, whether or not the store changed (e.g. after a change the query cannot see:
+  /// a clock that moved on, a preference outside the store).
+  /// - Throws: the fetch's error; it is also kept in ``error``.
+  public func refetch() throws {
+    _ = monitor.takeChange()
+    fetchCount += 1
+    do {
+      results = try fetch(container.newBackgroundContext())
+      error = nil
+    } catch {
+      self.error = error
+      throw error
+    }
+  }
+
+  private func refetchIfChanged() {
+    guard monitor.takeChange() else { return }  // a refetch() already covered it
+    try? refetch()  // kept in `error` for the UI; the results stay as they were
+  }
+}

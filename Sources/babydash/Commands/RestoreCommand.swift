@@ -1,0 +1,34 @@
+import BabyDashboard
+import Foundation
+
+/// How `babydash import` restores a backup that `babydash export` wrote.
+enum RestoreCommand {
+  /// Restores `file` when its content is a backup; false when it is not one.
+  @MainActor
+  static func restoreIfBackup(_ file: URL, _ invocation: Invocation) throws -> Bool {
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw CommandLineError.noInput("cannot read '\(file.path)': \(error.localizedDescription)")
+    }
+    do {
+      guard let backup = try Backup.recognise(data, source: file.lastPathComponent) else { return false }
+      let session = invocation.session
+      if invocation.has("--dry-run") {
+        invocation.output.print(
+          "'\(file.lastPathComponent)' is a babydash backup of \(Plural.count(backup.babyProfiles.count, "baby", "babies")), "
+            + "\(Plural.count(backup.feedSessions.count, "feed")) and \(Plural.count(backup.diaperChanges.count, "diaper change")); nothing was written.")
+        return true
+      }
+      let tracker = try session.tracker()
+      let restored = try tracker.restore(backup, source: file.lastPathComponent)
+      if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+      invocation.output.print(
+        "Restored '\(file.lastPathComponent)': wrote \(Plural.counts(restored.written)); \(Plural.count(restored.unchanged, "object")) already as in the backup.")
+      return true
+    } catch let error as BackupError {
+      throw CommandLineError.data(error.description)
+    }
+  }
+}
