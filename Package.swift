@@ -39,6 +39,8 @@ let package = Package(
       name: "BabyDashboardTests", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardPreviews", "SwiftDataStoreBuilder"]),
     .testTarget(name: "BabyDashboardPreviewsTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash"]),
     .testTarget(name: "BabydashTests", dependencies: ["BabyDashboard", "BabyDashboardPreviews", "babydash", "SwiftDataStoreBuilder"]),
+    // The benchmark's arithmetic only (parsing, per-pair ratios, the table): timings stay out of tests.
+    .testTarget(name: "BabydashBenchTests", dependencies: ["babydash-bench"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The figures of one size, in milliseconds and megabytes; nil where a figure was not measured.
+/// The figures of one size, in milliseconds and megabytes; NaN (printed `null`) where a figure
+/// was not measured.
 struct BenchFigures {
   var objects: Int
   var openDashboard: Double = .nan
@@ -11,47 +12,63 @@ struct BenchFigures {
   var legacyImport: Double = .nan
   var previews: Double = .nan
   var peakRSS: Double = .nan
+  var commitP99: Double = .nan
+  var commitMax: Double = .nan
+  var commitMean: Double = .nan
+  /// Open, then one baby's feeds of one month, with `dateRange` (the store reads one month).
+  var openFiltered: Double = .nan
+  /// The same fetch again on the open store.
+  var filteredWarm: Double = .nan
+  var filteredRows: Int = 0
+  /// Open, then the same query as a plain `#Predicate` on startTime, without `dateRange`.
+  var openFilteredPlain: Double = .nan
+  var filteredPlainWarm: Double = .nan
+  /// The platform's floors on the store's file system, measured in the same run.
+  var floor: DurableFileFloor.Figures = .init()
 
-  /// The JSON line the issue fixes: exactly these keys, in this order.
+  /// The JSON line: the keys of the first version in their order, then the keys shared with
+  /// ../shared/peer-bench (same names, same work), then ours alone.
   var jsonLine: String {
     let fields: [(String, String)] = [
       ("objects", String(objects)),
-      ("open_dashboard_ms", Self.number(openDashboard)),
-      ("open_fetch_all_ms", Self.number(openFetchAll)),
-      ("commit_p50_ms", Self.number(commitP50)),
-      ("commit_p95_ms", Self.number(commitP95)),
-      ("bulk_insert_ms", Self.number(bulkInsert)),
-      ("import_ms", Self.number(legacyImport)),
-      ("previews_ms", Self.number(previews)),
-      ("peak_rss_mb", Self.number(peakRSS)),
+      ("open_dashboard_ms", BenchNumber.json(openDashboard)),
+      ("open_fetch_all_ms", BenchNumber.json(openFetchAll)),
+      ("commit_p50_ms", BenchNumber.json(commitP50)),
+      ("commit_p95_ms", BenchNumber.json(commitP95)),
+      ("bulk_insert_ms", BenchNumber.json(bulkInsert)),
+      ("import_ms", BenchNumber.json(legacyImport)),
+      ("previews_ms", BenchNumber.json(previews)),
+      ("peak_rss_mb", BenchNumber.json(peakRSS)),
+      ("engine", "\"plainstore\""),
+      ("commit_p99_ms", BenchNumber.json(commitP99)),
+      ("commit_max_ms", BenchNumber.json(commitMax)),
+      ("commit_mean_ms", BenchNumber.json(commitMean)),
+      ("open_filtered_ms", BenchNumber.json(openFiltered)),
+      ("filtered_warm_ms", BenchNumber.json(filteredWarm)),
+      ("filtered_rows", String(filteredRows)),
+      ("open_filtered_plain_ms", BenchNumber.json(openFilteredPlain)),
+      ("filtered_plain_warm_ms", BenchNumber.json(filteredPlainWarm)),
+      ("floor_create_once_p50_ms", BenchNumber.json(floor.createOnceP50)),
+      ("floor_append_fdatasync_p50_ms", BenchNumber.json(floor.appendP50)),
     ]
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }
 
-  static let columns = ["objects", "open→dashboard", "open+fetch all", "commit p50", "commit p95", "bulk insert", "import", "previews", "peak RSS"]
+  static let columns = [
+    "objects", "open→dashboard", "open+fetch all", "open+month", "open+plain month", "commit p50", "commit p95",
+    "commit p99", "floor create-once", "bulk insert", "import", "previews", "peak RSS",
+  ]
 
   var tableRow: [String] {
-    [String(objects)] + [openDashboard, openFetchAll, commitP50, commitP95, bulkInsert, legacyImport, previews].map { Self.text($0) + " ms" }
-      + [Self.text(peakRSS) + " MB"]
+    [String(objects)]
+      + [
+        openDashboard, openFetchAll, openFiltered, openFilteredPlain, commitP50, commitP95, commitP99, floor.createOnceP50,
+        bulkInsert, legacyImport, previews,
+      ].map { BenchNumber.text($0, unit: "ms") }
+      + [BenchNumber.text(peakRSS, unit: "MB")]
   }
 
   static func table(_ all: [BenchFigures]) -> String {
-    let rows = [columns] + all.map(\.tableRow)
-    let widths = columns.indices.map { column in rows.map { $0[column].count }.max()! }
-    return rows.enumerated().map { index, row in
-      let line = zip(row, widths).map { cell, width in String(repeating: " ", count: width - cell.count) + cell }
-        .joined(separator: "  ")
-      return index == 0 ? line + "\n" + String(repeating: "-", count: line.count) : line
-    }.joined(separator: "\n")
-  }
-
-  /// Three significant decimals, fixed notation, `null` when not measured.
-  private static func number(_ value: Double) -> String {
-    value.isNaN ? "null" : String(format: "%.3f", value)
-  }
-
-  private static func text(_ value: Double) -> String {
-    if value.isNaN { return "–" }
-    return value < 10 ? String(format: "%.3f", value) : String(format: "%.1f", value)
+    BenchNumber.alignedTable([columns] + all.map(\.tableRow))
   }
 }

@@ -49,3 +49,21 @@ enum Timing {
     #endif
   }
 }
+
+extension Timing {
+  /// Wall-clock milliseconds since 1970: the one clock several processes share, for a common
+  /// start and a span across them (the monotonic clock is per boot, not comparable by design).
+  static func wallMilliseconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) * 1e3 + Double(now.tv_nsec) / 1e6
+  }
+
+  /// The median of `values`: the middle one, or the mean of the two middle ones.
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}

@@ -3,7 +3,7 @@ import Foundation
 import PlainStore
 
 /// The store's figures at one size: bulk insert, open to dashboard, open and fetch all sorted,
-/// one durable commit.
+/// one durable commit (and, in StoreBench+Filtered.swift, one baby's month).
 @MainActor
 struct StoreBench {
   let history: BenchHistory
@@ -49,8 +49,8 @@ struct StoreBench {
     return try container.newBackgroundContext().fetch(descriptor).count
   }
 
-  /// Inserts one feed and saves, `commits` times, on the store as it is; returns p50 and p95.
-  func commit(_ directory: URL) throws -> (p50: Double, p95: Double) {
+  /// Inserts one feed and saves, `commits` times, on the store as it is; returns every timing.
+  func commit(_ directory: URL) throws -> [Double] {
     let container = try StoreContainer.babyDashboard(inAppGroup: directory)
     let context = container.newBackgroundContext()
     var samples: [Double] = []
@@ -65,6 +65,6 @@ struct StoreBench {
           try context.save()
         })
     }
-    return (Timing.percentile(samples, 0.5), Timing.percentile(samples, 0.95))
+    return samples
   }
 }

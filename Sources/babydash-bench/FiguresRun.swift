@@ -1,0 +1,67 @@
+import BabyDashboard
+import BabyDashboardPreviews
+import Foundation
+
+/// The default mode: every figure at each size, in an order where one phase's leftovers do not
+/// land in the next one's timing (the store is built, read, probed, then written to).
+@MainActor
+struct FiguresRun {
+  let options: BenchOptions
+  let scratch: URL
+
+  func run() throws -> [BenchFigures] {
+    var previewsMilliseconds = Double.nan
+    if !options.sharedOnly {
+      progress("previews: render the catalog")
+      _ = try PreviewFiles.render()  // warm up: the first rendering loads time zone data
+      previewsMilliseconds = try Timing.median(runs: options.runs) { _ = try PreviewFiles.render() }
+    }
+    var results: [BenchFigures] = []
+    for size in options.sizes {
+      let history = BenchHistory(objects: size)
+      var figures = BenchFigures(objects: history.objectCount)
+      let bench = StoreBench(history: history, runs: options.runs, commits: options.commits)
+      let folder = scratch.appendingPathComponent("store-\(size)")
+      progress("\(size): bulk insert")
+      figures.bulkInsert = Timing.percentile(try (0..<options.bulkRuns).map { _ in try bench.bulkInsert(into: folder) }, 0.5)
+      progress("\(size): open to dashboard, open and fetch all, one baby's month")
+      figures.openDashboard = try bench.openDashboard(folder)
+      figures.openFetchAll = try bench.openFetchAll(folder)
+      let month = try bench.openFiltered(folder, dateRange: true)
+      (figures.openFiltered, figures.filteredWarm, figures.filteredRows) = month
+      let plain = try bench.openFiltered(folder, dateRange: false)
+      precondition(plain.rows == month.rows, "with and without dateRange found \(month.rows) and \(plain.rows) rows")
+      (figures.openFilteredPlain, figures.filteredPlainWarm) = (plain.cold, plain.warm)
+      progress("\(size): peak memory")
+      figures.peakRSS = try PeakMemoryProbe.run(store: folder)
+      progress("\(size): the platform's floor, then durable commits")
+      figures.floor = try DurableFileFloor(folder: scratch.appendingPathComponent("floor"), samples: options.commits).measure()
+      let samples = try bench.commit(folder)
+      figures.commitP50 = Timing.percentile(samples, 0.5)
+      figures.commitP95 = Timing.percentile(samples, 0.95)
+      figures.commitP99 = Timing.percentile(samples, 0.99)
+      figures.commitMax = samples.max() ?? .nan
+      figures.commitMean = samples.reduce(0, +) / Double(samples.count)
+      try? FileManager.default.removeItem(at: folder)
+      if !options.sharedOnly {
+        progress("\(size): legacy import")
+        let importer = ImportBench(history: history)
+        let legacyFile = scratch.appendingPathComponent("legacy-\(size).json")
+        try importer.legacyFile(at: legacyFile)
+        let importFolder = scratch.appendingPathComponent("import-\(size)")
+        figures.legacyImport = Timing.percentile(
+          try (0..<options.bulkRuns).map { _ in try importer.run(legacyFile, into: importFolder) }, 0.5)
+        try? FileManager.default.removeItem(at: importFolder)
+        try? FileManager.default.removeItem(at: legacyFile)
+      }
+      figures.previews = previewsMilliseconds
+      results.append(figures)
+    }
+    return results
+  }
+}
+
+/// A progress line on standard error, so standard output stays the table and the JSON lines.
+func progress(_ text: String) {
+  FileHandle.standardError.write(Data("\(text)\n".utf8))
+}
