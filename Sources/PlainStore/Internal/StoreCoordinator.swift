@@ -175,6 +175,9 @@ final class StoreCoordinator: Sendable {
     try FileSystem.makeFolder(files.cacheURL, displayPath: files.display("local"))
     try FileSystem.makeFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
     try FileSystem.makeFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
+    // A sync folder given by the user (inside Dropbox, say) may need its parents made.
+    let parent = files.changes.url.deletingLastPathComponent()
+    if !FileSystem.exists(parent) { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) }
     try FileSystem.makeFolder(files.changes.url, displayPath: files.changes.displayName)
   }
 
