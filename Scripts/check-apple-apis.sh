@@ -153,10 +153,10 @@ self_test() {
   }
   expect pass "the package as it is"
   local library executable
-  library=$(library_folders "$work" | head -1)
+  library=$(library_folders "$work" | sed -n 1p)  # sed reads to the end: head could end the pipe early (SIGPIPE under pipefail)
   # The injections go into the first library's real sources; the others only slow each round.
   library_folders "$work" | tail -n +2 | while read -r other; do rm -rf "$other"; done
-  executable="$work/Sources/$(grep -oE '\.executableTarget\(name: *"[^"]+"' "$work/Package.swift" | head -1 | sed -E 's/.*"([^"]+)"/\1/')"
+  executable="$work/Sources/$(grep -oE '\.executableTarget\(name: *"[^"]+"' "$work/Package.swift" | sed -n 1p | sed -E 's/.*"([^"]+)"/\1/')"
   while IFS=$'\t' read -r name _ _ sample; do
     local file="$library/Injected.swift"
     printf 'import Foundation\n\nfunc injected() throws {\n  %s\n}\n' "$sample" >"$file"
