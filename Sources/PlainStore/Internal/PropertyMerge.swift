@@ -1,27 +1,25 @@
 import Foundation
 
-/// Property-by-property merging of entity values through their JSON form, as Core Data's
+/// Property-by-property merging of entity values, as Core Data's
 /// `NSMergeByPropertyObjectTrumpMergePolicy` does with managed objects: the properties a context
 /// changed win, the store's other properties stay.
+///
+/// Properties travel as their exact JSON text (`RawJSON`), never through a tree of Doubles, so
+/// a merge keeps every value as it was written: an Int64 above 2^53, every digit of a date.
 struct PropertyMerge {
-  let encoder = StoreCoding.makeEncoder()
-  let decoder = StoreCoding.makeDecoder()
-
-  func properties(_ object: any Entity) throws -> [String: JSONValue] {
-    let data = try encoder.encode(AnyEncodableEntity(value: object))
-    guard case .object(let properties) = try decoder.decode(JSONValue.self, from: data) else { return [:] }
-    return properties
+  func properties(_ object: any Entity) throws -> [String: RawJSON] {
+    try EntityFields.of(object)
   }
 
   /// The properties `value` changed relative to `snapshot`; all but its identity when there is
-  /// no snapshot. A property set to nil maps to `.null`.
-  func changes(of value: any Entity, from snapshot: (any Entity)?) throws -> [String: JSONValue] {
+  /// no snapshot. A property set to nil maps to `null`.
+  func changes(of value: any Entity, from snapshot: (any Entity)?) throws -> [String: RawJSON] {
     let new = try properties(value)
     guard let snapshot else {
       return new.filter { $0.key != type(of: value).identityKey }
     }
     let old = try properties(snapshot)
-    var changed: [String: JSONValue] = [:]
+    var changed: [String: RawJSON] = [:]
     for key in Set(new.keys).union(old.keys) where new[key] != old[key] {
       changed[key] = new[key] ?? .null
     }
@@ -31,7 +29,7 @@ struct PropertyMerge {
   /// The changes that turn `base` into `value`, identity aside: what an inserted object that
   /// collides with `base` on a uniqueness constraint writes, nil properties included, because
   /// every property of an inserted object counts as changed.
-  func replacement(of base: any Entity, by value: any Entity) throws -> [String: JSONValue] {
+  func replacement(of base: any Entity, by value: any Entity) throws -> [String: RawJSON] {
     var changed = try properties(value)
     for key in try properties(base).keys where changed[key] == nil {
       changed[key] = .null
@@ -41,16 +39,16 @@ struct PropertyMerge {
   }
 
   /// `base` with `changes` written over it.
-  func apply(_ changes: [String: JSONValue], to base: any Entity) throws -> any Entity {
+  func apply(_ changes: [String: RawJSON], to base: any Entity) throws -> any Entity {
     var properties = try properties(base)
     for (key, value) in changes {
-      if value == .null { properties[key] = nil } else { properties[key] = value }
+      properties[key] = value.isNull ? nil : value
     }
-    let data = try encoder.encode(JSONValue.object(properties))
+    let data = try StoreCoding.makeEncoder().encode(properties)
     return try decode(like: base, data)
   }
 
   private func decode<E: Entity>(like _: E, _ data: Data) throws -> any Entity {
-    try decoder.decode(E.self, from: data)
+    try StoreCoding.makeDecoder().decode(E.self, from: data)
   }
 }
