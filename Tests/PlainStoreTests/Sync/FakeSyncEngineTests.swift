@@ -65,7 +65,7 @@ import Testing
   /// files, and the documented rules hold.
   func run(seed: UInt64, in root: URL) throws -> Bool {
     defer { try? FileManager.default.removeItem(at: root) }
-    var random = SeededGenerator(seed: seed)
+    var random = SplitMix64(seed: seed)
     let deviceCount = 2 + Int(seed % 2)
     var devices = try (0..<deviceCount).map { index in
       try FileManager.default.createDirectory(at: root.appendingPathComponent("device\(index)"), withIntermediateDirectories: true)
@@ -138,7 +138,7 @@ import Testing
 
   /// A random transaction of the kinds parents make: a new baby, a feed (often one another
   /// device logs too), an edit of the same field on both sides, a delete against an edit.
-  func randomChange(step: Int, device: Device, babies: [UUID], starts: [RawJSON], random: inout SeededGenerator) -> [ObjectChange] {
+  func randomChange(step: Int, device: Device, babies: [UUID], starts: [RawJSON], random: inout SplitMix64) -> [ObjectChange] {
     let view = device.state.materialize()
     let feeds = (view["Feed"] ?? [:]).keys.sorted { uuidPrecedes($0, $1) }
     let baby = babies.randomElement(using: &random)!
@@ -171,7 +171,7 @@ import Testing
     }
   }
 
-  func deliver(_ delivery: Delivery, devices: [Device], truncated: inout [Delivery], random: inout SeededGenerator) throws {
+  func deliver(_ delivery: Delivery, devices: [Device], truncated: inout [Delivery], random: inout SplitMix64) throws {
     let device = devices[delivery.to]
     let folder = device.folder.deviceURL(delivery.device)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

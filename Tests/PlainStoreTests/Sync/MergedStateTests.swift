@@ -89,7 +89,7 @@ import Testing
         change(2, 2, hlc: 26, [ObjectChange(entity: "Baby", id: mia, kind: .delete, fields: nil)]),
       ]
     let expected = try state(files).canonicalExport()
-    var generator = SeededGenerator(seed: 7)
+    var generator = SplitMix64(seed: 7)
     for _ in 0..<50 {
       let shuffled = (files + files.shuffled(using: &generator)).shuffled(using: &generator)
       #expect(try state(shuffled).canonicalExport() == expected)
