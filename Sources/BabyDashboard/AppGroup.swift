@@ -104,7 +104,7 @@ public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
     if let home = environment["HOME"], home.hasPrefix("/") {
       return URL(fileURLWithPath: home, isDirectory: true)
     }
-    // NSHomeDirectory, not homeDirectoryForCurrentUser: that one is macOS-only.
+    // NSHomeDirectory: FileManager's current-user home property is macOS-only.
     return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
   }
 
