@@ -195,6 +195,32 @@ import Testing
     #expect(try Data(contentsOf: mine) == Data("mine".utf8))
   }
 
+  /// A FIFO in place of a store file never hangs a process: in the cache it is damage (rebuilt),
+  /// in place of store.json it is refused. Run in a child under a deadline, so a hang fails.
+  @Test(arguments: ["local/manifest.json", "store.json"])
+  func aFIFOInPlaceOfAFileNeverHangs(_ file: String) throws {
+    let folder = MultiProcessFolder()
+    defer { folder.remove() }
+    do {
+      let container = try folder.open(StoreOptions(author: "setup", watchesOtherProcesses: false))
+      let context = container.newBackgroundContext()
+      context.insert(MultiProcessItem(id: Sample.id(1), writer: "w", batch: 1, part: 0, at: Sample.epoch))
+      try context.save()
+      try container.compact()
+    }
+    let target = folder.store.appendingPathComponent(file)
+    try FileManager.default.removeItem(at: target)
+    try #require(mkfifo(target.path, 0o600) == 0)
+    let child = try MultiProcessChild(["open", folder.store.path])
+    let line = child.waitForLine(startingWith: "opened", timeout: .seconds(30))
+    let status = child.waitForExit(timeout: .seconds(30))  // a hang is killed and recorded as an issue
+    if file == "store.json" {
+      #expect(status == 1 && child.errorText.contains("store.json"), "\(status): \(child.errorText)")
+    } else {
+      #expect(line == "opened 1", "\(String(describing: line)) \(child.errorText)")
+    }
+  }
+
   @Test func aLockHeldTooLongIsReportedAsLocked() throws {
     let url = try makeStore()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

@@ -16,7 +16,8 @@ import Foundation
 enum FileSystem {
   /// Reads a whole regular file; nil if there is none. Refuses a symbolic link.
   static func read(_ url: URL, displayPath: String) throws -> Data? {
-    let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    // O_NONBLOCK: a FIFO planted in place of a file must not hang the open; fstat refuses it next.
+    let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
