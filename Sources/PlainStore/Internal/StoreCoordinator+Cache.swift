@@ -103,7 +103,7 @@ extension StoreCoordinator {
     try FileSystem.writeAtomically(
       Data((device.text + "\n").utf8), to: files.deviceIDURL, displayPath: files.display(files.cachePrefix + "device-id"))
     try files.changes.writeDeviceInfo(
-      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version))
+      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version), of: device)
     state.device = device
     return device
   }

@@ -38,10 +38,10 @@ struct ChangeFolder: Sendable {
   }
 
   /// Writes `device.json` for this device once; an existing one stays.
-  func writeDeviceInfo(_ info: DeviceInfo) throws {
-    try makeDeviceFolder(info.device)
+  func writeDeviceInfo(_ info: DeviceInfo, of device: DeviceID) throws {
+    try makeDeviceFolder(device)
     let data = try StoreCoding.makeEncoder().encode(info)
-    try FileSystem.createOnce(data, at: deviceURL(info.device).appendingPathComponent("device.json"), displayPath: display(info.device, "device.json"))
+    try FileSystem.createOnce(data, at: deviceURL(device).appendingPathComponent("device.json"), displayPath: display(device, "device.json"))
   }
 
   /// A device's `device.json`, if it is there and readable.
@@ -142,8 +142,6 @@ struct DeviceInfo: Codable, Equatable, Sendable {
   var name: String
   var created: Date
   var schemaVersion: Int
-
-  var device: DeviceID { DeviceID(id)! }
 }
 
 /// What one reading of `changes/` found.

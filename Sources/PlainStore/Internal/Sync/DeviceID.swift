@@ -15,11 +15,7 @@ struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
   static func mint() -> DeviceID {
     var generator = SystemRandomNumberGenerator()
     let words = [generator.next() as UInt64, generator.next() as UInt64]
-    let text = words.map { word in
-      let digits = String(word, radix: 16)
-      return String(repeating: "0", count: 16 - digits.count) + digits
-    }.joined()
-    return DeviceID(text)!
+    return DeviceID(words.map(hex16).joined())!
   }
 
   var description: String { text }
@@ -32,4 +28,11 @@ struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
   static func isLowerHex(_ byte: UInt8) -> Bool {
     (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
   }
+}
+
+/// Sixteen lowercase hex digits, zero-padded: the fixed-width form of device ids and clock
+/// stamps in file names and files.
+func hex16(_ value: UInt64) -> String {
+  let digits = String(value, radix: 16)
+  return String(repeating: "0", count: 16 - digits.count) + digits
 }

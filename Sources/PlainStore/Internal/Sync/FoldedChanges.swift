@@ -21,11 +21,6 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     newestClock = max(newestClock, stamp.hlc)
   }
 
-  mutating func formUnion(_ other: FoldedChanges) {
-    for (device, set) in other.sequences { sequences[device, default: IndexSet()].formUnion(set) }
-    newestClock = max(newestClock, other.newestClock)
-  }
-
   // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]}}: deterministic, and small.
   enum CodingKeys: String, CodingKey { case clock, devices }
 

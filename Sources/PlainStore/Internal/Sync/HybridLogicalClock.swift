@@ -37,10 +37,7 @@ struct HybridLogicalClock: Sendable, Equatable {
   }
 
   /// Sixteen lowercase hex digits: sorts as the number does.
-  static func text(_ stamp: UInt64) -> String {
-    let digits = String(stamp, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-  }
+  static func text(_ stamp: UInt64) -> String { hex16(stamp) }
 
   static func parse<S: StringProtocol>(_ text: S) -> UInt64? {
     guard text.count == 16, text.utf8.allSatisfy(DeviceID.isLowerHex) else { return nil }
