@@ -111,6 +111,16 @@ public final class StoreContainer: Sendable {
     try coordinator.syncArrived()
   }
 
+  /// Compacts the change files: merges what arrived, writes a snapshot of the merged view
+  /// (which acknowledges every change it holds) and deletes this device's own change files
+  /// that every active device has acknowledged. Never touches another device's files. Saves
+  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits. Nil for an
+  /// in-memory store.
+  @discardableResult
+  public func compactChanges() throws -> ChangeCompaction? {
+    try coordinator.compactChanges()
+  }
+
   /// Why this container rebuilt the store's local cache from `changes/` when it opened (a
   /// cache file missing or damaged), if it did: nothing was lost, and `check` says so.
   public var cacheRebuildReason: String? {

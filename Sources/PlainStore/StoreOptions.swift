@@ -30,6 +30,13 @@ public struct StoreOptions: Sendable {
   /// remote-change option, on by default here). Off, they arrive on ``StoreContainer/refresh()``,
   /// before a save, or after ``StoreContainer/startWatching()``. In-memory containers ignore it.
   public var watchesOtherProcesses: Bool
+  /// Compact the change files once this device's folder in `changes/` holds this many: write a
+  /// snapshot of the merged view and delete the device's own change files that every active
+  /// device has acknowledged (see ``StoreContainer/compactChanges()``). 0: only on request.
+  public var changeCompactionThreshold: Int
+  /// A device whose newest file is older than this no longer holds back the deletion of
+  /// acknowledged change files; when it returns, it merges from the snapshots as before.
+  public var inactiveDeviceInterval: TimeInterval
 
   public init(
     author: String = "app",
@@ -41,8 +48,12 @@ public struct StoreOptions: Sendable {
     watchesOtherProcesses: Bool = true,
     syncFolder: URL? = nil,
     deviceID: String? = nil,
-    deviceName: String = ""
+    deviceName: String = "",
+    changeCompactionThreshold: Int = 1_000,
+    inactiveDeviceInterval: TimeInterval = 90 * 86_400
   ) {
+    self.changeCompactionThreshold = max(0, changeCompactionThreshold)
+    self.inactiveDeviceInterval = max(0, inactiveDeviceInterval)
     self.deviceID = deviceID
     self.syncFolder = syncFolder
     self.deviceName = deviceName

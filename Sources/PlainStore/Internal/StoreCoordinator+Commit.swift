@@ -54,7 +54,11 @@ extension StoreCoordinator {
       if state.sequence - state.manifest.sequence >= options.compactionThreshold
         || state.changesSinceManifest >= Self.compactionChangeThreshold
       {
-        do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
+        do {
+          if takeChangeCompactionTurn(&state) { _ = try compactChanges(&state, files) } else { try compact(&state) }
+        } catch {
+          state.statistics.housekeepingFailures += 1
+        }
       }
       if !state.crashedCommits.isEmpty {
         do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }

@@ -16,7 +16,7 @@ extension StoreCoordinator {
     var transactions: [Transaction] = []
     var sequence = after + 1
     while sequence <= last {
-      guard let entry = try readLog(sequence, decoder: decoder) else {
+      guard let entry = try readLog(sequence, decoder: decoder, values: false) else {
         throw StoreError(
           .historyPruned, path: files.display(files.logPath(sequence)),
           "the history after transaction \(after) was pruned — read the current state instead and continue from token \(last).")

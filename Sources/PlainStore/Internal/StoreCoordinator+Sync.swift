@@ -10,7 +10,7 @@ extension StoreCoordinator {
     let pending = try state.withLock { state in
       try files.changes.scan(own: state.device, known: { state.folded.contains(device: $0, sequence: $1) })
     }
-    guard !pending.files.isEmpty else { return nil }
+    guard !pending.files.isEmpty || !pending.coverage(notIn: state.withLock { $0.folded }).isEmpty else { return nil }
     let transaction = try lock.withLock(timeout: options.lockTimeout) {
       try state.withLock { state -> Transaction? in
         try catchUp(&state)
@@ -27,7 +27,8 @@ extension StoreCoordinator {
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
     let scan = try files.changes.scan(own: state.device)
     let arrived = scan.files.filter { !state.folded.contains(device: $0.device, sequence: $0.sequence) }
-    guard always || !arrived.isEmpty else { return nil }
+    let arrivedCoverage = scan.coverage(notIn: state.folded)
+    guard always || !arrived.isEmpty || !arrivedCoverage.isEmpty else { return nil }
     if let device = state.device,
       arrived.contains(where: {
         $0.device == device && $0.sequence <= state.folded.newest(of: device) && !state.crashedCommits.contains($0.sequence)
@@ -39,9 +40,7 @@ extension StoreCoordinator {
     }
     state.crashedCommits = []
     state.mergeWarnings = []
-    var merged = MergedState(schema: mergeSchema)
-    for file in scan.files { merged.apply(file) }
-    let view = merged.materialize()
+    let view = fold(scan).materialize()
     var changes: [LogChange] = []
     for entity in schema.entities {
       let table = try self.table(entity.name, state)
@@ -77,12 +76,20 @@ extension StoreCoordinator {
       .map(\.change)
     let entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
-      folded: arrived.map(\.stamp), origin: nil)
+      folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage, origin: nil)
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     state.undelivered.append(entry.transaction)
     state.statistics.changeFilesMerged += arrived.count
     return entry
+  }
+
+  /// The state the files of a scan make: its snapshots and its change files, folded.
+  func fold(_ scan: ChangeScan) -> MergedState {
+    var merged = MergedState(schema: mergeSchema)
+    for snapshot in scan.snapshots { merged.apply(snapshot) }
+    for file in scan.files { merged.apply(file) }
+    return merged
   }
 
   /// One object of the merged view as its entity type.

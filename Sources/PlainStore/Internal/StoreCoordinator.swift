@@ -206,10 +206,7 @@ final class StoreCoordinator: Sendable {
           try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
         try checkSegmentNames(manifest, files)
         if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
-          let noticed = state.undelivered  // read before the reload: still to announce
-          state.reset(to: manifest, schema: schema)
-          state.undelivered = noticed
-          state.undeliveredReload = true
+          state.reload(from: manifest, schema: schema)
           appliedAny = true
         } else {
           for (name, table) in state.tables {
@@ -219,10 +216,18 @@ final class StoreCoordinator: Sendable {
         }
         state.manifestIdentity = identity
       }
-      while let entry = try readLog(state.sequence + 1, decoder: decoder) {
-        state.apply(entry)
-        state.undelivered.append(entry.transaction)
+      do {
+        while let entry = try readLog(state.sequence + 1, decoder: decoder) {
+          state.apply(entry)
+          state.undelivered.append(entry.transaction)
+          appliedAny = true
+        }
+      } catch let error as StoreError where error.code == .missing && state.manifest.sequence > state.sequence {
+        // The change file that holds a commit's values was compacted away once the manifest
+        // had folded the commit in: read the manifest's segments instead.
+        state.reload(from: state.manifest, schema: schema)
         appliedAny = true
+        continue
       }
       // Compaction may have pruned the next log between the manifest check and the reads.
       if FileSystem.identity(files.manifestURL) == state.manifestIdentity { break }
@@ -230,7 +235,9 @@ final class StoreCoordinator: Sendable {
     return appliedAny
   }
 
-  func readLog(_ sequence: Int, decoder: StoreJSONDecoder) throws -> LogEntry? {
+  /// One log entry; with `values`, the values of a commit of this device are read back from
+  /// its change file (history needs only which objects changed).
+  func readLog(_ sequence: Int, decoder: StoreJSONDecoder, values: Bool = true) throws -> LogEntry? {
     guard let files else { return nil }
     let relative = files.logPath(sequence)
     guard var entry = try files.decode(LogEntry.self, at: files.logFileURL(sequence), relative: relative, decoder: decoder)
@@ -240,7 +247,9 @@ final class StoreCoordinator: Sendable {
         .damaged, path: files.display(relative),
         "holds transaction \(entry.sequence), not \(sequence) — \(StoreFiles.untouched)")
     }
-    if let origin = entry.origin {
+    if !values {
+      return entry
+    } else if let origin = entry.origin {
       try fillValues(&entry, from: origin, files: files, logPath: relative)
     } else if entry.changes.contains(where: { $0.kind != .delete && $0.value == nil }) {
       throw StoreError(.damaged, path: files.display(relative), "a change has no value and no change file holds it — \(StoreFiles.untouched)")
@@ -411,6 +420,15 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     }
   }
 
+  /// Resets to a manifest that is ahead of this state's log, announced as a reload; the
+  /// transactions noticed before it are still announced.
+  mutating func reload(from manifest: Manifest, schema: Schema) {
+    let noticed = undelivered
+    reset(to: manifest, schema: schema)
+    undelivered = noticed
+    undeliveredReload = true
+  }
+
   /// Applies one committed transaction to the in-memory state.
   mutating func apply(_ entry: LogEntry) {
     for change in entry.changes {
@@ -428,6 +446,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     changesSinceManifest += entry.changes.count
     for stamp in entry.folded ?? [] {
       folded.insert(stamp)
+      clock.observe(stamp.hlc)
+    }
+    for stamp in entry.foldedThrough ?? [] {
+      folded.insert(device: stamp.device, through: stamp.sequence, hlc: stamp.hlc)
       clock.observe(stamp.hlc)
     }
   }

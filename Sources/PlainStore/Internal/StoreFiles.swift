@@ -167,6 +167,9 @@ struct Manifest: Codable, Equatable {
   var readers: [String: Int] = [:]
   /// The change files folded into the segments, by device (format 2).
   var folded: FoldedChanges?
+  /// This device's newest sequence when its change files were last compacted (format 2): the
+  /// next automatic compaction waits for `changeCompactionThreshold` more.
+  var changesCompactedThrough: Int?
 }
 
 struct SegmentEntry: Codable, Equatable {
@@ -203,6 +206,9 @@ struct LogEntry: Codable {
   var changes: [LogChange]
   /// The change files this transaction folds in (format 2).
   var folded: [ChangeStamp]?
+  /// Per device, the changes up to a sequence that it folds in through snapshots; the stamp's
+  /// clock is the snapshot's.
+  var foldedThrough: [ChangeStamp]?
   /// The change file that holds the values of the objects this transaction puts.
   var origin: ChangeStamp?
 

@@ -6,15 +6,23 @@ import Foundation
 /// half-synced file is told from a complete one without trusting its length or its name.
 enum ChangeFileCodec {
   private static let prefix = Array(#"{"checksum":""#.utf8)
-  private static let middle = Array(#"","change":"#.utf8)
   private static let suffix = Array("}\n".utf8)
-  private static var headerLength: Int { prefix.count + 16 + middle.count }
+
+  /// The key the body sits under: "change" for a change file, "snapshot" for a snapshot.
+  private static func middle(_ key: String) -> [UInt8] { Array("\",\"\(key)\":".utf8) }
 
   static func encode(_ change: ChangeFile) throws -> Data {
-    let body = try StoreCoding.makeEncoder().encode(change)
+    seal(try StoreCoding.makeEncoder().encode(change), under: "change")
+  }
+
+  static func encode(_ snapshot: ChangeSnapshot) throws -> Data {
+    seal(try StoreCoding.makeEncoder().encode(snapshot), under: "snapshot")
+  }
+
+  private static func seal(_ body: Data, under key: String) -> Data {
     var out = Data(prefix)
     out.append(contentsOf: HybridLogicalClock.text(checksum(body)).utf8)
-    out.append(contentsOf: middle)
+    out.append(contentsOf: middle(key))
     out.append(body)
     out.append(contentsOf: suffix)
     return out
@@ -30,10 +38,12 @@ enum ChangeFileCodec {
   }
 
   /// The change's bytes, once the envelope and the checksum are checked.
-  static func body(_ data: Data) -> Result<Data, Failure> {
+  static func body(_ data: Data, under key: String = "change") -> Result<Data, Failure> {
     let bytes = [UInt8](data)
+    let separator = middle(key)
+    let headerLength = prefix.count + 16 + separator.count
     guard bytes.count > headerLength + suffix.count, Array(bytes[0..<prefix.count]) == prefix,
-      Array(bytes[(prefix.count + 16)..<headerLength]) == middle, Array(bytes.suffix(suffix.count)) == suffix,
+      Array(bytes[(prefix.count + 16)..<headerLength]) == separator, Array(bytes.suffix(suffix.count)) == suffix,
       let expected = HybridLogicalClock.parse(String(decoding: bytes[prefix.count..<(prefix.count + 16)], as: UTF8.self))
     else { return .failure(.incomplete) }
     let body = Data(bytes[headerLength..<(bytes.count - suffix.count)])
@@ -42,17 +52,25 @@ enum ChangeFileCodec {
   }
 
   static func decode(_ data: Data) -> Result<ChangeFile, Failure> {
+    decode(ChangeFile.self, data, under: "change", version: \.formatVersion)
+  }
+
+  static func decodeSnapshot(_ data: Data) -> Result<ChangeSnapshot, Failure> {
+    decode(ChangeSnapshot.self, data, under: "snapshot", version: \.formatVersion)
+  }
+
+  private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, under key: String, version: KeyPath<T, Int>) -> Result<T, Failure> {
     let body: Data
-    switch self.body(data) {
+    switch self.body(data, under: key) {
     case .success(let bytes): body = bytes
     case .failure(let failure): return .failure(failure)
     }
     do {
-      let change = try StoreCoding.makeDecoder().decode(ChangeFile.self, from: body)
-      guard change.formatVersion == ChangeFile.formatVersion else {
-        return .failure(.unreadable("written in format \(change.formatVersion); this program reads format \(ChangeFile.formatVersion)"))
+      let value = try StoreCoding.makeDecoder().decode(T.self, from: body)
+      guard value[keyPath: version] == ChangeFile.formatVersion else {
+        return .failure(.unreadable("written in format \(value[keyPath: version]); this program reads format \(ChangeFile.formatVersion)"))
       }
-      return .success(change)
+      return .success(value)
     } catch {
       return .failure(.unreadable(StoreCoding.reason(error)))
     }

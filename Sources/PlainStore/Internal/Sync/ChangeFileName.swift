@@ -4,7 +4,7 @@ import Foundation
 /// file-sync engines make.
 ///
 /// The store writes only lowercase `[0-9a-z.-]` names of fixed width — `device.json`,
-/// `<sequence>.json` — so no engine (case-insensitive disks included) can make two of them
+/// `<sequence>.json`, `snapshot-<number>.json` — so no engine (case-insensitive disks included) can make two of them
 /// collide. The name holds the sequence alone (the clock stamp is inside the file), so that
 /// creating the name claims the sequence: two processes of one device can never both write
 /// change 42, and a process can look for change 42 with one `stat`. A conflict copy (Syncthing's `NAME.sync-conflict-…`, Dropbox's
@@ -15,6 +15,9 @@ enum ChangeFileName: Equatable, Sendable {
   case deviceInfo
   /// `<sequence>.json`: one committed transaction.
   case change(sequence: Int)
+  /// `snapshot-<number>.json`: the device's merged view at a compaction, which is also its
+  /// acknowledgement of every change the view holds.
+  case snapshot(number: Int)
   /// A sync engine's temporary or bookkeeping file, an iCloud placeholder, a Finder file, or a
   /// temporary file of the store's own: skipped.
   case artefact
@@ -24,6 +27,10 @@ enum ChangeFileName: Equatable, Sendable {
   static let sequenceWidth = 12
 
   static func changeName(sequence: Int) -> String { sequenceText(sequence) + ".json" }
+
+  static let snapshotPrefix = "snapshot-"
+
+  static func snapshotName(number: Int) -> String { snapshotPrefix + sequenceText(number) + ".json" }
 
   static func sequenceText(_ sequence: Int) -> String {
     let digits = String(sequence)
@@ -53,6 +60,10 @@ enum ChangeFileName: Equatable, Sendable {
   private static func parseCanonical(_ name: String) -> ChangeFileName {
     if name == "device.json" { return .deviceInfo }
     guard name.hasSuffix(".json") else { return .unknown }
+    if name.hasPrefix(snapshotPrefix) {
+      guard let number = parseSequence(name.dropFirst(snapshotPrefix.count).dropLast(5)), number > 0 else { return .unknown }
+      return .snapshot(number: number)
+    }
     guard let sequence = parseSequence(name.dropLast(5)), sequence > 0 else { return .unknown }
     return .change(sequence: sequence)
   }

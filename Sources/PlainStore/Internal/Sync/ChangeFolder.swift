@@ -51,27 +51,70 @@ struct ChangeFolder: Sendable {
     return try? StoreCoding.makeDecoder().decode(DeviceInfo.self, from: data)
   }
 
-  /// Reads every change file whose (device, sequence) is not `known`, with what was skipped
-  /// and what is missing.
+  /// Creates this device's snapshot, durably. Returns false, writing nothing, when its name
+  /// is taken.
+  func create(_ snapshot: ChangeSnapshot) throws -> Bool {
+    try makeDeviceFolder(snapshot.device)
+    let path = display(snapshot.device, snapshot.fileName)
+    return try FileSystem.createOnce(
+      ChangeFileCodec.encode(snapshot), at: deviceURL(snapshot.device).appendingPathComponent(snapshot.fileName), displayPath: path)
+  }
+
+  /// Reads every snapshot, and every change file whose (device, sequence) is neither `known`
+  /// nor covered by a snapshot, with what was skipped and what is missing.
   func scan(own: DeviceID?, known: (DeviceID, Int) -> Bool = { _, _ in false }) throws -> ChangeScan {
     var scan = ChangeScan()
+    var listings: [(device: DeviceID, names: [String])] = []
     for name in Self.names(in: url) {
       guard let device = DeviceID(name) else {
         if ChangeFileName.isArtefact(name) { scan.artefactsSkipped += 1 } else { scan.unknown.append(displayName + "/" + name) }
         continue
       }
-      try scanDevice(device, isOwn: device == own, known: known, into: &scan)
+      scan.devices.insert(device)
+      listings.append((device, Self.names(in: deviceURL(device))))
+    }
+    // Snapshots first: the changes they cover need not be read again.
+    var seenSnapshots: Set<String> = []
+    for (device, names) in listings {
+      for name in names {
+        guard case (.snapshot(let number), let isCopy) = ChangeFileName.classify(name) else { continue }
+        let path = display(device, name)
+        let result: Result<ChangeSnapshot, ChangeFileCodec.Failure> =
+          try FileSystem.read(deviceURL(device).appendingPathComponent(name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
+          ?? .failure(.incomplete)
+        switch result {
+        case .success(let snapshot) where snapshot.device == device && snapshot.number == number:
+          if isCopy { scan.conflictCopies += 1 }
+          guard seenSnapshots.insert(device.text + "/" + String(number)).inserted else { continue }
+          scan.snapshots.append(snapshot)
+          scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
+          for (covered, through) in snapshot.covers { scan.covered[covered] = max(scan.covered[covered] ?? 0, through) }
+        case .success:
+          if device == own { throw Self.ownDamaged(path, "its contents belong to another name or device") }
+          scan.notArrived.append(path)
+        case .failure(let failure):
+          if device == own { throw Self.ownDamaged(path, Self.describe(failure)) }
+          scan.notArrived.append(path)
+        }
+      }
+    }
+    scan.snapshots.sort { ($0.device, $0.number) < ($1.device, $1.number) }
+    for (device, names) in listings {
+      try scanDevice(device, names: names, isOwn: device == own, known: known, into: &scan)
     }
     scan.files.sort { $0.stamp < $1.stamp }
     return scan
   }
 
-  private func scanDevice(_ device: DeviceID, isOwn: Bool, known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan) throws {
-    var sequences: Set<Int> = []
-    var newestNamed = 0  // arrived or not: the name alone says the change exists
+  private func scanDevice(_ device: DeviceID, names: [String], isOwn: Bool, known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan) throws {
+    let covered = scan.covered[device] ?? 0
+    var sequences: Set<Int> = []  // present above `covered`
+    var newestNamed = covered  // arrived or not: the name alone says the change exists
+    for name in names {
+      if case .change(let sequence) = ChangeFileName.classify(name).kind { newestNamed = max(newestNamed, sequence) }
+    }
     var seen: Set<ChangeStamp> = []
-    scan.devices.insert(device)
-    for name in Self.names(in: deviceURL(device)) {
+    for name in names {
       let (kind, isCopy) = ChangeFileName.classify(name)
       let path = display(device, name)
       switch kind {
@@ -81,17 +124,20 @@ struct ChangeFolder: Sendable {
         scan.unknown.append(path)
       case .deviceInfo:
         if isCopy { scan.conflictCopies += 1 }
+      case .snapshot:
+        break  // read above
       case .change(let sequence):
-        newestNamed = max(newestNamed, sequence)
-        if known(device, sequence) {
-          sequences.insert(sequence)
+        // The newest is read even when covered: its clock is the device's last sign of life.
+        if known(device, sequence) || (sequence <= covered && sequence != newestNamed) {
+          if sequence > covered { sequences.insert(sequence) }
           if isCopy { scan.conflictCopies += 1 }
           continue
         }
         switch try read(deviceURL(device).appendingPathComponent(name), path: path) {
         case .success(let change) where change.device == device && change.sequence == sequence:
           if isCopy { scan.conflictCopies += 1 }
-          sequences.insert(sequence)
+          if sequence > covered { sequences.insert(sequence) }
+          scan.lastActive[device] = max(scan.lastActive[device] ?? 0, change.hlc)
           // A copy repeats its original; one that differs is a second writer under this id,
           // and both changes count.
           guard seen.insert(change.stamp).inserted else { continue }
@@ -105,9 +151,9 @@ struct ChangeFolder: Sendable {
         }
       }
     }
-    let missing = newestNamed - sequences.count
+    let missing = newestNamed - covered - sequences.count
     if missing > 0 { scan.waiting[device] = missing }
-    scan.lastSequence[device] = sequences.max() ?? 0
+    scan.lastSequence[device] = max(covered, sequences.max() ?? 0)
   }
 
   private func read(_ url: URL, path: String) throws -> Result<ChangeFile, ChangeFileCodec.Failure> {
@@ -162,4 +208,23 @@ struct ChangeScan: Sendable {
   var lastSequence: [DeviceID: Int] = [:]
   /// Every device with a folder.
   var devices: Set<DeviceID> = []
+  /// Every readable snapshot, by device and number.
+  var snapshots: [ChangeSnapshot] = []
+  /// Per device, the highest sequence some snapshot covers: its changes up to there are in
+  /// the snapshots, whether their files are still there or not.
+  var covered: [DeviceID: Int] = [:]
+  /// Per device, the newest clock stamp of its files read: when it was last active.
+  var lastActive: [DeviceID: UInt64] = [:]
+
+  /// What the snapshots cover beyond `folded`: per device, the highest sequence covered, with
+  /// the clock of the newest snapshot that covers it.
+  func coverage(notIn folded: FoldedChanges) -> [ChangeStamp] {
+    var newest: [DeviceID: ChangeStamp] = [:]
+    for snapshot in snapshots {
+      for (device, through) in snapshot.covers where through > (newest[device]?.sequence ?? 0) {
+        newest[device] = ChangeStamp(hlc: snapshot.hlc, device: device, sequence: through)
+      }
+    }
+    return newest.values.filter { !folded.contains(device: $0.device, through: $0.sequence) }.sorted()
+  }
 }

@@ -21,6 +21,19 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     newestClock = max(newestClock, stamp.hlc)
   }
 
+  /// Records every change of `device` up to `sequence` (what a snapshot covers), with the
+  /// snapshot's clock stamp.
+  mutating func insert(device: DeviceID, through sequence: Int, hlc: UInt64) {
+    guard sequence > 0 else { return }
+    sequences[device, default: IndexSet()].insert(integersIn: 1...sequence)
+    newestClock = max(newestClock, hlc)
+  }
+
+  /// Whether every change of `device` up to `sequence` is folded.
+  func contains(device: DeviceID, through sequence: Int) -> Bool {
+    sequence <= 0 || sequences[device]?.contains(integersIn: 1...sequence) == true
+  }
+
   // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]}}: deterministic, and small.
   enum CodingKeys: String, CodingKey { case clock, devices }
 

@@ -24,10 +24,9 @@ struct MergedState: Sendable {
   }
 
   let schema: MergeSchema
-  private(set) var objects: [ObjectKey: Registers] = [:]
-  /// Every change folded in, by device: what `sync status` reports and what a reader of the
-  /// cache knows it need not read again.
-  private(set) var applied: [DeviceID: Set<Int>] = [:]
+  var objects: [ObjectKey: Registers] = [:]
+  /// Every change folded in, by device (a snapshot counts as the changes it covers).
+  var applied: [DeviceID: IndexSet] = [:]
 
   init(schema: MergeSchema) {
     self.schema = schema
@@ -38,9 +37,11 @@ struct MergedState: Sendable {
   /// Folds one change file in; a file already folded changes nothing.
   mutating func apply(_ change: ChangeFile) {
     let stamp = change.stamp
-    applied[change.device, default: []].insert(change.sequence)
+    applied[change.device, default: IndexSet()].insert(change.sequence)
     for object in change.objects {
-      guard let entity = schema.entities[object.entity] else { continue }  // a newer schema's entity: kept in its file
+      // A newer schema's entity is kept too, each property its own group: a snapshot must
+      // carry it on for the devices that can read it.
+      let entity = schema.entities[object.entity]
       let key = ObjectKey(entity: object.entity, id: object.id)
       var registers = objects[key] ?? Registers(created: stamp)
       if stamp < registers.created { registers.created = stamp }
@@ -50,8 +51,8 @@ struct MergedState: Sendable {
       case .upsert:
         var touched: [String: [String: RawJSON]] = [:]
         let sets = object.groups.map(Set.init)
-        for (property, value) in object.fields ?? [:] where property != entity.identityKey {
-          let group = entity.group(of: property)
+        for (property, value) in object.fields ?? [:] where property != entity?.identityKey {
+          let group = entity?.group(of: property) ?? property
           if sets?.contains(group) ?? true { touched[group, default: [:]][property] = value }
         }
         for (group, fields) in touched where registers.groups[group].map({ $0.stamp < stamp }) ?? true {

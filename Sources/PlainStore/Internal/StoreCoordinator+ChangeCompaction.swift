@@ -1,0 +1,104 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// Merges what arrived, writes a snapshot of the merged view when it holds more than this
+  /// device's newest one, and deletes this device's own change files that every active device
+  /// has acknowledged. Nil for an in-memory store.
+  func compactChanges() throws -> ChangeCompaction? {
+    guard let files, let lock else { return nil }
+    let report = try lock.withLock(timeout: options.lockTimeout) {
+      try state.withLock { state in
+        try catchUp(&state)
+        _ = try mergeArrived(&state, files: files, always: false)
+        return try compactChanges(&state, files)
+      }
+    }
+    deliverRemoteChanges()
+    return report
+  }
+
+  /// Runs holding the flock and the state lock, after a merge of everything that arrived.
+  func compactChanges(_ state: inout StoreState, _ files: StoreFiles) throws -> ChangeCompaction {
+    let device = try ensureDevice(&state, files)
+    state.manifest.changesCompactedThrough = state.folded.newest(of: device)
+    // The manifest first folds in every commit of the local log: a process that catches up
+    // then reads the values of a commit whose change file goes below from the segments.
+    try compact(&state)
+    let scan = try files.changes.scan(own: device)
+    let merged = fold(scan)
+    let ownFolder = files.changes.deviceURL(device)
+    let names = FileSystem.list(ownFolder)
+    let own = scan.snapshots.filter { $0.device == device }.max { $0.number < $1.number }
+    var report = ChangeCompaction(
+      snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [])
+
+    var current = own
+    let covers = merged.coverage()
+    if own == nil || own?.covers != covers || scan.files.contains(where: { $0.sequence > (own?.covers[$0.device] ?? 0) }) {
+      let taken = names.compactMap { name -> Int? in
+        if case .snapshot(let number) = ChangeFileName.classify(name).kind { return number }
+        return nil
+      }
+      let hlc = state.clock.tick(now: options.clock())
+      let snapshot = merged.snapshot(device: device, number: (taken.max() ?? 0) + 1, hlc: hlc, schemaVersion: schema.version)
+      let path = files.changes.display(device, snapshot.fileName)
+      guard try files.changes.create(snapshot) else {
+        throw StoreError(.damaged, path: path, "already exists — another copy of the store writes under this device's id; nothing was deleted.")
+      }
+      report.snapshotWritten = path
+      current = snapshot
+    }
+    guard let current else { return report }
+
+    // Every active device's newest snapshot acknowledges this device's changes up to a point.
+    let now = options.clock()
+    var acknowledged = current.covers[device] ?? 0
+    for other in scan.devices.sorted() where other != device {
+      let lastActive = scan.lastActive[other].map(HybridLogicalClock.date(of:)) ?? files.changes.deviceInfo(other)?.created
+      guard let lastActive, now.timeIntervalSince(lastActive) <= options.inactiveDeviceInterval else {
+        report.inactiveDevices.append(other.text)
+        continue
+      }
+      let newest = scan.snapshots.filter { $0.device == other }.max { $0.number < $1.number }
+      let covered = newest?.covers[device] ?? 0
+      if covered < (current.covers[device] ?? 0) { report.waitingFor.append(other.text) }
+      acknowledged = min(acknowledged, covered)
+    }
+
+    var removed = false
+    for name in names {
+      switch ChangeFileName.classify(name).kind {
+      case .snapshot(let number) where number < current.number:
+        FileSystem.remove(ownFolder.appendingPathComponent(name))
+        report.snapshotsDeleted += 1
+        removed = true
+      case .change(let sequence) where sequence <= acknowledged:
+        FileSystem.remove(ownFolder.appendingPathComponent(name))
+        report.changeFilesDeleted += 1
+        removed = true
+      case .change:
+        report.changeFilesKept += 1
+      default:
+        break
+      }
+    }
+    if removed {
+      do {
+        try FileSystem.syncFolder(ownFolder, displayPath: files.changes.displayName + "/" + device.text)
+      } catch {
+        state.statistics.housekeepingFailures += 1  // the deletions are only cleanup: redone next time
+      }
+    }
+    return report
+  }
+
+  /// Whether this device has committed `changeCompactionThreshold` changes since its change
+  /// files were last compacted; if so, records that they are being compacted now.
+  func takeChangeCompactionTurn(_ state: inout StoreState) -> Bool {
+    guard options.changeCompactionThreshold > 0, let device = state.device else { return false }
+    let newest = state.folded.newest(of: device)
+    guard newest - (state.manifest.changesCompactedThrough ?? 0) >= options.changeCompactionThreshold else { return false }
+    state.manifest.changesCompactedThrough = newest
+    return true
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// `changes/<device>/snapshot-<number>.json`: one device's merged view at a compaction, created
+/// once like a change file.
+///
+/// It holds the registers of the merge — per object its first write, its tombstone, and per
+/// field group the winning value with its stamp — so folding a snapshot is the same as folding
+/// the change files it covers, and a fold of snapshots and change files together is still a
+/// pure function of the set of files. It is also the device's acknowledgement: `covers` says
+/// which changes its view holds, and a device deletes its own change files only once every
+/// active device's snapshot covers them. An acknowledgement is only ever made by a snapshot,
+/// so whatever a device has acknowledged stays in a file of its own until a newer snapshot
+/// replaces it: a cache rebuilt in the meantime never misses a change whose file was deleted.
+struct ChangeSnapshot: Codable, Equatable, Sendable {
+  var formatVersion = ChangeFile.formatVersion
+  var device: DeviceID
+  /// The device's own counter of snapshots: 1, 2, 3…; the newest replaces the older ones.
+  var number: Int
+  /// When it was taken, on the device's clock: its last sign of life for the others.
+  var hlc: UInt64
+  var schemaVersion: Int
+  /// Per device, the highest sequence such that this view holds every change up to it.
+  var covers: [DeviceID: Int]
+  var objects: [Object]
+
+  struct Object: Codable, Equatable, Sendable {
+    var entity: String
+    var id: UUID
+    var created: ChangeStamp
+    var deleted: ChangeStamp?
+    /// Per field group, the winning write; nil for a tombstone, whose fields no longer matter.
+    var groups: [String: Register]?
+  }
+
+  struct Register: Codable, Equatable, Sendable {
+    var stamp: ChangeStamp
+    var fields: [String: RawJSON]
+  }
+
+  var fileName: String { ChangeFileName.snapshotName(number: number) }
+
+  enum CodingKeys: String, CodingKey { case formatVersion, device, number, hlc, schemaVersion, covers, objects }
+
+  init(device: DeviceID, number: Int, hlc: UInt64, schemaVersion: Int, covers: [DeviceID: Int], objects: [Object]) {
+    self.device = device
+    self.number = number
+    self.hlc = hlc
+    self.schemaVersion = schemaVersion
+    self.covers = covers
+    self.objects = objects
+  }
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+    let deviceText = try container.decode(String.self, forKey: .device)
+    guard let device = DeviceID(deviceText) else {
+      throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "'\(deviceText)' is not a device id.")
+    }
+    self.device = device
+    number = try container.decode(Int.self, forKey: .number)
+    let hlcText = try container.decode(String.self, forKey: .hlc)
+    guard let hlc = HybridLogicalClock.parse(hlcText) else {
+      throw DecodingError.dataCorruptedError(forKey: .hlc, in: container, debugDescription: "'\(hlcText)' is not a clock stamp.")
+    }
+    self.hlc = hlc
+    schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    covers = [:]
+    for (text, sequence) in try container.decode([String: Int].self, forKey: .covers) {
+      guard let device = DeviceID(text), sequence >= 0 else {
+        throw DecodingError.dataCorruptedError(forKey: .covers, in: container, debugDescription: "'\(text)': \(sequence) is not a device's sequence.")
+      }
+      covers[device] = sequence
+    }
+    objects = try container.decode([Object].self, forKey: .objects)
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(formatVersion, forKey: .formatVersion)
+    try container.encode(device.text, forKey: .device)
+    try container.encode(number, forKey: .number)
+    try container.encode(HybridLogicalClock.text(hlc), forKey: .hlc)
+    try container.encode(schemaVersion, forKey: .schemaVersion)
+    try container.encode(Dictionary(uniqueKeysWithValues: covers.map { ($0.key.text, $0.value) }), forKey: .covers)
+    try container.encode(objects, forKey: .objects)
+  }
+}
+
+extension MergedState {
+  /// Folds a snapshot in: the same join as its change files, so it changes nothing it covers.
+  mutating func apply(_ snapshot: ChangeSnapshot) {
+    for (device, through) in snapshot.covers where through > 0 {
+      applied[device, default: IndexSet()].insert(integersIn: 1...through)
+    }
+    for object in snapshot.objects {
+      let key = ObjectKey(entity: object.entity, id: object.id)
+      var registers = objects[key] ?? Registers(created: object.created)
+      if object.created < registers.created { registers.created = object.created }
+      if let deleted = object.deleted { registers.deleted = max(registers.deleted ?? deleted, deleted) }
+      for (group, register) in object.groups ?? [:] where registers.groups[group].map({ $0.stamp < register.stamp }) ?? true {
+        registers.groups[group] = Register(stamp: register.stamp, fields: register.fields)
+      }
+      objects[key] = registers
+    }
+  }
+
+  /// This view as a snapshot: objects by entity and id, so equal views give equal bytes.
+  func snapshot(device: DeviceID, number: Int, hlc: UInt64, schemaVersion: Int) -> ChangeSnapshot {
+    let ordered = objects.map { (key: $0.key, order: uuidOrder($0.key.id), registers: $0.value) }
+      .sorted { $0.key.entity != $1.key.entity ? $0.key.entity < $1.key.entity : $0.order < $1.order }
+    let objects = ordered.map { item in
+      ChangeSnapshot.Object(
+        entity: item.key.entity, id: item.key.id, created: item.registers.created, deleted: item.registers.deleted,
+        groups: item.registers.deleted != nil
+          ? nil : item.registers.groups.mapValues { ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields) })
+    }
+    return ChangeSnapshot(device: device, number: number, hlc: hlc, schemaVersion: schemaVersion, covers: coverage(), objects: objects)
+  }
+
+  /// Per device, the highest sequence such that every change up to it is folded in.
+  func coverage() -> [DeviceID: Int] {
+    var covers: [DeviceID: Int] = [:]
+    for (device, sequences) in applied {
+      guard let first = sequences.rangeView.first, first.lowerBound == 1 else { continue }
+      covers[device] = first.upperBound - 1
+    }
+    return covers
+  }
+}
