@@ -15,6 +15,14 @@ public struct SyncStatus: Sendable, Equatable {
     public var lastChange: Date?
     /// How many of its changes below `lastSequence` have not arrived (or arrived incomplete).
     public var waiting: Int
+    /// The number of its newest snapshot (its compacted view), if one has arrived.
+    public var snapshot: Int?
+    /// How far its newest snapshot acknowledges this device's changes: this device deletes
+    /// its own change files up to there once every active device is as far.
+    public var acknowledgesThisDeviceThrough: Int?
+    /// Silent for longer than ``StoreOptions/inactiveDeviceInterval``: it no longer holds
+    /// back compaction, and merges from the snapshots when it returns.
+    public var isInactive: Bool
   }
 
   /// This copy's device id; nil until it first commits.
@@ -40,10 +48,16 @@ extension StoreCoordinator {
     let scan = try files.changes.scan(own: device)
     var newest: [DeviceID: ChangeFile] = [:]
     for file in scan.files where file.sequence >= (newest[file.device]?.sequence ?? 0) { newest[file.device] = file }
+    var snapshots: [DeviceID: ChangeSnapshot] = [:]
+    for snapshot in scan.snapshots where snapshot.number >= (snapshots[snapshot.device]?.number ?? 0) { snapshots[snapshot.device] = snapshot }
+    let now = options.clock()
     let devices = scan.devices.sorted { ($0 == device ? 0 : 1, $0.text) < ($1 == device ? 0 : 1, $1.text) }.map { id in
-      SyncStatus.Device(
+      let lastActive = scan.lastActive[id].map(HybridLogicalClock.date(of:))
+      return SyncStatus.Device(
         id: id.text, name: files.changes.deviceInfo(id)?.name ?? "", isThisDevice: id == device,
-        lastSequence: scan.lastSequence[id] ?? 0, lastChange: newest[id]?.timestamp, waiting: scan.waiting[id] ?? 0)
+        lastSequence: scan.lastSequence[id] ?? 0, lastChange: newest[id]?.timestamp ?? lastActive, waiting: scan.waiting[id] ?? 0,
+        snapshot: snapshots[id]?.number, acknowledgesThisDeviceThrough: device.flatMap { snapshots[id]?.covers[$0] },
+        isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false)
     }
     return SyncStatus(
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,

@@ -73,6 +73,20 @@ import Testing
     let export = try expectSameExports(a, b)
     #expect(export.contains("\"Mila\""), "the rename made while apart")
     #expect(export.components(separatedBy: "\"startTime\"").count - 1 == 3, "three feeds: the one logged twice is one")
+
+    // Both compact: a first (b has acknowledged nothing, so a keeps its files), then b (a's
+    // snapshot covers b's changes), then a again (b's snapshot now covers a's).
+    for device in [a, b, a] {
+      try expectSuccess(device, ["sync", "compact"])
+      try waitUntilInStep(changesA, changesB)
+    }
+    #expect(try expectSameExports(a, b) == export, "compaction changes no object on either device")
+    let left = Self.changeFiles(changesA).keys.filter { !$0.hasSuffix("device.json") && !$0.contains("snapshot-") }
+    #expect(left.isEmpty, "every change file was acknowledged by both, and deleted by its own device: \(left.sorted())")
+    #expect(Self.changeFiles(changesA).keys.filter { $0.contains("snapshot-") }.count == 2)
+    for device in [a, b] {
+      #expect(try device.run(["--now", Self.now, "check"]).status == 0)
+    }
     print("SyncthingTests: two devices in step through syncthing in \(Int(Date().timeIntervalSince(started))) s")
   }
 

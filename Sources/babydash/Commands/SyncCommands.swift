@@ -1,10 +1,10 @@
 import Foundation
 import PlainStore
 
-/// `babydash sync status` and `babydash sync now`: the change files a family's devices share
-/// through Syncthing, iCloud Drive or Dropbox.
+/// `babydash sync status`, `sync now` and `sync compact`: the change files a family's devices
+/// share through Syncthing, iCloud Drive or Dropbox.
 enum SyncCommands {
-  static let all = [status, now]
+  static let all = [status, now, compact]
 
   static let status = Command(
     words: ["sync", "status"], synopsis: "",
@@ -51,6 +51,38 @@ enum SyncCommands {
     }
   }
 
+  static let compact = Command(
+    words: ["sync", "compact"], synopsis: "",
+    summary: "Write a snapshot of this device's view and delete its own change files every device has.",
+    details: """
+      A snapshot is also this device's acknowledgement of every change it holds. A device deletes
+      only its own change files, and only those that every active device's snapshot covers; a
+      device silent for 90 days no longer holds them back. Commits do this on their own every
+      1000 changes of this device.
+
+      Example:
+        babydash --sync-folder ~/Sync/BabyDashboard sync compact
+      """
+  ) { invocation in
+    let session = invocation.session
+    guard session.storeExists, let report = try session.store().compactChanges() else {
+      invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to compact.")
+      return
+    }
+    invocation.output.print(report.snapshotWritten.map { "Wrote \($0)." } ?? "The newest snapshot already holds everything merged here.")
+    let deleted = report.changeFilesDeleted
+    invocation.output.print(
+      "Deleted \(deleted) change file\(deleted == 1 ? "" : "s") of this device"
+        + (report.snapshotsDeleted > 0 ? " and \(report.snapshotsDeleted) older snapshot\(report.snapshotsDeleted == 1 ? "" : "s")" : "")
+        + "; kept \(report.changeFilesKept).")
+    if !report.waitingFor.isEmpty {
+      invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map { String($0.prefix(8)) }.joined(separator: ", ")) (they compact or sync later).")
+    }
+    if !report.inactiveDevices.isEmpty {
+      invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map { String($0.prefix(8)) }.joined(separator: ", ")).")
+    }
+  }
+
   static func label(_ device: SyncStatus.Device) -> String {
     let short = String(device.id.prefix(8))
     return device.name.isEmpty ? short : "\(device.name) (\(short))"
@@ -65,6 +97,11 @@ enum SyncCommands {
       var line = "\(device.isThisDevice ? "*" : " ") \(label(device))  change \(device.lastSequence)"
       if let last = device.lastChange { line += ", last \(LocalTimeText.format(last, now: now, in: zone))" }
       if device.waiting > 0 { line += " — waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s")" }
+      if let snapshot = device.snapshot {
+        line += ", snapshot \(snapshot)"
+        if !device.isThisDevice, let through = device.acknowledgesThisDeviceThrough { line += " (has this device's changes up to \(through))" }
+      }
+      if device.isInactive { line += " — inactive, not waited for" }
       lines.append(line)
     }
     if !status.notArrived.isEmpty {
