@@ -47,5 +47,6 @@ struct StressUsageError: Error, CustomStringConvertible {
            plainstore-stress bench <store> [--writers N] [--commits M]
            plainstore-stress reader <store> --name R [--consume-through S]
            plainstore-stress open <store>        (migrates, merges or rebuilds as opening does)
+           plainstore-stress compact <store>     (a snapshot, then this device's acknowledged change files go)
     """
 }

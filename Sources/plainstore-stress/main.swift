@@ -16,6 +16,7 @@ do {
   case "bench": try BenchMode(arguments: arguments).run()
   case "reader": try ReaderMode(arguments: arguments).run()
   case "open": try OpenMode(arguments: arguments).run()
+  case "compact": try CompactMode(arguments: arguments).run()
   default: throw StressUsageError("unknown mode '\(arguments.mode)'")
   }
 } catch let error as StressUsageError {

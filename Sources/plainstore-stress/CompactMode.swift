@@ -1,0 +1,17 @@
+import Foundation
+import PlainStore
+
+/// `compact`: opens the store and compacts its change files — a snapshot, then the deletion of
+/// this device's acknowledged change files — then prints `compacted <deleted>`. The crash tests
+/// kill it at random moments of that work.
+struct CompactMode {
+  let arguments: StressArguments
+
+  func run() throws {
+    try arguments.rejectUnknown([])
+    let container = try StoreContainer.file(
+      at: arguments.store, schema: StressSchema.v1, options: StoreOptions(author: "compact", watchesOtherProcesses: false))
+    let report = try container.compactChanges()
+    StressOutput.line("compacted \(report?.changeFilesDeleted ?? 0)")
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A process killed while it compacts the change files — writing its snapshot, deleting its
+/// older snapshots and its acknowledged change files — leaves a store that opens with every
+/// change, and whose cache, thrown away, is rebuilt with every change from what is left.
+@Suite struct CompactionCrashTests {
+  static let kills = 100
+  static let ownCommits = 40
+
+  @Test func aCompactionKilledAtAnyMomentLosesNothing() throws {
+    let template = MultiProcessFolder()
+    let other = MultiProcessFolder()
+    let folder = MultiProcessFolder()
+    defer {
+      for each in [template, other, folder] { each.remove() }
+    }
+    let expected = try makeStoreToCompact(at: template, other: other)
+    // How long an uninterrupted compaction takes here, so the kills spread over all of it.
+    var durations: [Double] = []
+    for _ in 0..<3 {
+      try fresh(folder, from: template)
+      let started = Date()
+      let child = try MultiProcessChild(["compact", folder.store.path])
+      #expect(child.waitForExit() == 0)
+      durations.append(Date().timeIntervalSince(started))
+    }
+    var duration = durations.min()!
+
+    var random = SplitMix64(seed: 0xC0_4AC7)
+    var killed = 0
+    var killedWhileDeleting = 0
+    let options = StoreOptions(author: "check", watchesOtherProcesses: false)
+    for round in 0..<Self.kills {
+      try fresh(folder, from: template)
+      let started = Date()
+      let child = try MultiProcessChild(["compact", folder.store.path])
+      // Half the kills anywhere in the run, half in its last fifth, where the files go.
+      let fraction = round % 2 == 0 ? Double(random.next() % 1000) / 1000 : 0.8 + Double(random.next() % 200) / 1000
+      usleep(UInt32(duration * fraction * 1_000_000))
+      child.kill()
+      if child.waitForExit() == -SIGKILL {
+        killed += 1
+      } else {
+        duration = min(duration, Date().timeIntervalSince(started))  // the machine got faster: aim earlier
+      }
+      let device = try ownDevice(folder)
+      let left = try FileManager.default.contentsOfDirectory(atPath: folder.store.appendingPathComponent("changes/\(device)").path)
+      let changeFiles = left.filter { $0.hasSuffix(".json") && !$0.hasPrefix("snapshot-") && $0 != "device.json" }.count
+      if changeFiles > 0 && changeFiles < Self.ownCommits { killedWhileDeleting += 1 }
+      if changeFiles == Self.ownCommits && left.contains(where: { $0.hasPrefix("snapshot-") }) && random.next() % 2 == 0 {
+        // The deletions take a few milliseconds that a kill seldom hits: a kill between two of
+        // them leaves the snapshot and some of the files, as here.
+        for name in left.filter({ $0.hasPrefix("0") }).shuffled(using: &random).prefix(Int(random.next() % UInt64(Self.ownCommits))) {
+          try FileManager.default.removeItem(at: folder.store.appendingPathComponent("changes/\(device)/\(name)"))
+        }
+        killedWhileDeleting += 1
+      }
+
+      let found = try folder.open(options).newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
+      try #require(Set(found.map(\.id)) == expected, "round \(round): \(found.count) objects, \(expected.count) expected")
+      try FileManager.default.removeItem(at: folder.store.appendingPathComponent("local"))
+      let rebuilt = try folder.open(options).newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
+      try #require(Set(rebuilt.map(\.id)) == expected, "round \(round), cache rebuilt: \(rebuilt.count) objects, \(expected.count) expected")
+    }
+    print(
+      "CompactionCrashTests: \(killed) of \(Self.kills) compactions killed (\(killedWhileDeleting) between the snapshot and the last deletion, some of them simulated; a whole run takes \(Int(duration * 1000)) ms), every change there after each"
+    )
+    #expect(killed > Self.kills / 2, "most kills landed while the child ran")
+  }
+
+  /// This device: `ownCommits` commits. The other device: a copy of them, 3 commits of its own,
+  /// and a snapshot that acknowledges them all — so this device's compaction deletes all its
+  /// change files. Returns the ids of every object.
+  private func makeStoreToCompact(at folder: MultiProcessFolder, other: MultiProcessFolder) throws -> Set<UUID> {
+    let options = StoreOptions(author: "setup", watchesOtherProcesses: false)
+    let own = FormatOneStore.items(Self.ownCommits * 2)
+    let container = try folder.open(options)
+    for batch in 0..<Self.ownCommits {
+      let context = container.newBackgroundContext()
+      for item in own[(batch * 2)..<(batch * 2 + 2)] { context.insert(item) }
+      try context.save()
+    }
+    let device = try ownDevice(folder)
+    try copyFolder(folder.store.appendingPathComponent("changes/\(device)"), to: other.store.appendingPathComponent("changes/\(device)"))
+    let foreign = FormatOneStore.items(15, seed: 1000).map { item in
+      var item = item
+      item.writer = "other phone"  // not the unique key of one of this device's
+      return item
+    }
+    let second = try other.open(options)
+    _ = try second.sync()
+    for batch in 0..<3 {
+      let context = second.newBackgroundContext()
+      for item in foreign[(batch * 5)..<(batch * 5 + 5)] { context.insert(item) }
+      try context.save()
+    }
+    _ = try second.compactChanges()
+    let otherDevice = try ownDevice(other)
+    try copyFolder(other.store.appendingPathComponent("changes/\(otherDevice)"), to: folder.store.appendingPathComponent("changes/\(otherDevice)"))
+    return Set((own + foreign).map(\.id))
+  }
+
+  private func ownDevice(_ folder: MultiProcessFolder) throws -> String {
+    try String(contentsOf: folder.store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private func fresh(_ folder: MultiProcessFolder, from template: MultiProcessFolder) throws {
+    try? FileManager.default.removeItem(at: folder.store)
+    try FileManager.default.createDirectory(at: folder.folder, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: template.store, to: folder.store)
+  }
+
+  private func copyFolder(_ source: URL, to target: URL) throws {
+    try? FileManager.default.removeItem(at: target)
+    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: source, to: target)
+  }
+}
