@@ -10,7 +10,10 @@ extension StoreCoordinator {
     let pending = try state.withLock { state in
       try files.changes.scan(own: state.device, known: { state.folded.contains(device: $0, sequence: $1) })
     }
-    guard !pending.files.isEmpty || !pending.coverage(notIn: state.withLock { $0.folded }).isEmpty else { return nil }
+    let folded = state.withLock { $0.folded }
+    guard !pending.files.isEmpty || !pending.coverage(notIn: folded).isEmpty || !pending.divergent.isSubset(of: folded.divergent) else {
+      return nil
+    }
     let transaction = try lock.withLock(timeout: options.lockTimeout) {
       try state.withLock { state -> Transaction? in
         try catchUp(&state)
@@ -26,16 +29,21 @@ extension StoreCoordinator {
   /// even when no new file arrived (a rebuild).
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
     let scan = try files.changes.scan(own: state.device)
-    let arrived = scan.files.filter { !state.folded.contains(device: $0.device, sequence: $0.sequence) }
+    let newlyDivergent = scan.divergent.subtracting(state.folded.divergent)
+    let arrived = scan.files.filter {
+      !state.folded.contains(device: $0.device, sequence: $0.sequence) || newlyDivergent.contains($0.stamp)
+    }
     let arrivedCoverage = scan.coverage(notIn: state.folded)
     guard always || !arrived.isEmpty || !arrivedCoverage.isEmpty else { return nil }
     if let device = state.device,
-      arrived.contains(where: {
-        $0.device == device && $0.sequence <= state.folded.newest(of: device) && !state.crashedCommits.contains($0.sequence)
-      })
+      newlyDivergent.contains(where: { $0.device == device })
+        || arrived.contains(where: {
+          $0.device == device && $0.sequence <= state.folded.newest(of: device) && !state.crashedCommits.contains($0.sequence)
+        })
     {
-      // A file under this device's id, below its newest, that this copy did not write: another
-      // copy (a restored backup, a copied folder) uses the id. This copy takes a new one.
+      // A file under this device's id that this copy did not write — below its newest, or a
+      // second change under one of its sequences: another copy (a restored backup, a copied
+      // folder) uses the id. This copy takes a new one.
       _ = try mintDevice(&state, files)
     }
     state.crashedCommits = []
@@ -76,7 +84,8 @@ extension StoreCoordinator {
       .map(\.change)
     let entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
-      folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage, origin: nil)
+      folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage,
+      foldedDivergent: arrived.map(\.stamp).filter(scan.divergent.contains), origin: nil)
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     state.undelivered.append(entry.transaction)

@@ -448,6 +448,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       folded.insert(stamp)
       clock.observe(stamp.hlc)
     }
+    for stamp in entry.foldedDivergent ?? [] {
+      folded.insert(divergent: stamp)
+    }
     for stamp in entry.foldedThrough ?? [] {
       folded.insert(device: stamp.device, through: stamp.sequence, hlc: stamp.hlc)
       clock.observe(stamp.hlc)

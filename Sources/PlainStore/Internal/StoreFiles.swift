@@ -209,6 +209,8 @@ struct LogEntry: Codable {
   /// Per device, the changes up to a sequence that it folds in through snapshots; the stamp's
   /// clock is the snapshot's.
   var foldedThrough: [ChangeStamp]?
+  /// Folded changes that share their device and sequence with another.
+  var foldedDivergent: [ChangeStamp]?
   /// The change file that holds the values of the objects this transaction puts.
   var origin: ChangeStamp?
 

@@ -110,10 +110,13 @@ struct ChangeFolder: Sendable {
     let covered = scan.covered[device] ?? 0
     var sequences: Set<Int> = []  // present above `covered`
     var newestNamed = covered  // arrived or not: the name alone says the change exists
+    var copied: Set<Int> = []  // sequences with a conflict copy: read even when known
     for name in names {
-      if case .change(let sequence) = ChangeFileName.classify(name).kind { newestNamed = max(newestNamed, sequence) }
+      guard case (.change(let sequence), let isCopy) = ChangeFileName.classify(name) else { continue }
+      newestNamed = max(newestNamed, sequence)
+      if isCopy { copied.insert(sequence) }
     }
-    var seen: Set<ChangeStamp> = []
+    var readBySequence: [Int: [ChangeFile]] = [:]
     for name in names {
       let (kind, isCopy) = ChangeFileName.classify(name)
       let path = display(device, name)
@@ -128,7 +131,7 @@ struct ChangeFolder: Sendable {
         break  // read above
       case .change(let sequence):
         // The newest is read even when covered: its clock is the device's last sign of life.
-        if known(device, sequence) || (sequence <= covered && sequence != newestNamed) {
+        if !copied.contains(sequence) && (known(device, sequence) || (sequence <= covered && sequence != newestNamed)) {
           if sequence > covered { sequences.insert(sequence) }
           if isCopy { scan.conflictCopies += 1 }
           continue
@@ -138,9 +141,12 @@ struct ChangeFolder: Sendable {
           if isCopy { scan.conflictCopies += 1 }
           if sequence > covered { sequences.insert(sequence) }
           scan.lastActive[device] = max(scan.lastActive[device] ?? 0, change.hlc)
-          // A copy repeats its original; one that differs is a second writer under this id,
-          // and both changes count.
-          guard seen.insert(change.stamp).inserted else { continue }
+          // A copy repeats its original; one that differs is a second writer under this id
+          // (its stamp may even be the same), and both changes count.
+          let others = readBySequence[sequence, default: []]
+          guard !others.contains(change) else { continue }
+          if !others.isEmpty { scan.divergent.formUnion(others.map(\.stamp) + [change.stamp]) }
+          readBySequence[sequence, default: []].append(change)
           scan.files.append(change)
         case .success:
           if isOwn { throw Self.ownDamaged(path, "its contents belong to another name or device") }
@@ -208,6 +214,9 @@ struct ChangeScan: Sendable {
   var lastSequence: [DeviceID: Int] = [:]
   /// Every device with a folder.
   var devices: Set<DeviceID> = []
+  /// Changes that share a device and a sequence with a different change: two copies of one
+  /// device's store (a restored backup, a copied folder) that both wrote under its id.
+  var divergent: Set<ChangeStamp> = []
   /// Every readable snapshot, by device and number.
   var snapshots: [ChangeSnapshot] = []
   /// Per device, the highest sequence some snapshot covers: its changes up to there are in

@@ -98,8 +98,9 @@ extension MergedState {
       var registers = objects[key] ?? Registers(created: object.created)
       if object.created < registers.created { registers.created = object.created }
       if let deleted = object.deleted { registers.deleted = max(registers.deleted ?? deleted, deleted) }
-      for (group, register) in object.groups ?? [:] where registers.groups[group].map({ $0.stamp < register.stamp }) ?? true {
-        registers.groups[group] = Register(stamp: register.stamp, fields: register.fields)
+      for (group, register) in object.groups ?? [:] {
+        let register = Register(stamp: register.stamp, fields: register.fields)
+        if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
       }
       objects[key] = registers
     }

@@ -6,6 +6,9 @@ import Foundation
 struct FoldedChanges: Codable, Equatable, Sendable {
   private(set) var sequences: [DeviceID: IndexSet] = [:]
   private(set) var newestClock: UInt64 = 0
+  /// Folded changes that share their device and sequence with another (see
+  /// `ChangeScan.divergent`): the sequence alone cannot tell them apart.
+  private(set) var divergent: Set<ChangeStamp> = []
 
   init() {}
 
@@ -21,6 +24,12 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     newestClock = max(newestClock, stamp.hlc)
   }
 
+  /// Records a change that shares its device and sequence with another.
+  mutating func insert(divergent stamp: ChangeStamp) {
+    insert(stamp)
+    divergent.insert(stamp)
+  }
+
   /// Records every change of `device` up to `sequence` (what a snapshot covers), with the
   /// snapshot's clock stamp.
   mutating func insert(device: DeviceID, through sequence: Int, hlc: UInt64) {
@@ -34,8 +43,9 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     sequence <= 0 || sequences[device]?.contains(integersIn: 1...sequence) == true
   }
 
-  // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]}}: deterministic, and small.
-  enum CodingKeys: String, CodingKey { case clock, devices }
+  // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]},"divergent":[stamp,…]}:
+  // deterministic, and small.
+  enum CodingKeys: String, CodingKey { case clock, devices, divergent }
 
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -57,6 +67,7 @@ struct FoldedChanges: Codable, Equatable, Sendable {
       }
       sequences[device] = set
     }
+    divergent = Set(try container.decodeIfPresent([ChangeStamp].self, forKey: .divergent) ?? [])
   }
 
   func encode(to encoder: Encoder) throws {
@@ -67,5 +78,6 @@ struct FoldedChanges: Codable, Equatable, Sendable {
       devices[device.text] = set.rangeView.map { [$0.lowerBound, $0.upperBound - 1] }
     }
     try container.encode(devices, forKey: .devices)
+    if !divergent.isEmpty { try container.encode(divergent.sorted(), forKey: .divergent) }
   }
 }

@@ -13,6 +13,18 @@ struct MergedState: Sendable {
   struct Register: Equatable, Sendable {
     var stamp: ChangeStamp
     var fields: [String: RawJSON]
+
+    /// Whether this write wins over `other`: the later stamp; for two writes with one stamp
+    /// (two copies of a device's store that wrote the same sequence at the same instant), the
+    /// greater value, so that the order the files are folded in never matters.
+    func wins(over other: Register) -> Bool {
+      if stamp != other.stamp { return stamp > other.stamp }
+      return Self.orderKey(other.fields).lexicographicallyPrecedes(Self.orderKey(fields))
+    }
+
+    private static func orderKey(_ fields: [String: RawJSON]) -> [UInt8] {
+      fields.sorted { $0.key < $1.key }.flatMap { Array($0.key.utf8) + [0] + $0.value.bytes + [0] }
+    }
   }
 
   struct Registers: Equatable, Sendable {
@@ -55,8 +67,9 @@ struct MergedState: Sendable {
           let group = entity?.group(of: property) ?? property
           if sets?.contains(group) ?? true { touched[group, default: [:]][property] = value }
         }
-        for (group, fields) in touched where registers.groups[group].map({ $0.stamp < stamp }) ?? true {
-          registers.groups[group] = Register(stamp: stamp, fields: fields)
+        for (group, fields) in touched {
+          let register = Register(stamp: stamp, fields: fields)
+          if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
         }
       }
       objects[key] = registers
@@ -173,7 +186,7 @@ struct MergedState: Sendable {
           let survivor = ordered[0]
           var merged = objects[survivor]!
           for loser in ordered.dropFirst() {
-            for (group, register) in objects[loser]!.groups where merged.groups[group].map({ $0.stamp < register.stamp }) ?? true {
+            for (group, register) in objects[loser]!.groups where merged.groups[group].map({ register.wins(over: $0) }) ?? true {
               merged.groups[group] = register
             }
             objects[loser] = nil
