@@ -18,7 +18,7 @@ import Testing
     try store.set(Data("b".utf8), forKey: "zeta")
     try store.set(Data("a".utf8), forKey: "alpha")
     let text = try String(contentsOf: store.fileURL, encoding: .utf8)
-    #expect(text.contains(#""formatVersion" : 2"#))
+    #expect(text.contains(#""formatVersion" : 3"#))
     let alpha = try #require(text.range(of: "alpha"))
     let zeta = try #require(text.range(of: "zeta"))
     #expect(alpha.lowerBound < zeta.lowerBound)
