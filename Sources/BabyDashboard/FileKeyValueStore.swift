@@ -67,13 +67,12 @@ public struct FileKeyValueStore: KeyValueStore {
   ///
   /// Nothing is written if `change` leaves the values as they were.
   public func modify(_ change: (inout [String: Data]) throws -> Void) throws {
-    try POSIXFile.withExclusiveLock(lockURL) {
-      POSIXFile.removeLeftovers(besides: fileURL)
+    try AppGroupFile.withExclusiveLock(lockURL) {
       var values = try read()
       let before = values
       try change(&values)
       guard values != before else { return }
-      try POSIXFile.writeAtomically(try encode(values), to: fileURL)
+      try AppGroupFile.write(try encode(values), to: fileURL)
     }
   }
 
@@ -86,7 +85,7 @@ public struct FileKeyValueStore: KeyValueStore {
   }
 
   private func read() throws -> [String: Data] {
-    guard let bytes = try POSIXFile.readIfPresent(fileURL) else { return [:] }
+    guard let bytes = try AppGroupFile.read(fileURL) else { return [:] }
     let decoder = JSONDecoder()
     let header: Header
     do {

@@ -93,7 +93,7 @@ import Testing
     let url = directory.url.appendingPathComponent("prefs.json")
     let store = FileKeyValueStore(fileURL: url)
     try store.set(Data("1".utf8), forKey: "a")
-    let leftover = directory.url.appendingPathComponent(".tmp-prefs.json-CRASHED")
+    let leftover = directory.url.appendingPathComponent(".prefs.json.4242.17.tmp")
     try Data("garbage".utf8).write(to: leftover)
     #expect(try store.data(forKey: "a") == Data("1".utf8))
     try store.set(Data("2".utf8), forKey: "b")
