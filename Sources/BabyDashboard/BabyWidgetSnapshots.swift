@@ -59,7 +59,7 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
   /// - Throws: ``KeyValueStoreError`` (`.io`) naming the file and the system's reason if it
   ///   cannot be written.
   public func write(to url: URL) throws {
-    try POSIXFile.writeAtomically(try encoded(), to: url)
+    try AppGroupFile.write(try encoded(), to: url)
   }
 
   /// The snapshots in the file at `url`, or `nil` if there is no file yet.
@@ -68,7 +68,7 @@ public struct BabyWidgetSnapshots: Codable, Sendable, Hashable {
   /// - Throws: `StoreError` (`.damaged`, `.newerFormat`) naming the file if it cannot be
   ///   decoded; ``KeyValueStoreError`` (`.io`) with the system's reason if it cannot be read.
   public static func read(from url: URL) throws -> BabyWidgetSnapshots? {
-    guard let bytes = try POSIXFile.readIfPresent(url) else { return nil }
+    guard let bytes = try AppGroupFile.read(url) else { return nil }
     return try decode(bytes, path: url.path)
   }
 

@@ -8,6 +8,8 @@ import Foundation
 /// - the file is one JSON document with sorted keys and a format version; a value that is JSON
 ///   (every value this package stores) is kept as readable JSON under `values`, any other bytes
 ///   as base64 under `binaryValues` (format 1 kept every value as base64, and is still read);
+///   format 3 adds a `checksum` of the values, so that a byte changed in place is refused as
+///   damage instead of read as another amount (format 2 files, without one, are still read);
 /// - every change is a read-modify-write under an exclusive `flock` on a sibling `.lock` file,
 ///   so two processes never lose each other's keys;
 /// - the file is replaced atomically (temporary file in the same folder, fsync, rename, fsync of
@@ -20,7 +22,7 @@ import Foundation
 /// ```
 public struct FileKeyValueStore: KeyValueStore {
   /// The version of the file format this code writes.
-  public static let formatVersion = 2
+  public static let formatVersion = 3
 
   /// The JSON file.
   public let fileURL: URL
@@ -65,13 +67,12 @@ public struct FileKeyValueStore: KeyValueStore {
   ///
   /// Nothing is written if `change` leaves the values as they were.
   public func modify(_ change: (inout [String: Data]) throws -> Void) throws {
-    try POSIXFile.withExclusiveLock(lockURL) {
-      POSIXFile.removeLeftovers(besides: fileURL)
+    try AppGroupFile.withExclusiveLock(lockURL) {
       var values = try read()
       let before = values
       try change(&values)
       guard values != before else { return }
-      try POSIXFile.writeAtomically(try encode(values), to: fileURL)
+      try AppGroupFile.write(try encode(values), to: fileURL)
     }
   }
 
@@ -84,7 +85,7 @@ public struct FileKeyValueStore: KeyValueStore {
   }
 
   private func read() throws -> [String: Data] {
-    guard let bytes = try POSIXFile.readIfPresent(fileURL) else { return [:] }
+    guard let bytes = try AppGroupFile.read(fileURL) else { return [:] }
     let decoder = JSONDecoder()
     let header: Header
     do {
@@ -110,8 +111,21 @@ public struct FileKeyValueStore: KeyValueStore {
     guard let file = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
       throw damaged("unreadable values (not a JSON object)")
     }
+    // Every file this package writes has its values; without them it is another file.
+    guard let readable = file["values"] as? [String: Any] else { throw damaged("no values (\"values\" is not an object)") }
+    if file["binaryValues"] != nil, !(file["binaryValues"] is [String: Any]) {
+      throw damaged("\"binaryValues\" is not an object")
+    }
+    // Format 3 carries a checksum of its values: a byte changed in place is damage, not a
+    // different amount.
+    if header.formatVersion >= 3 {
+      guard let checksum = file["checksum"] as? String else { throw damaged("no checksum") }
+      guard Self.checksum(readable, file["binaryValues"] as? [String: Any] ?? [:]) == checksum else {
+        throw damaged("its values do not match its checksum")
+      }
+    }
     var values: [String: Data] = [:]
-    for (key, value) in file["values"] as? [String: Any] ?? [:] {
+    for (key, value) in readable {
       guard let data = Self.canonicalJSON(value) else { throw damaged("unreadable value of '\(key)'") }
       values[key] = data
     }
@@ -139,9 +153,23 @@ public struct FileKeyValueStore: KeyValueStore {
     }
     var file: [String: Any] = ["formatVersion": Self.formatVersion, "values": readable]
     if !binary.isEmpty { file["binaryValues"] = binary }
+    file["checksum"] = Self.checksum(readable, binary)
     var data = try JSONSerialization.data(withJSONObject: file, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     data.append(0x0A)
     return data
+  }
+
+  /// FNV-1a (64 bits, 16 hex digits) of the values' compact, sorted-key JSON: it tells a
+  /// damaged file from a whole one; it is not a signature.
+  private static func checksum(_ readable: [String: Any], _ binary: [String: Any]) -> String {
+    let bytes = canonicalJSON(["values": readable, "binaryValues": binary]) ?? Data()
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    let text = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - text.count) + text
   }
 
   /// The compact, sorted-key JSON of a value: the form this package's values are written in.

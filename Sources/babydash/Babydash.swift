@@ -61,6 +61,7 @@ enum Babydash {
       session = opened
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: opened))
+      if let warning = opened.housekeepingWarning { output.error("babydash: warning: \(warning)") }
       return 0
     } catch {
       session?.discardNewFiles()

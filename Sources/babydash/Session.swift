@@ -79,10 +79,20 @@ final class Session {
     }
   }
 
+  /// After a command whose commits are durable: what upkeep of the cache failed, if any.
+  var housekeepingWarning: String? {
+    guard let failures = openedContainer?.statistics.housekeepingFailures, failures > 0 else { return nil }
+    return "the change is saved, but updating the local cache failed (\(failures)×); it is rebuilt from changes/ "
+      + "at the next open — check the disk's free space and permissions"
+  }
+
   var storeDirectory: URL { AppGroup.storeURL(in: appGroupDirectory) }
 
+  /// Whether there is a store to read: its store.json, or anything in its folder (a store that
+  /// lost its store.json is opened, and refused naming it, rather than shown empty).
   var storeExists: Bool {
     FileManager.default.fileExists(atPath: storeDirectory.appendingPathComponent("store.json").path)
+      || !((try? FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)) ?? []).isEmpty
   }
 
   /// The store, created if it is not there yet: for commands that add data.

@@ -84,7 +84,15 @@ enum FileSystem {
       unlink(temporary.path)
       throw error(code, displayPath, "cannot rename into place")
     }
-    try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+    do {
+      try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+    } catch {
+      // Not known to be durable, so not done: the file goes again, and the caller reports a
+      // failure that matches what is on disk.
+      unlink(url.path)
+      try? syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+      throw error
+    }
     return true
   }
 
@@ -192,10 +200,35 @@ enum FileSystem {
     unlink(url.path)
   }
 
-  /// Removes the files directly in a folder (not its subfolders' contents), keeping `keeping`.
-  static func removeFiles(in folder: URL, keeping: Set<String> = []) {
+  /// Removes whatever stands at `url` in the cache: a file, a link (not what it points to), a
+  /// FIFO, or a folder someone put where a file of the cache belongs, with its contents.
+  /// Nothing there is fine; anything left is an error.
+  static func removeAnything(_ url: URL, displayPath: String) throws {
+    guard unlink(url.path) != 0 else { return }
+    let code = errno
+    switch code {
+    case ENOENT: return
+    case EISDIR, EPERM:
+      var info = stat()
+      guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { break }
+      do {
+        try FileManager.default.removeItem(at: url)
+        return
+      } catch {
+        throw StoreError(.io(EIO), path: displayPath, "cannot remove the folder in its place: \(error)")
+      }
+    default: break
+    }
+    throw Self.error(code, displayPath, "cannot remove")
+  }
+
+  /// Removes everything directly in a folder of the cache (folders in it with their contents),
+  /// keeping `keeping`; fails at the first entry that stays.
+  static func removeFiles(in folder: URL, displayPath: String, keeping: Set<String> = []) throws {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-    for name in names where !keeping.contains(name) { unlink(folder.appendingPathComponent(name).path) }
+    for name in names.sorted() where !keeping.contains(name) {
+      try removeAnything(folder.appendingPathComponent(name), displayPath: displayPath + "/" + name)
+    }
   }
 
   static func error(_ code: Int32, _ path: String, _ what: String) -> StoreError {

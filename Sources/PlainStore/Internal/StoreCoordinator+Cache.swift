@@ -35,7 +35,10 @@ extension StoreCoordinator {
   /// Leaves the marker that makes the next open rebuild the cache, and says so in the error:
   /// found in the middle of a fetch, the damage cannot be repaired there.
   func markCacheDamaged(_ error: StoreError, _ files: StoreFiles) -> StoreError {
-    try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
+    // Not in a format-1 store read for its migration (no lock): that one is refused untouched.
+    if lock != nil {
+      try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
+    }
     return StoreError(
       error.code, path: error.path,
       "\(error.detail.components(separatedBy: " — ").first ?? error.detail) — this file is the local cache: it is rebuilt from changes/ the next time the store opens; nothing was lost.")
@@ -44,8 +47,14 @@ extension StoreCoordinator {
   /// Empties the cache (the device id and the lock stay) and folds every change file again.
   /// Runs holding the flock.
   func rebuildCache(_ files: StoreFiles, because reason: StoreError) throws {
-    // A device id that cannot be read is the cache's loss too: the next commit takes a new one.
-    let device = try? readDeviceID(files)
+    // A device id that cannot be read is the cache's loss too: it goes, and the next commit
+    // takes a new one.
+    var device: DeviceID?
+    do {
+      device = try readDeviceID(files)
+    } catch let error as StoreError where Self.isCacheDamage(error, files) {
+      device = nil
+    }
     // The truth must be readable before the cache goes: a damaged change file of this device
     // refuses the rebuild and leaves every file as it was.
     _ = try files.changes.scan(own: device)
@@ -53,10 +62,13 @@ extension StoreCoordinator {
     // and history readers of this device never see them go back.
     let newestLog = FileSystem.list(files.logURL).compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.max() ?? 0
     try createLayout(files)
-    FileSystem.remove(files.manifestURL)
-    FileSystem.remove(files.rebuildMarkerURL)
-    FileSystem.removeFiles(in: files.segmentsURL)
-    FileSystem.removeFiles(in: files.logURL)
+    // Every old file of the cache goes, or the rebuild stops here (a stale log file left
+    // behind would later read as history); the next open starts it again.
+    if device == nil { try FileSystem.removeAnything(files.deviceIDURL, displayPath: files.display(files.cachePrefix + "device-id")) }
+    try FileSystem.removeAnything(files.manifestURL, displayPath: files.display(files.manifestPath))
+    try FileSystem.removeAnything(files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
+    try FileSystem.removeFiles(in: files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
+    try FileSystem.removeFiles(in: files.logURL, displayPath: files.display(files.cachePrefix + "log"))
     try state.withLock { state in
       let floor = max(newestLog, state.sequence)
       state.reset(to: Manifest(), schema: schema)

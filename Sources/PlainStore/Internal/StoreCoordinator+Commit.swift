@@ -7,7 +7,11 @@ extension StoreCoordinator {
     guard !changes.isEmpty else { return nil }
     let transaction: Transaction?
     if let lock {
-      transaction = try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author) }
+      // A damaged cache file found before the change file is written: rebuilt, and the commit
+      // tried once more (nothing of it is on disk yet).
+      transaction = try repairingCache {
+        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author) }
+      }
     } else {
       transaction = try commitHoldingLock(changes, author: author)
     }
@@ -45,14 +49,21 @@ extension StoreCoordinator {
       entry.origin = change.stamp
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
       // the change files at the next open.
+      var logged = true
       do {
         try writeLocalLog(entry, &state, files)
       } catch {
         state.statistics.housekeepingFailures += 1
+        logged = false
+        // The local log now has a hole where this commit goes: no compaction over it, and the
+        // next open rebuilds the cache (best effort: the marker may fail to write too, and
+        // then the change file is merged at the next open as a crashed commit is).
+        try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
       }
       state.apply(entry)
-      if state.sequence - state.manifest.sequence >= options.compactionThreshold
-        || state.changesSinceManifest >= Self.compactionChangeThreshold
+      if logged,
+        state.sequence - state.manifest.sequence >= options.compactionThreshold
+          || state.changesSinceManifest >= Self.compactionChangeThreshold
       {
         do {
           if takeChangeCompactionTurn(&state) { _ = try compactChanges(&state, files) } else { try compact(&state) }

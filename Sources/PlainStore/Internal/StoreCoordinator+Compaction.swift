@@ -24,7 +24,8 @@ extension StoreCoordinator {
           let content = SegmentFileOut(entity: name, segment: segment, objects: objects.map(AnyEncodableEntity.init))
           let data = try encoder.encode(content)
           try FileSystem.writeAtomically(data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)))
-          manifest.segments[name, default: [:]][segment] = SegmentEntry(file: file, count: objects.count, size: data.count)
+          manifest.segments[name, default: [:]][segment] = SegmentEntry(
+            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
           table.slots[segment]?.file = file
           written.append(file)
         }

@@ -14,7 +14,7 @@ extension StoreCoordinator {
   /// is filled, so the last feed costs one month whatever the years of history.
   func fetch<E: Entity>(_ descriptor: FetchDescriptor<E>, overlay: ContextOverlay<E>, counting: Bool = false) throws -> [E] {
     var sortKey: SegmentSortKey?
-    let matches = try state.withLock { state -> [E] in
+    let matches = try repairingCache { try state.withLock { state -> [E] in
       let table = try table(E.entityName, state)
       if let date = table.schema.segmentDate, let first = descriptor.sortBy.first {
         if table.schema.sortDescriptorOnSegmentKey(false)?.matches(first) == true {
@@ -61,7 +61,7 @@ extension StoreCoordinator {
         }
       }
       return found + pending
-    }
+    } }
     if counting { return matches }
     let sorted = Self.sort(matches, by: descriptor.sortBy, segmentKey: sortKey)
     let offset = min(descriptor.fetchOffset ?? 0, sorted.count)
@@ -102,9 +102,11 @@ extension StoreCoordinator {
 
   /// The committed object with this id, looking in every segment if it must.
   func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
-    try state.withLock { state in
-      let table = try table(E.entityName, state)
-      return try committedObject(table, id, hint: nil, thorough: true, &state) as? E
+    try repairingCache {
+      try state.withLock { state in
+        let table = try table(E.entityName, state)
+        return try committedObject(table, id, hint: nil, thorough: true, &state) as? E
+      }
     }
   }
 }

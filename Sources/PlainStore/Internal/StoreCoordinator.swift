@@ -157,13 +157,16 @@ final class StoreCoordinator: Sendable {
   }
 
   /// Whether a folder without store.json may become a store: it is empty, or holds only what a
-  /// creation killed before writing store.json leaves (the cache folder, empty segments and
-  /// log folders of format 1, temporary files), or a `changes/` folder that a sync engine
-  /// brought from another device.
+  /// creation killed before writing store.json leaves (the cache folder with nothing committed
+  /// in it, empty segments and log folders of format 1, temporary files), or a `changes/`
+  /// folder that a sync engine brought from another device. A cache that holds commits is a
+  /// store that lost its store.json: refused, not created again over it.
   static func isNewOrInterruptedCreation(_ files: StoreFiles) -> Bool {
     FileSystem.list(files.root).allSatisfy { name in
       switch name {
-      case "lock", "local", "changes": true
+      case "lock", "changes": true
+      case "local":
+        !FileSystem.exists(files.manifestURL) && FileSystem.list(files.logURL).isEmpty && FileSystem.list(files.segmentsURL).isEmpty
       case "segments", "log": FileSystem.list(files.root.appendingPathComponent(name)).isEmpty
       default: false
       }
@@ -293,7 +296,7 @@ final class StoreCoordinator: Sendable {
     do {
       decoded = try Self.decodeSegment(
         table.schema.type, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
-        files: files, decoder: decoder)
+        files: files, decoder: decoder, checksum: state.checksum(of: file, table.schema.name, segment))
     } catch let error as StoreError where Self.isCacheDamage(error, files) {
       throw markCacheDamaged(error, files)
     }
@@ -304,9 +307,11 @@ final class StoreCoordinator: Sendable {
   }
 
   private static func decodeSegment<E: Entity>(
-    _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder
+    _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder,
+    checksum: String?
   ) throws -> [any Entity]? {
-    guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder) else {
+    guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder, checksum: checksum)
+    else {
       return nil
     }
     guard file.entity == E.entityName, file.segment == segment else {
@@ -336,18 +341,25 @@ final class StoreCoordinator: Sendable {
     let results = Mutex<[Int: Result<[any Entity]?, any Error>]>([:])
     let type = table.schema.type
     let schema = self.schema
+    let checksums = jobs.map { state.checksum(of: $0.file, table.schema.name, $0.segment) }
     DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
       let job = jobs[index]
       let result = Result {
         try Self.decodeSegment(
           type, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
-          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema))
+          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), checksum: checksums[index])
       }
       results.withLock { $0[index] = result }
     }
     let decoded = results.withLock { $0 }
     for (index, job) in jobs.enumerated() {
-      guard let objects = try decoded[index]?.get() else { continue }
+      let objects: [any Entity]?
+      do {
+        objects = try decoded[index]?.get()
+      } catch let error as StoreError where Self.isCacheDamage(error, files) {
+        throw markCacheDamaged(error, files)
+      }
+      guard let objects else { continue }
       table.load(job.segment, objects: objects)
       state.statistics.segmentFilesRead += 1
     }
@@ -455,6 +467,15 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       folded.insert(device: stamp.device, through: stamp.sequence, hlc: stamp.hlc)
       clock.observe(stamp.hlc)
     }
+  }
+}
+
+extension StoreState {
+  /// The checksum the manifest holds for a segment file; nil for a manifest written before
+  /// segments had one, or when the table has moved on to another file.
+  func checksum(of file: String, _ entity: String, _ segment: String) -> String? {
+    guard let entry = manifest.segments[entity]?[segment], entry.file == file else { return nil }
+    return entry.checksum
   }
 }
 

@@ -70,9 +70,14 @@ struct StoreFiles: Sendable {
   // MARK: Reading, with the errors that name the file
 
   /// Decodes one file; nil when it does not exist. A damaged file or a newer format is an error.
-  func decode<T: VersionedStoreFile>(_ type: T.Type, at url: URL, relative: String, decoder: StoreJSONDecoder) throws -> T? {
+  func decode<T: VersionedStoreFile>(
+    _ type: T.Type, at url: URL, relative: String, decoder: StoreJSONDecoder, checksum: String? = nil
+  ) throws -> T? {
     let path = display(relative)
     guard let data = try FileSystem.read(url, displayPath: path) else { return nil }
+    if let checksum, Self.checksum(data) != checksum {
+      throw StoreError(.damaged, path: path, "its bytes do not match the checksum manifest.json holds — \(Self.untouched)")
+    }
     // One parse in the common case; the format version is probed only to explain a failure.
     let decoded: T
     do {
@@ -96,6 +101,9 @@ struct StoreFiles: Sendable {
       .newerFormat(version), path: path,
       "written by a newer PlainStore (format \(version); this one reads up to \(Self.formatVersion)) — update the app or babydash; the store was left untouched.")
   }
+
+  /// A cache file's checksum as manifest.json holds it.
+  static func checksum(_ data: Data) -> String { HybridLogicalClock.text(ChangeFileCodec.checksum(data)) }
 
   static let untouched = "the store was left untouched; restore the file from a backup or move the store aside."
 
@@ -177,6 +185,9 @@ struct SegmentEntry: Codable, Equatable {
   var count: Int
   /// The file's size in bytes: a truncated or emptied segment is noticed when the store opens.
   var size: Int?
+  /// The FNV-1a checksum of the file's bytes (16 hex digits): a segment damaged in place (a
+  /// flipped byte, zeros) is noticed when it is read, and the cache rebuilt.
+  var checksum: String?
 }
 
 /// segments/<entity>.<segment>.<sequence>.json

@@ -16,7 +16,8 @@ enum CheckCommand {
     // Opening rebuilds a damaged cache (local/) from the change files first; then every file
     // is read on its own, so that all damaged ones are named, not the first the store opens.
     let opened = Result { try session.store() }
-    var problems = unreadableFiles(in: session.storeDirectory) + strayFiles(in: session.storeDirectory)
+    var problems: [String] = []
+    var failure: StoreError?
     var notes: [String] = []
     var summary = ""
     do {
@@ -36,8 +37,14 @@ enum CheckCommand {
       problems += try context.domainProblems(schema: container.schema)
       summary =
         "ok: \(Plural.count(counts.babies, "baby", "babies")), \(Plural.count(counts.feeds, "feed")), \(Plural.count(counts.diapers, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)"
-    } catch let error as StoreError where !problems.isEmpty {
-      problems.insert("\(error)", at: 0)
+    } catch let error as StoreError {
+      failure = error
+    }
+    // Read after the counts: a damaged cache file they met has been rebuilt by then.
+    problems = unreadableFiles(in: session.storeDirectory) + strayFiles(in: session.storeDirectory) + problems
+    if let failure {
+      guard !problems.isEmpty else { throw failure }
+      problems.insert("\(failure)", at: 0)
     }
     guard problems.isEmpty else {
       throw CommandLineError.data(
