@@ -151,11 +151,10 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
     }
   }
 
-  /// The segments a fetch must read, in month order; all of them without a range.
-  func segments(in range: Range<Date>?) -> [String] {
+  /// The segments a fetch must read, in month order; all of them for an entity kept in one.
+  func segments(in months: SegmentMonths) -> [String] {
     let names = slots.keys.sorted()
-    guard isSegmented, let range else { return names }
-    guard let months = SegmentKey.monthIndexes(covering: range) else { return [] }
+    guard isSegmented, months != .unbounded else { return names }
     return names.filter { name in SegmentKey.monthIndex(of: name).map(months.contains) ?? false }
   }
 }

@@ -30,7 +30,7 @@ extension StoreCoordinator {
       let accepts: (E) throws -> Bool = { object in
         try inRange(object) && (descriptor.predicate.map { try $0.evaluate(object) } ?? true)
       }
-      var segments = table.segments(in: descriptor.dateRange)
+      var segments = table.segments(in: Self.months(descriptor, table.schema))
       var needed: Int?
       var newestFirst = false
       if !counting, let limit = descriptor.fetchLimit, let first = descriptor.sortBy.first, table.isSegmented {
@@ -67,6 +67,17 @@ extension StoreCoordinator {
     let offset = min(descriptor.fetchOffset ?? 0, sorted.count)
     let end = descriptor.fetchLimit.map { min(sorted.count, offset + $0) } ?? sorted.count
     return Array(sorted[offset..<end])
+  }
+
+  /// The months a descriptor can match: those of its `dateRange` and of the bounds its
+  /// predicate puts on the segment key.
+  static func months<E: Entity>(_ descriptor: FetchDescriptor<E>, _ schema: EntitySchema) -> SegmentMonths {
+    guard let segmentKey = schema.segmentKeyPath else { return .unbounded }
+    var months = descriptor.dateRange.map(SegmentMonths.init(covering:)) ?? .unbounded
+    if let predicate = descriptor.predicate {
+      months = months.intersection(SegmentMonths.of(predicate) { $0 == segmentKey })
+    }
+    return months
   }
 
   /// The first sort descriptor when it is the segment key: compared as plain numbers, which
