@@ -80,6 +80,11 @@ import Testing
       ("flatMap owner", #Predicate<Event> { $0.ownerID.flatMap { $0 == ownerValue } ?? false && $0.at < b }),
       ("title then bound", #Predicate<Event> { $0.title.starts(with: "e1") && $0.at >= a }),
       ("true && bound", #Predicate<Event> { true && $0.at > a }),
+      ("amount == nil && > a", #Predicate<Event> { $0.amount == nil && $0.at > a }),
+      ("title == || == a", #Predicate<Event> { $0.title == "e5" || $0.at == a }),
+      ("owner != && <= b", #Predicate<Event> { $0.ownerID != owner && $0.at <= b }),
+      ("no owner", #Predicate<Event> { $0.ownerID == nil }),
+      ("nil != owner", #Predicate<Event> { nil != $0.ownerID && !($0.at < a) }),
     ]
   }
 
