@@ -18,7 +18,7 @@ struct FetchOrder<E: Entity> {
   }
 
   /// `objects` in this order, from `offset`, at most `limit` of them.
-  func arranged(_ objects: [E], offset: Int = 0, limit: Int? = nil) -> [E] {
+  func arranged(_ objects: consuming [E], offset: Int = 0, limit: Int? = nil) -> [E] {
     let wanted = limit.map { min(objects.count, offset.addingReportingOverflow($0).partialValue) } ?? objects.count
     guard offset < wanted else { return [] }
     let positions: [Int]
@@ -35,7 +35,30 @@ struct FetchOrder<E: Entity> {
     } else {
       positions = Self.first(wanted, of: objects.count) { precedes(objects[$0], objects[$1], from: 0) }
     }
-    return positions[offset...].map { objects[$0] }
+    guard offset == 0, positions.count == objects.count else { return positions[offset...].map { objects[$0] } }
+    // All of them: moved into place instead of copied into a second array as large.
+    var all = consume objects
+    Self.permute(&all, by: positions)
+    return all
+  }
+
+  /// Puts the object at `positions[i]` at `i`, in place, cycle by cycle: each object is
+  /// copied once, and no second array of objects is ever allocated.
+  static func permute(_ objects: inout [E], by positions: [Int]) {
+    var placed = [Bool](repeating: false, count: positions.count)
+    for start in positions.indices where !placed[start] {
+      placed[start] = true
+      guard positions[start] != start else { continue }
+      let first = objects[start]
+      var hole = start
+      while positions[hole] != start {
+        let next = positions[hole]
+        objects[hole] = objects[next]
+        placed[next] = true
+        hole = next
+      }
+      objects[hole] = first
+    }
   }
 
   /// Whether `lhs` comes before `rhs` by the descriptors from `first` on, then by id.

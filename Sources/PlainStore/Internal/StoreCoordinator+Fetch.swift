@@ -62,10 +62,11 @@ extension StoreCoordinator {
           if found.count + pendingHere.count >= needed { break }
         }
       }
-      return found + pending
+      found.append(contentsOf: pending)  // in place: `found + pending` would copy every match
+      return found
     }
     if counting { return matches }
-    return order.arranged(matches, offset: descriptor.fetchOffset ?? 0, limit: descriptor.fetchLimit)
+    return order.arranged(consume matches, offset: descriptor.fetchOffset ?? 0, limit: descriptor.fetchLimit)
   }
 
   /// Whether an object is one the descriptor selects: in its `dateRange` and accepted by its

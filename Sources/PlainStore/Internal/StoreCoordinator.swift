@@ -324,7 +324,7 @@ final class StoreCoordinator: Sendable {
       return (segment, file)
     }
     guard jobs.count > 1 else { return }
-    let results = Mutex<[Int: Result<[any Entity]?, any Error>]>([:])
+    let results = Mutex<[Int: Result<[UUID: any Entity]?, any Error>]>([:])
     let type = table.schema.type
     let schema = self.schema
     DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
@@ -332,14 +332,20 @@ final class StoreCoordinator: Sendable {
       let result = Result {
         try Self.decodeSegment(
           type, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
-          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema))
+          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema)
+        ).map(EntityTable.byID)
       }
       results.withLock { $0[index] = result }
     }
     let decoded = results.withLock { $0 }
+    let loading = decoded.values.reduce(0) { total, result in
+      guard case .success(let objects?) = result else { return total }
+      return total + objects.count
+    }
+    table.segmentOf.reserveCapacity(table.segmentOf.count + loading)
     for (index, job) in jobs.enumerated() {
       guard let objects = try decoded[index]?.get() else { continue }
-      table.load(job.segment, objects: objects)
+      table.load(job.segment, byID: objects)
       state.statistics.segmentFilesRead += 1
     }
   }
