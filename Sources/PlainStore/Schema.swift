@@ -42,6 +42,8 @@ public struct EntitySchema: Sendable {
   let uniqueKeys: [@Sendable (any Entity) -> UniqueKey]
   let references: [AnyReference]
   let segmentDate: (@Sendable (any Entity) -> Date)?
+  /// The segment key itself, for reading bounds on it out of a fetch's predicate.
+  let segmentKeyPath: (AnyKeyPath & Sendable)?
   let sortDescriptorOnSegmentKey: @Sendable (Bool) -> AnySortMatcher?
 
   /// - Parameters:
@@ -67,6 +69,7 @@ public struct EntitySchema: Sendable {
     self.uniqueKeyNames = unique.map { $0.map(propertyName(of:)) }
     self.indexedKeyNames = indexed.map(propertyName(of:))
     self.segmentKeyName = segmentedBy.map(propertyName(of:))
+    self.segmentKeyPath = segmentedBy
     self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
     self.uniqueKeys = unique.map { keyPaths in
       let parts = keyPaths.map(UniqueKeyPart.reader)

@@ -18,7 +18,7 @@ public final class StoreContext: Sendable {
     var pending: [ObjectKey: PendingChange] = [:]
     var order: [ObjectKey] = []
     /// The value last handed out for each object: what an update is measured from.
-    var snapshots: [ObjectKey: any Entity] = [:]
+    var snapshots = ContextSnapshots()
 
     mutating func record(_ change: PendingChange) {
       let key = ObjectKey(entity: change.entity, id: change.id)
@@ -151,10 +151,10 @@ public final class StoreContext: Sendable {
 
   private func remember<E: Entity>(_ objects: [E]) {
     changes.withLock { changes in
-      for object in objects {
-        let key = ObjectKey(entity: E.entityName, id: object.id)
-        if changes.pending[key] == nil { changes.snapshots[key] = object }
-      }
+      // An object with an unsaved change keeps the snapshot its change is measured from.
+      let pending = changes.pending
+      let anyPending = pending.keys.contains { $0.entity == E.entityName }
+      changes.snapshots.remember(objects, unless: anyPending ? { pending[ObjectKey(entity: E.entityName, id: $0)] != nil } : nil)
     }
   }
 }

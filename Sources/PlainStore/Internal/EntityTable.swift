@@ -109,20 +109,35 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
 
   /// Fills a segment from its file's objects plus the changes committed since.
   func load(_ segment: String, objects fileObjects: [any Entity]) {
-    guard var slot = slots[segment], !slot.isLoaded else { return }
-    uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
+    load(segment, byID: Self.byID(fileObjects))
+  }
+
+  /// A segment file's objects by id: built on the thread that decoded the file, so that a
+  /// fetch reading many months hashes them on every core.
+  static func byID(_ fileObjects: [any Entity]) -> [UUID: any Entity] {
     var objects = [UUID: any Entity](minimumCapacity: fileObjects.count)
     for object in fileObjects { objects[object.id] = object }
+    return objects
+  }
+
+  /// Fills a segment from its file's objects, by id, plus the changes committed since.
+  func load(_ segment: String, byID fileObjects: [UUID: any Entity]) {
+    guard var slot = slots[segment], !slot.isLoaded else { return }
+    uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
+    var objects = fileObjects
     for pending in slot.pending {
       switch pending.operation {
       case .put(let object): objects[object.id] = object
       case .remove(let id): objects[id] = nil
       }
     }
-    for id in objects.keys where segmentOf[id] == nil { segmentOf[id] = segment }
+    // An object already placed elsewhere keeps its place; one hash lookup per object.
+    for id in objects.keys { Self.keep(&segmentOf[id, default: segment]) }
     slot.objects = objects
     slots[segment] = slot
   }
+
+  private static func keep(_ segment: inout String) {}
 
   /// Takes the segment files of a newer manifest, dropping the pending changes they include.
   func adopt(_ entries: [String: SegmentEntry], through sequence: Int) {
@@ -151,11 +166,10 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
     }
   }
 
-  /// The segments a fetch must read, in month order; all of them without a range.
-  func segments(in range: Range<Date>?) -> [String] {
+  /// The segments a fetch must read, in month order; all of them for an entity kept in one.
+  func segments(in months: SegmentMonths) -> [String] {
     let names = slots.keys.sorted()
-    guard isSegmented, let range else { return names }
-    guard let months = SegmentKey.monthIndexes(covering: range) else { return [] }
+    guard isSegmented, months != .unbounded else { return names }
     return names.filter { name in SegmentKey.monthIndex(of: name).map(months.contains) ?? false }
   }
 }

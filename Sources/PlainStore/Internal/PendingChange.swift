@@ -38,10 +38,11 @@ func uuidPrecedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
 /// A UUID's bytes as two big-endian integers: comparing them orders UUIDs byte by byte, as
 /// `uuidPrecedes` does, many times faster than comparing byte sequences.
 func uuidOrder(_ id: UUID) -> UUIDOrder {
-  let u = id.uuid
-  let high = [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-  let low = [u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-  return UUIDOrder(high: high, low: low)
+  withUnsafeBytes(of: id.uuid) { bytes in
+    UUIDOrder(
+      high: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+      low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+  }
 }
 
 struct UUIDOrder: Comparable {

@@ -6,8 +6,12 @@ enum SegmentKey {
   static let all = "all"
 
   /// Months counted from year 0, so that ranges of months are ranges of integers.
+  ///
+  /// The month of the date's text in store files (``ISO8601/format(_:)``): the whole seconds are
+  /// taken before the shift to 1970, which would otherwise round a date a hair before a month's
+  /// start into that month, and a fetch bounded by `< start` would have to read it too.
   static func monthIndex(of date: Date) -> Int {
-    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let seconds = Int64(date.timeIntervalSinceReferenceDate.rounded(.down)) + ISO8601.referenceOffset
     let (year, month, _) = ISO8601.civilFromDays(seconds.floorDivided(by: 86_400))
     return year * 12 + (month - 1)
   }
@@ -27,13 +31,6 @@ enum SegmentKey {
       return nil
     }
     return year * 12 + month - 1
-  }
-
-  /// The months a half-open date range touches.
-  static func monthIndexes(covering range: Range<Date>) -> ClosedRange<Int>? {
-    guard !range.isEmpty else { return nil }
-    let last = range.upperBound.addingTimeInterval(-0.000_001)
-    return monthIndex(of: range.lowerBound)...max(monthIndex(of: range.lowerBound), monthIndex(of: last))
   }
 
   /// Whether `name` is a segment name the store writes ("all" or "YYYY-MM"): names read from

@@ -338,7 +338,7 @@ final class StoreCoordinator: Sendable {
       return (segment, file)
     }
     guard jobs.count > 1 else { return }
-    let results = Mutex<[Int: Result<[any Entity]?, any Error>]>([:])
+    let results = Mutex<[Int: Result<[UUID: any Entity]?, any Error>]>([:])
     let type = table.schema.type
     let schema = self.schema
     let checksums = jobs.map { state.checksum(of: $0.file, table.schema.name, $0.segment) }
@@ -347,20 +347,26 @@ final class StoreCoordinator: Sendable {
       let result = Result {
         try Self.decodeSegment(
           type, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
-          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), checksum: checksums[index])
+          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), checksum: checksums[index]
+        ).map(EntityTable.byID)
       }
       results.withLock { $0[index] = result }
     }
     let decoded = results.withLock { $0 }
+    let loading = decoded.values.reduce(0) { total, result in
+      guard case .success(let objects?) = result else { return total }
+      return total + objects.count
+    }
+    table.segmentOf.reserveCapacity(table.segmentOf.count + loading)
     for (index, job) in jobs.enumerated() {
-      let objects: [any Entity]?
+      let objects: [UUID: any Entity]?
       do {
         objects = try decoded[index]?.get()
       } catch let error as StoreError where Self.isCacheDamage(error, files) {
         throw markCacheDamaged(error, files)
       }
       guard let objects else { continue }
-      table.load(job.segment, objects: objects)
+      table.load(job.segment, byID: objects)
       state.statistics.segmentFilesRead += 1
     }
   }
