@@ -31,6 +31,9 @@ public struct SyncStatus: Sendable, Equatable {
   public var artefactsSkipped: Int
   /// Conflict copies read as the change they copy.
   public var conflictCopies: Int
+  /// Change files written by a newer version of the program (a newer schema) on another
+  /// device: kept, and merged once this program is updated.
+  public var awaitingUpdate: [String]
 }
 
 extension StoreCoordinator {
@@ -47,6 +50,6 @@ extension StoreCoordinator {
     }
     return SyncStatus(
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,
-      artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies)
+      artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan.files, files))
   }
 }

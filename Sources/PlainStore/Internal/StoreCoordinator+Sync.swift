@@ -10,7 +10,12 @@ extension StoreCoordinator {
     let pending = try state.withLock { state in
       try files.changes.scan(own: state.device, known: { state.folded.contains(device: $0, sequence: $1) })
     }
-    guard !pending.files.isEmpty else { return nil }
+    // Files of a newer schema wait for this program's update: they alone are no reason to merge.
+    guard pending.files.contains(where: { $0.schemaVersion <= schema.version }) else {
+      let waiting = awaitingUpdate(pending.files, files)
+      state.withLock { $0.awaitingUpdate = waiting }
+      return nil
+    }
     let transaction = try lock.withLock(timeout: options.lockTimeout) {
       try state.withLock { state -> Transaction? in
         try catchUp(&state)
@@ -25,7 +30,11 @@ extension StoreCoordinator {
   /// as one local transaction. Runs under the flock and the state lock. With `always`, runs
   /// even when no new file arrived (a rebuild).
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
-    let scan = try files.changes.scan(own: state.device)
+    var scan = try files.changes.scan(own: state.device)
+    // A device that runs a newer program writes files this one cannot read: they stay out of
+    // the merge (and out of `folded`) until this program is updated, and sync status says so.
+    state.awaitingUpdate = awaitingUpdate(scan.files, files)
+    scan.files.removeAll { $0.schemaVersion > schema.version }
     let arrived = scan.files.filter { !state.folded.contains(device: $0.device, sequence: $0.sequence) }
     guard always || !arrived.isEmpty else { return nil }
     if let device = state.device,
@@ -41,6 +50,7 @@ extension StoreCoordinator {
     state.mergeWarnings = []
     var merged = MergedState(schema: mergeSchema)
     for file in scan.files { merged.apply(file) }
+    state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
     let view = merged.materialize()
     var changes: [LogChange] = []
     for entity in schema.entities {
@@ -83,6 +93,12 @@ extension StoreCoordinator {
     state.undelivered.append(entry.transaction)
     state.statistics.changeFilesMerged += arrived.count
     return entry
+  }
+
+  /// The display paths of the change files written with a newer schema version than this
+  /// program's.
+  func awaitingUpdate(_ changes: [ChangeFile], _ files: StoreFiles) -> [String] {
+    changes.filter { $0.schemaVersion > schema.version }.map { files.changes.display($0.device, $0.fileName) }.sorted()
   }
 
   /// One object of the merged view as its entity type.

@@ -126,10 +126,15 @@ struct StoreHeader: Codable, Equatable {
   var formatVersion: Int
   var schemaVersion: Int
   var entities: [String: EntityHeader]
+  /// The names of the schema's migrations up to `schemaVersion`, oldest first (absent when it
+  /// has none): what a person reading the file learns of the store's history.
+  var migrations: [String]?
 
   init(schema: Schema) {
     formatVersion = StoreFiles.formatVersion
     schemaVersion = schema.version
+    let names = schema.migrations.filter { $0.version <= schema.version }.map(\.name)
+    migrations = names.isEmpty ? nil : names
     entities = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityHeader($0)) })
   }
 }
@@ -167,6 +172,9 @@ struct Manifest: Codable, Equatable {
   var readers: [String: Int] = [:]
   /// The change files folded into the segments, by device (format 2).
   var folded: FoldedChanges?
+  /// The schema version the segments' values are in: a cache of another version (a migration
+  /// killed before store.json took the new version) is rebuilt, never read as this one's.
+  var schemaVersion: Int?
 }
 
 struct SegmentEntry: Codable, Equatable {
