@@ -26,6 +26,9 @@ public final class HistoryEditModel {
 
   /// The form's current values; change them, then ``save()``.
   public var draft: Draft
+  /// The values the form opened with (or last saved): a save writes only what differs from
+  /// them, so what another process changed meanwhile in the fields left alone stays.
+  public private(set) var opened: Draft
   /// The baby's name, for the form's title; `nil` for an orphan.
   public let babyName: String?
   /// The last failure to update the cache after a successful save; the save itself stood.
@@ -46,18 +49,21 @@ public final class HistoryEditModel {
     now: @escaping () -> Date = { Date() }
   ) throws {
     let context = container.viewContext
+    let form: Draft
     switch event.kind {
     case .feed(let feed):
       guard let stored = try context.object(FeedSession.self, id: feed.uuid) else {
         throw ScreenModelError.notFound(entity: FeedSession.entityName, id: feed.uuid)
       }
-      draft = .feed(FeedDraft(stored))
+      form = .feed(FeedDraft(stored))
     case .diaper(let diaper):
       guard let stored = try context.object(DiaperChange.self, id: diaper.uuid) else {
         throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: diaper.uuid)
       }
-      draft = .diaper(DiaperDraft(stored))
+      form = .diaper(DiaperDraft(stored))
     }
+    draft = form
+    opened = form
     id = event.id
     babyName = event.babyName
     self.container = container
@@ -105,16 +111,29 @@ public final class HistoryEditModel {
         }
         throw ScreenModelError.invalid(issues)
       }
-      let changes = FeedChanges(
-        startTime: form.startTime, endTime: .some(form.endTime), amount: .some(try form.amountInput.amount()),
-        memoText: .some(form.memoText))
-      let feed = try tracker.editFeed(id, changes)
+      let feed = try tracker.editFeed(id, try changes(from: opened, to: form))
       draft = .feed(FeedDraft(feed))
+      opened = draft
       return HistoryEvent(.feed(feed), babyName: babyName)
     case .diaper(let form):
-      let diaper = try tracker.editDiaper(id, timestamp: form.timestamp, type: form.type)
+      let start = if case .diaper(let start) = opened { start } else { form }
+      let diaper = try tracker.editDiaper(
+        id, timestamp: form.timestamp == start.timestamp ? nil : form.timestamp, type: form.type == start.type ? nil : form.type)
+      draft = .diaper(DiaperDraft(diaper))
+      opened = draft
       return HistoryEvent(.diaper(diaper), babyName: babyName)
     }
+  }
+
+  /// The fields the person changed since the form opened, and only those.
+  private func changes(from opened: Draft, to form: FeedDraft) throws -> FeedChanges {
+    guard case .feed(let start) = opened else { return FeedChanges() }
+    var changes = FeedChanges()
+    if form.startTime != start.startTime { changes.startTime = form.startTime }
+    if form.endTime != start.endTime { changes.endTime = .some(form.endTime) }
+    if form.amountText != start.amountText || form.unitSymbol != start.unitSymbol { changes.amount = .some(try form.amountInput.amount()) }
+    if form.memoText != start.memoText { changes.memoText = .some(form.memoText) }
+    return changes
   }
 
   /// Deletes the feed or diaper change being edited.

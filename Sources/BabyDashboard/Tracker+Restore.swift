@@ -70,13 +70,13 @@ extension Tracker {
     var unchanged = 0
     // Only what differs is written: restoring twice writes nothing the second time.
     for baby in babies {
-      if try context.object(BabyProfile.self, id: baby.id) == baby { unchanged += 1 } else { context.insert(baby); written.babies += 1 }
+      if try restore(baby) { written.babies += 1 } else { unchanged += 1 }
     }
     for feed in feeds {
-      if try context.object(FeedSession.self, id: feed.uuid) == feed { unchanged += 1 } else { context.insert(feed); written.feeds += 1 }
+      if try restore(feed) { written.feeds += 1 } else { unchanged += 1 }
     }
     for diaper in diapers {
-      if try context.object(DiaperChange.self, id: diaper.uuid) == diaper { unchanged += 1 } else { context.insert(diaper); written.diapers += 1 }
+      if try restore(diaper) { written.diapers += 1 } else { unchanged += 1 }
     }
     try save()
     updateCache { cache in
@@ -86,5 +86,17 @@ extension Tracker {
       }
     }
     return Restoration(written: written, unchanged: unchanged)
+  }
+
+  /// Records `value` exactly as the backup has it, nil properties included (an insert would
+  /// keep the stored values its nils leave alone). Returns false when it is stored as it is.
+  private func restore<E: Entity>(_ value: E) throws -> Bool {
+    guard let stored = try context.object(E.self, id: value.id) else {
+      context.insert(value)
+      return true
+    }
+    guard stored != value else { return false }
+    context.update(value, from: stored)
+    return true
   }
 }

@@ -2,9 +2,11 @@ import Foundation
 
 /// A value stored by PlainStore: a `Codable` struct with a stable identity.
 ///
-/// Entities are values, not references: fetch a copy, change it, and hand it back with
-/// ``StoreContext/update(_:)``. The context remembers the copy it handed out, so a save changes
-/// only the properties you changed (see ``StoreContext/save()``).
+/// Entities are values, not references: a fetched copy changed in place changes nothing until
+/// it is handed back, so change stored objects with ``StoreContext/edit(_:id:_:)``, which
+/// records the change itself (or hand a copy back with ``StoreContext/update(_:)``). A save
+/// changes only the properties you changed (see ``StoreContext/save()``); ``objectID`` names
+/// an object among several entities.
 ///
 /// ```swift
 /// struct Note: Entity {

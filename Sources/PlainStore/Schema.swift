@@ -14,10 +14,14 @@ public struct Schema: Sendable {
   /// Raise it whenever the entities change; a store written by a newer version is refused.
   public var version: Int
   public var entities: [EntitySchema]
+  /// How data written with earlier versions reads in this one, oldest first (see
+  /// ``SchemaMigration``).
+  public var migrations: [SchemaMigration]
 
-  public init(version: Int, _ entities: [EntitySchema]) {
+  public init(version: Int, _ entities: [EntitySchema], migrations: [SchemaMigration] = []) {
     self.version = version
     self.entities = entities
+    self.migrations = migrations
   }
 
   func entity(named name: String) -> EntitySchema? {

@@ -52,9 +52,44 @@ public final class StoreContext: Sendable {
     changes.withLock { $0.record(PendingChange(entity: E.entityName, id: object.id, kind: .insert, value: object)) }
   }
 
-  /// Hands back a changed copy of a stored object.
+  /// Hands back a changed copy of a stored object. The save writes the properties that differ
+  /// from the copy this context last handed out; prefer ``edit(_:id:_:)``, which cannot be
+  /// forgotten.
+  ///
+  /// - Note: The save throws ``StoreError`` `.notFound` if the object is not stored by then.
   public func update<E: Entity>(_ object: E) {
     changes.withLock { $0.record(PendingChange(entity: E.entityName, id: object.id, kind: .update, value: object)) }
+  }
+
+  /// Hands back `object` as a change of `original`, the copy the editor started from (an edit
+  /// form's opening values): the save writes only the properties that differ from `original`,
+  /// so what another context or process changed meanwhile stays.
+  public func update<E: Entity>(_ object: E, from original: E) {
+    changes.withLock { changes in
+      changes.snapshots[ObjectKey(entity: E.entityName, id: object.id)] = original
+      changes.record(PendingChange(entity: E.entityName, id: object.id, kind: .update, value: object))
+    }
+  }
+
+  /// Changes the stored object with this id in place and records the change: there is no
+  /// separate ``update(_:)`` to forget. Saved with the context's next ``save()``.
+  ///
+  /// ```swift
+  /// try context.edit(FeedSession.self, id: feedID) { $0.memoText = "#night" }
+  /// try context.save()
+  /// ```
+  /// - Returns: the object as edited.
+  /// - Throws: ``StoreError`` `.notFound` naming the entity and id when there is no such object,
+  ///   or what `body` throws (nothing is recorded then).
+  @discardableResult
+  public func edit<E: Entity>(_ type: E.Type, id: UUID, _ body: (inout E) throws -> Void) throws -> E {
+    guard let original = try object(E.self, id: id) else {
+      throw StoreError(.notFound, path: ObjectID(type, id).description, "is not stored, so it cannot be edited — nothing was changed.")
+    }
+    var edited = original
+    try body(&edited)
+    if edited != original { update(edited, from: original) }
+    return edited
   }
 
   /// Deletes an object; its delete rules apply when the context saves.
@@ -86,25 +121,33 @@ public final class StoreContext: Sendable {
   /// into the stored object, property by property, this context's changes winning), references
   /// must point at objects that exist, and delete rules apply. Other contexts see the result in
   /// their next fetch; observers are told. A save with no changes writes nothing.
-  /// - Returns: the transaction, or nil when nothing changed.
+  ///
+  /// An inserted object sets what it carries: merged into a stored one, its nil properties
+  /// leave the stored values alone. The result tells which stored object each merged insert
+  /// became (``SaveResult/id(of:)``).
+  /// - Returns: the transaction (nil when nothing changed) and the merged objects.
   /// - Throws: ``StoreError``; the context then keeps its changes and the store is unchanged.
   ///   `.invalidObject` names the object and property holding a value store files cannot hold:
-  ///   a date outside ``ISO8601/isStorable(_:)``, NaN or an infinity.
+  ///   a date outside ``ISO8601/isStorable(_:)``, NaN or an infinity. `.notFound` names an
+  ///   updated object that is not stored, or that another context or process deleted.
   @discardableResult
-  public func save() throws -> Transaction? {
+  public func save() throws -> SaveResult {
     let pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
-    guard !pending.isEmpty else { return nil }
+    guard !pending.isEmpty else { return SaveResult(transaction: nil) }
     try StorableCheck.check(pending)
-    let transaction = try coordinator.commit(pending, author: author)
+    let result = try coordinator.commit(pending, author: author)
     changes.withLock { changes in
       for change in pending {
         let key = ObjectKey(entity: change.entity, id: change.id)
         changes.pending[key] = nil
-        changes.snapshots[key] = change.value
+        // What the store holds now is the measure of the next update; an object that merged
+        // into another is not stored under its own id.
+        let mergedAway = result.merged[ObjectID(entityName: key.entity, uuid: key.id)] != nil
+        changes.snapshots[key] = mergedAway || change.kind == .delete ? nil : change.value
       }
       changes.order.removeAll { changes.pending[$0] == nil }
     }
-    return transaction
+    return result
   }
 
   /// Catches up with other processes' commits (see ``StoreContainer/refresh()``).

@@ -14,6 +14,9 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case newerFormat(Int)
     /// The store was written with a newer schema than this program knows.
     case newerSchema(Int)
+    /// A schema migration cannot run: the schema lists its migrations wrongly, or a step
+    /// cannot transform a stored value. Nothing was written.
+    case migration
     /// Another process holds the store's lock for longer than the timeout.
     case locked
     /// A symbolic link stands where a store file should be.
@@ -22,6 +25,9 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case reference
     /// The entity is not in the schema, or a value is invalid for it.
     case invalidObject
+    /// An update or edit names an object that is not stored: never saved, or deleted by another
+    /// context or process since it was read. The path names the entity and id.
+    case notFound
     /// The requested history was pruned.
     case historyPruned
     /// The operating system refused a file operation.
@@ -47,10 +53,12 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case .missing: name = "missing"
     case .newerFormat(let version): name = "newer format \(version)"
     case .newerSchema(let version): name = "newer schema \(version)"
+    case .migration: name = "migration"
     case .locked: name = "locked"
     case .symbolicLink: name = "symbolic link"
     case .reference: name = "reference"
     case .invalidObject: name = "invalid object"
+    case .notFound: name = "not found"
     case .historyPruned: name = "history pruned"
     case .io(let errno): name = "I/O error \(errno)"
     }

@@ -39,13 +39,16 @@ public struct SyncStatus: Sendable, Equatable {
   public var artefactsSkipped: Int
   /// Conflict copies read as the change they copy.
   public var conflictCopies: Int
+  /// Change files written by a newer version of the program (a newer schema) on another
+  /// device: kept, and merged once this program is updated.
+  public var awaitingUpdate: [String]
 }
 
 extension StoreCoordinator {
   func syncStatus() throws -> SyncStatus? {
     guard let files else { return nil }
     let device = state.withLock { $0.device }
-    let scan = try files.changes.scan(own: device)
+    let scan = try files.changes.scan(own: device, readableSchema: schema.version)
     var newest: [DeviceID: ChangeFile] = [:]
     for file in scan.files where file.sequence >= (newest[file.device]?.sequence ?? 0) { newest[file.device] = file }
     var snapshots: [DeviceID: ChangeSnapshot] = [:]
@@ -61,6 +64,6 @@ extension StoreCoordinator {
     }
     return SyncStatus(
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,
-      artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies)
+      artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan, files))
   }
 }

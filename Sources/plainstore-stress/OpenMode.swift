@@ -3,14 +3,23 @@ import PlainStore
 
 /// `open`: opens the store — which migrates a format-1 store, merges the change files that
 /// arrived and rebuilds a damaged cache — then prints `opened <objects>`. The crash tests kill
-/// it at random moments of that work.
+/// it at random moments of that work. `--schema 2` opens it with the schema version 2, which
+/// migrates a version-1 store.
 struct OpenMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown([])
-    let container = try StoreContainer.file(
-      at: arguments.store, schema: StressSchema.v1, options: StoreOptions(author: "open", watchesOtherProcesses: false))
-    StressOutput.line("opened \(try container.newBackgroundContext().fetchCount(FetchDescriptor<StressItem>()))")
+    try arguments.rejectUnknown(["schema"])
+    let options = StoreOptions(author: "open", watchesOtherProcesses: false)
+    switch try arguments.int("schema", default: 1) {
+    case 1:
+      let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1, options: options)
+      StressOutput.line("opened \(try container.newBackgroundContext().fetchCount(FetchDescriptor<StressItem>()))")
+    case 2:
+      let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v2, options: options)
+      StressOutput.line("opened \(try container.newBackgroundContext().fetchCount(FetchDescriptor<StressItemV2>()))")
+    case let other:
+      throw StressUsageError("--schema wants 1 or 2, not \(other)")
+    }
   }
 }

@@ -46,7 +46,7 @@ struct StressUsageError: Error, CustomStringConvertible {
                                            [--threshold T] [--retention R] [--expect-total N]
            plainstore-stress bench <store> [--writers N] [--commits M]
            plainstore-stress reader <store> --name R [--consume-through S]
-           plainstore-stress open <store>        (migrates, merges or rebuilds as opening does)
-           plainstore-stress compact <store>     (a snapshot, then this device's acknowledged change files go)
+           plainstore-stress open <store> [--schema 1|2]   (migrates, merges or rebuilds as opening does)
+           plainstore-stress compact <store>               (a snapshot, then this device's acknowledged change files go)
     """
 }

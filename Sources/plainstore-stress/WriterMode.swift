@@ -27,7 +27,7 @@ struct WriterMode {
         StressItem(id: UUID(), writer: writer, batch: batch, part: part, at: StressSchema.date(batch: batch))
       }
       for item in items { context.insert(item) }
-      guard let transaction = try context.save() else {
+      guard let transaction = try context.save().transaction else {
         StressOutput.fail("batch \(batch) of \(writer) committed nothing")
       }
       StressOutput.line("committed \(batch) \(transaction.sequence) \(items.map(\.id.uuidString).joined(separator: ","))")

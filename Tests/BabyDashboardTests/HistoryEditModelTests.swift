@@ -59,6 +59,38 @@ import Testing
     #expect(try feedForm(model).unitSymbol == "fl oz")
   }
 
+  @Test func aMemoAnotherProcessChangedWhileTheFormWasOpenIsNotReverted() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .feed(feed))
+    // Another process (a second container on the same folder: the widget, the CLI) edits the memo.
+    let other = try StoreContainer.file(
+      at: try #require(store.container.directory), schema: BabyDashboardSchema.current, options: StoreOptions(author: "widget", watchesOtherProcesses: false))
+    let otherContext = other.newBackgroundContext()
+    try otherContext.edit(FeedSession.self, id: feed.uuid) { $0.memoText = "#night #gas" }
+    try otherContext.save()
+    var form = try feedForm(model)
+    form.amountText = "140"
+    model.draft = .feed(form)
+    try model.save()
+    let stored = try #require(try store.reader.object(FeedSession.self, id: feed.uuid))
+    #expect(stored.amountValue == 140)
+    #expect(stored.memoText == "#night #gas", "the form changed only the amount")
+  }
+
+  @Test func aDiaperTypeAnotherProcessChangedIsKeptWhenTheFormMovesOnlyTheTime() throws {
+    let store = try seeded()
+    defer { store.destroy() }
+    let model = try editor(store, .diaper(diaper))
+    let other = store.container.newBackgroundContext(author: "widget")
+    try other.edit(DiaperChange.self, id: diaper.uuid) { $0.type = .poo }
+    try other.save()
+    model.draft = .diaper(DiaperDraft(timestamp: Fixed.date("2026-03-14T07:10:00Z"), type: .pee))
+    try model.save()
+    let stored = try #require(try store.reader.object(DiaperChange.self, id: diaper.uuid))
+    #expect(stored.timestamp == Fixed.date("2026-03-14T07:10:00Z") && stored.type == .poo)
+  }
+
   @Test func clearingTheAmountAndMemoStoresNone() throws {
     let store = try seeded()
     defer { store.destroy() }

@@ -75,7 +75,7 @@ extension MultiProcessTests {
       let container = try shared.open()
       let context = container.newBackgroundContext()
       context.insert(MultiProcessItem(id: UUID(), writer: "w", batch: 0, part: 0, at: Date(timeIntervalSince1970: 0)))
-      #expect(try context.save()?.sequence == 1)
+      #expect(try context.save().transaction?.sequence == 1)
       #expect(Self.temporaryFiles(in: shared.store) == [])
       #expect(try shared.open().newBackgroundContext().fetchCount(FetchDescriptor<MultiProcessItem>()) == 1)
     }

@@ -40,4 +40,18 @@ import Testing
     let reopened = try StoreContainer.file(at: container.directory!, schema: Self.schema)
     #expect(try reopened.newBackgroundContext().object(Tally.self, id: Sample.id(1))?.count == big)
   }
+
+  @Test func anInt64AboveTwoToThe53SurvivesAnInsertThatMergesIntoIt() throws {
+    let container = try StoreContainer.temporary(schema: Self.schema, options: StoreOptions(watchesOtherProcesses: false))
+    defer { try? container.destroy() }
+    let big: Int64 = 9_007_199_254_740_993
+    let setup = container.newBackgroundContext()
+    setup.insert(Tally(id: Sample.id(1), count: big, label: "start", note: "kept"))
+    try setup.save()
+    let context = container.newBackgroundContext()
+    context.insert(Tally(id: Sample.id(1), count: big, label: "again", note: nil))
+    try context.save()
+    let reopened = try StoreContainer.file(at: container.directory!, schema: Self.schema, options: StoreOptions(watchesOtherProcesses: false))
+    #expect(try reopened.newBackgroundContext().object(Tally.self, id: Sample.id(1)) == Tally(id: Sample.id(1), count: big, label: "again", note: "kept"))
+  }
 }

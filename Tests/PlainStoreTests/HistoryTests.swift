@@ -9,7 +9,7 @@ import Testing
     let context = container.newBackgroundContext()
     return try range.map { n in
       context.insert(Owner(id: Sample.id(n), name: "owner \(n)"))
-      return try #require(try context.save())
+      return try #require(try context.save().transaction)
     }
   }
 

@@ -126,7 +126,7 @@ import Testing
     let second = try MultiProcessChild.run(["write", shared.store.path, "--writer", "C", "--commits", "1"])
     let secondCommit = try #require(second.lines.compactMap { ReportedCommit(line: $0, writer: "C") }.first)
     context.insert(MultiProcessItem(id: UUID(), writer: "parent", batch: 0, part: 0, at: Date(timeIntervalSince1970: 0)))
-    let own = try #require(try context.save())
+    let own = try #require(try context.save().transaction)
     #expect(own.sequence == secondCommit.sequence + 1)
     let remote = try #require(await firstElement(of: changes, within: .seconds(10)))
     #expect(remote.transactions.map(\.author) == ["C"])

@@ -26,6 +26,8 @@ struct CommitPlanner {
   /// The entities with a scope in `builtScopes`: only their writes maintain indexes.
   private var indexedEntities: Set<String> = []
   private var denyChecks: [ObjectKey] = []
+  /// Objects of the context that merged into another stored object on a uniqueness constraint.
+  private(set) var merged: [ObjectKey: ObjectKey] = [:]
 
   struct SegmentRef: Hashable {
     var entity: String
@@ -122,15 +124,20 @@ struct CommitPlanner {
     let stored = try current(key, hint: change.snapshot ?? value, thorough: change.kind == .update)
     var merged: any Entity
     switch (change.kind, stored) {
-    case (.update, nil) where change.snapshot != nil:
-      return  // deleted by another context or process since it was read: the delete stands
+    case (.update, nil):
+      throw StoreError(
+        .notFound, path: "\(key.entity) \(key.id.uuidString)",
+        change.snapshot != nil
+          ? "was deleted by another context or process after it was read, so the edit cannot be saved — nothing was saved; read it again or insert it anew."
+          : "is not stored, so it cannot be updated — nothing was saved; insert it instead.")
     case (_, nil):
       merged = value
-    case (.insert, _?):
-      merged = value  // the object trumps: every property of the inserted value
+    case (.insert, let stored?):
+      // The inserted object sets what it carries: its nils leave the stored values alone.
+      merged = try self.merge.apply(try self.merge.setProperties(of: value), to: stored)
     case (_, let stored?):
       if let snapshot = change.snapshot, !entitiesEqual(snapshot, stored) {
-        merged = try merge.apply(try merge.changes(of: value, from: snapshot), to: stored)
+        merged = try self.merge.apply(try self.merge.changes(of: value, from: snapshot), to: stored)
       } else {
         merged = value
       }
@@ -144,13 +151,14 @@ struct CommitPlanner {
       guard let other = try current(otherKey, hint: merged, thorough: true) else { continue }
       let changes =
         change.kind == .insert
-        ? try merge.replacement(of: other, by: value)
-        : try merge.changes(of: value, from: change.snapshot)
-      let combined = try merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: other)
+        ? try self.merge.setProperties(of: value)
+        : try self.merge.changes(of: value, from: change.snapshot)
+      let combined = try self.merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: other)
       if stored != nil {
         try delete(key, hint: stored)  // the object became the stored one: one of the two goes
       }
       try set(otherKey, to: combined, hint: other)
+      self.merged[key] = otherKey
       return
     }
     try set(key, to: merged, hint: stored, known: .some(stored))

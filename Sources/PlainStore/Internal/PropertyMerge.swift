@@ -26,16 +26,11 @@ struct PropertyMerge {
     return changed
   }
 
-  /// The changes that turn `base` into `value`, identity aside: what an inserted object that
-  /// collides with `base` on a uniqueness constraint writes, nil properties included, because
-  /// every property of an inserted object counts as changed.
-  func replacement(of base: any Entity, by value: any Entity) throws -> [String: RawJSON] {
-    var changed = try properties(value)
-    for key in try properties(base).keys where changed[key] == nil {
-      changed[key] = .null
-    }
-    changed[type(of: value).identityKey] = nil
-    return changed
+  /// What an inserted object sets when it merges into a stored one (same id, or a unique key
+  /// that matches): every property it carries except its identity, and none that it leaves
+  /// nil, so an insert never erases a stored value (Core Data merges only the set properties).
+  func setProperties(of value: any Entity) throws -> [String: RawJSON] {
+    try properties(value).filter { $0.key != type(of: value).identityKey && !$0.value.isNull }
   }
 
   /// `base` with `changes` written over it.

@@ -15,7 +15,7 @@ extension StoreCoordinator {
         do {
           try loadCache(files)
         } catch let error as StoreError where Self.isCacheDamage(error, files) {
-          try rebuildCache(files, because: error)
+          try rebuildCache(files, because: error.description)
         }
       }
     }
@@ -46,7 +46,7 @@ extension StoreCoordinator {
 
   /// Empties the cache (the device id and the lock stay) and folds every change file again.
   /// Runs holding the flock.
-  func rebuildCache(_ files: StoreFiles, because reason: StoreError) throws {
+  func rebuildCache(_ files: StoreFiles, because reason: String) throws {
     // A device id that cannot be read is the cache's loss too: it goes, and the next commit
     // takes a new one.
     var device: DeviceID?
@@ -77,7 +77,7 @@ extension StoreCoordinator {
       state.manifestIdentity = nil
       state.device = device
       state.statistics.cacheRebuilds += 1
-      state.lastRebuildReason = reason.description
+      state.lastRebuildReason = reason
       _ = try mergeArrived(&state, files: files, always: true)
       try compact(&state)
       state.undelivered = []

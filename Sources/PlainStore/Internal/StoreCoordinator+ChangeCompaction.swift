@@ -24,7 +24,7 @@ extension StoreCoordinator {
     // The manifest first folds in every commit of the local log: a process that catches up
     // then reads the values of a commit whose change file goes below from the segments.
     try compact(&state)
-    let scan = try files.changes.scan(own: device)
+    let scan = try files.changes.scan(own: device, readableSchema: schema.version)
     let merged = fold(scan)
     let ownFolder = files.changes.deviceURL(device)
     let names = FileSystem.list(ownFolder)

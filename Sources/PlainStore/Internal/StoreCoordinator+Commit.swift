@@ -3,31 +3,35 @@ import Foundation
 extension StoreCoordinator {
   /// Commits a context's changes as one transaction: all or nothing, durable before it returns.
   /// Returns nil when the changes change nothing.
-  func commit(_ changes: [PendingChange], author: String) throws -> Transaction? {
-    guard !changes.isEmpty else { return nil }
-    let transaction: Transaction?
+  func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
+    guard !changes.isEmpty else { return SaveResult(transaction: nil) }
+    let result: SaveResult
     if let lock {
       // A damaged cache file found before the change file is written: rebuilt, and the commit
       // tried once more (nothing of it is on disk yet).
-      transaction = try repairingCache {
+      result = try repairingCache {
         try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author) }
       }
     } else {
-      transaction = try commitHoldingLock(changes, author: author)
+      result = try commitHoldingLock(changes, author: author)
     }
     deliverRemoteChanges()
-    if let transaction { broadcaster.announceSave(transaction) }
-    return transaction
+    if let transaction = result.transaction { broadcaster.announceSave(transaction) }
+    return result
   }
 
-  private func commitHoldingLock(_ changes: [PendingChange], author: String) throws -> Transaction? {
-    try state.withLock { state -> Transaction? in
+  private func commitHoldingLock(_ changes: [PendingChange], author: String) throws -> SaveResult {
+    var merged: [ObjectID: ObjectID] = [:]
+    let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
       var planner = CommitPlanner(coordinator: self, state: state)
       let planned: LogEntry?
       do {
         planned = try planner.plan(changes, author: author, timestamp: options.clock())
         state = planner.state
+        for (from, to) in planner.merged {
+          merged[ObjectID(entityName: from.entity, uuid: from.id)] = ObjectID(entityName: to.entity, uuid: to.id)
+        }
       } catch {
         state = planner.state
         throw error
@@ -76,6 +80,7 @@ extension StoreCoordinator {
       }
       return entry.transaction
     }
+    return SaveResult(transaction: transaction, merged: merged)
   }
 
   /// Writes the change file of a planned transaction under the next sequence of this device.

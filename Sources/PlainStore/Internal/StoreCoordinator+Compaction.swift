@@ -10,6 +10,7 @@ extension StoreCoordinator {
     var manifest = state.manifest
     manifest.sequence = state.sequence
     manifest.folded = state.folded
+    manifest.schemaVersion = schema.version
     var written: [String] = []
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {

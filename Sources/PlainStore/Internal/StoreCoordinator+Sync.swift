@@ -8,10 +8,16 @@ extension StoreCoordinator {
   func syncArrived() throws -> Transaction? {
     guard let files, let lock else { return nil }
     let pending = try state.withLock { state in
-      try files.changes.scan(own: state.device, known: { state.folded.contains(device: $0, sequence: $1) })
+      try files.changes.scan(own: state.device, readableSchema: schema.version, known: { state.folded.contains(device: $0, sequence: $1) })
     }
+    // Files of a newer schema wait for this program's update: they alone are no reason to merge.
     let folded = state.withLock { $0.folded }
-    guard !pending.files.isEmpty || !pending.coverage(notIn: folded).isEmpty || !pending.divergent.isSubset(of: folded.divergent) else {
+    guard
+      pending.files.contains(where: { $0.schemaVersion <= schema.version }) || !pending.coverage(notIn: folded).isEmpty
+        || !pending.divergent.isSubset(of: folded.divergent)
+    else {
+      let waiting = awaitingUpdate(pending, files)
+      state.withLock { $0.awaitingUpdate = waiting }
       return nil
     }
     let transaction = try lock.withLock(timeout: options.lockTimeout) {
@@ -28,7 +34,11 @@ extension StoreCoordinator {
   /// as one local transaction. Runs under the flock and the state lock. With `always`, runs
   /// even when no new file arrived (a rebuild).
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
-    let scan = try files.changes.scan(own: state.device)
+    var scan = try files.changes.scan(own: state.device, readableSchema: schema.version)
+    // A device that runs a newer program writes files this one cannot read: they stay out of
+    // the merge (and out of `folded`) until this program is updated, and sync status says so.
+    state.awaitingUpdate = awaitingUpdate(scan, files)
+    scan.files.removeAll { $0.schemaVersion > schema.version }
     let newlyDivergent = scan.divergent.subtracting(state.folded.divergent)
     let arrived = scan.files.filter {
       !state.folded.contains(device: $0.device, sequence: $0.sequence) || newlyDivergent.contains($0.stamp)
@@ -48,7 +58,9 @@ extension StoreCoordinator {
     }
     state.crashedCommits = []
     state.mergeWarnings = []
-    let view = fold(scan).materialize()
+    let merged = fold(scan)
+    state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
+    let view = merged.materialize()
     var changes: [LogChange] = []
     for entity in schema.entities {
       let table = try self.table(entity.name, state)
@@ -93,12 +105,20 @@ extension StoreCoordinator {
     return entry
   }
 
-  /// The state the files of a scan make: its snapshots and its change files, folded.
+  /// The state the files of a scan make: its snapshots and its change files, folded (those of
+  /// a newer schema version than this program's are left out).
   func fold(_ scan: ChangeScan) -> MergedState {
     var merged = MergedState(schema: mergeSchema)
     for snapshot in scan.snapshots { merged.apply(snapshot) }
     for file in scan.files { merged.apply(file) }
     return merged
+  }
+
+  /// The display paths of the change files and snapshots written with a newer schema version
+  /// than this program's.
+  func awaitingUpdate(_ scan: ChangeScan, _ files: StoreFiles) -> [String] {
+    (scan.files.filter { $0.schemaVersion > schema.version }.map { files.changes.display($0.device, $0.fileName) }
+      + scan.snapshotsAwaitingUpdate).sorted()
   }
 
   /// One object of the merged view as its entity type.

@@ -29,6 +29,11 @@ final class StoreCoordinator: Sendable {
   /// cache from `changes/` if it is missing or damaged, then merges the change files that have
   /// arrived since. Migrates a format-1 store first.
   init(root: URL, schema: Schema, options: StoreOptions) throws {
+    do {
+      try MigrationPlan.validate(schema.migrations, schemaVersion: schema.version)
+    } catch {
+      throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
+    }
     let files = StoreFiles(root: root, syncFolder: options.syncFolder)
     self.schema = schema
     self.options = options
@@ -84,21 +89,23 @@ final class StoreCoordinator: Sendable {
       }
     }
     guard var header else { return }
-    if header.schemaVersion > schema.version {
-      throw StoreError(
-        .newerSchema(header.schemaVersion), path: files.display("store.json"),
-        "the store has schema version \(header.schemaVersion) but this program knows only up to \(schema.version) — update the program; the store was left untouched.")
-    }
+    try refuseNewerSchema(header, files)
     if header.formatVersion < StoreFiles.formatVersion {
       try migrateFormat1(files)
       header = try readHeader() ?? header
     }
-    try openCache(files)
     if header.schemaVersion < schema.version {
-      try lock.withLock(timeout: options.lockTimeout) {
-        try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
-      }
+      try migrateSchema(files, readHeader: readHeader)
+    } else {
+      try openCache(files)
     }
+  }
+
+  func refuseNewerSchema(_ header: StoreHeader, _ files: StoreFiles) throws {
+    guard header.schemaVersion > schema.version else { return }
+    throw StoreError(
+      .newerSchema(header.schemaVersion), path: files.display("store.json"),
+      "the store has schema version \(header.schemaVersion) but this program knows only up to \(schema.version) — update the program; the store was left untouched.")
   }
 
   /// Reads the cache — manifest, local log, device id — into the state.
@@ -112,7 +119,10 @@ final class StoreCoordinator: Sendable {
     if FileSystem.exists(files.rebuildMarkerURL) {
       throw StoreError(.damaged, path: files.display(files.cachePrefix + "rebuild"), "a process found the cache damaged.")
     }
-    if let manifest { try checkSegmentNames(manifest, files) }
+    if let manifest {
+      try checkSegmentNames(manifest, files)
+      try checkSchemaVersion(manifest, files, opening: true)
+    }
     for entries in manifest?.segments.values.map(\.values) ?? [] {
       for entry in entries {
         let size = FileSystem.size(files.segmentsURL.appendingPathComponent(entry.file))
@@ -154,6 +164,20 @@ final class StoreCoordinator: Sendable {
           .damaged, path: files.display(files.manifestPath), "lists '\(entry.file)' for \(entity) \(segment), which is not a segment file name.")
       }
     }
+  }
+
+  /// The segments a manifest lists hold values of this program's schema version (a manifest
+  /// written before versions were recorded is taken as this version's). Opening, store.json has
+  /// the last word: a cache of another version is a migration killed before store.json took
+  /// the new version, rebuilt as damage. Open, a newer cache means a newer program migrated.
+  func checkSchemaVersion(_ manifest: Manifest, _ files: StoreFiles, opening: Bool) throws {
+    guard let version = manifest.schemaVersion, version != schema.version else { return }
+    if version > schema.version && !opening {
+      throw StoreError(
+        .newerSchema(version), path: files.display(files.manifestPath),
+        "a newer program migrated the store to schema version \(version) while this one (version \(schema.version)) had it open — update the program.")
+    }
+    throw StoreError(.damaged, path: files.display(files.manifestPath), "holds a cache of schema version \(version), not \(schema.version).")
   }
 
   /// Whether a folder without store.json may become a store: it is empty, or holds only what a
@@ -208,6 +232,7 @@ final class StoreCoordinator: Sendable {
         let manifest =
           try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
         try checkSegmentNames(manifest, files)
+        try checkSchemaVersion(manifest, files, opening: false)
         if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
           state.reload(from: manifest, schema: schema)
           appliedAny = true
@@ -418,6 +443,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var lastRebuildReason: String?
   /// Objects of the last merge that could not be read as their entity.
   var mergeWarnings: [String] = []
+  /// Change files written with a newer schema version than this program's: left out of the
+  /// merge until the program is updated (display paths).
+  var awaitingUpdate: [String] = []
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })

@@ -134,10 +134,15 @@ struct StoreHeader: Codable, Equatable {
   var formatVersion: Int
   var schemaVersion: Int
   var entities: [String: EntityHeader]
+  /// The names of the schema's migrations up to `schemaVersion`, oldest first (absent when it
+  /// has none): what a person reading the file learns of the store's history.
+  var migrations: [String]?
 
   init(schema: Schema) {
     formatVersion = StoreFiles.formatVersion
     schemaVersion = schema.version
+    let names = schema.migrations.filter { $0.version <= schema.version }.map(\.name)
+    migrations = names.isEmpty ? nil : names
     entities = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityHeader($0)) })
   }
 }
@@ -178,6 +183,9 @@ struct Manifest: Codable, Equatable {
   /// This device's newest sequence when its change files were last compacted (format 2): the
   /// next automatic compaction waits for `changeCompactionThreshold` more.
   var changesCompactedThrough: Int?
+  /// The schema version the segments' values are in: a cache of another version (a migration
+  /// killed before store.json took the new version) is rebuilt, never read as this one's.
+  var schemaVersion: Int?
 }
 
 struct SegmentEntry: Codable, Equatable {

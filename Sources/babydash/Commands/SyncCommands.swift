@@ -109,6 +109,11 @@ enum SyncCommands {
       lines.append("Not arrived yet (incomplete, read again next time):")
       lines += status.notArrived.map { "  " + $0 }
     }
+    if !status.awaitingUpdate.isEmpty {
+      lines.append("")
+      lines.append("Written by a newer version of the app (kept; merged once this one is updated):")
+      lines += status.awaitingUpdate.map { "  " + $0 }
+    }
     if !status.unknownFiles.isEmpty {
       lines.append("")
       lines.append("Not the store's (left alone):")

@@ -61,8 +61,9 @@ struct ChangeFolder: Sendable {
   }
 
   /// Reads every snapshot, and every change file whose (device, sequence) is neither `known`
-  /// nor covered by a snapshot, with what was skipped and what is missing.
-  func scan(own: DeviceID?, known: (DeviceID, Int) -> Bool = { _, _ in false }) throws -> ChangeScan {
+  /// nor covered by a snapshot, with what was skipped and what is missing. A snapshot of a
+  /// newer schema version than `readableSchema` is set aside, and covers nothing.
+  func scan(own: DeviceID?, readableSchema: Int = .max, known: (DeviceID, Int) -> Bool = { _, _ in false }) throws -> ChangeScan {
     var scan = ChangeScan()
     var listings: [(device: DeviceID, names: [String])] = []
     for name in Self.names(in: url) {
@@ -85,6 +86,10 @@ struct ChangeFolder: Sendable {
         switch result {
         case .success(let snapshot) where snapshot.device == device && snapshot.number == number:
           if isCopy { scan.conflictCopies += 1 }
+          guard snapshot.schemaVersion <= readableSchema else {
+            scan.snapshotsAwaitingUpdate.append(path)
+            continue
+          }
           guard seenSnapshots.insert(device.text + "/" + String(number)).inserted else { continue }
           scan.snapshots.append(snapshot)
           scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
@@ -217,6 +222,8 @@ struct ChangeScan: Sendable {
   /// Changes that share a device and a sequence with a different change: two copies of one
   /// device's store (a restored backup, a copied folder) that both wrote under its id.
   var divergent: Set<ChangeStamp> = []
+  /// Snapshots of a newer schema version than the reader's: they wait for its update.
+  var snapshotsAwaitingUpdate: [String] = []
   /// Every readable snapshot, by device and number.
   var snapshots: [ChangeSnapshot] = []
   /// Per device, the highest sequence some snapshot covers: its changes up to there are in

@@ -89,7 +89,10 @@ struct ChangeSnapshot: Codable, Equatable, Sendable {
 
 extension MergedState {
   /// Folds a snapshot in: the same join as its change files, so it changes nothing it covers.
+  /// The values of an older schema version go through the schema's migrations register by
+  /// register, as those of its change files would; one of a newer version is left out.
   mutating func apply(_ snapshot: ChangeSnapshot) {
+    guard snapshot.schemaVersion <= schema.version else { return }
     for (device, through) in snapshot.covers where through > 0 {
       applied[device, default: IndexSet()].insert(integersIn: 1...through)
     }
@@ -99,7 +102,15 @@ extension MergedState {
       if object.created < registers.created { registers.created = object.created }
       if let deleted = object.deleted { registers.deleted = max(registers.deleted ?? deleted, deleted) }
       for (group, register) in object.groups ?? [:] {
-        let register = Register(stamp: register.stamp, fields: register.fields)
+        var (group, fields) = (group, register.fields)
+        if snapshot.schemaVersion < schema.version {
+          var groups: [String]? = [group]
+          schema.migrations.migrate(
+            object.entity, id: object.id, fields: &fields, groups: &groups, from: snapshot.schemaVersion, failures: &migrationFailures)
+          guard !fields.isEmpty else { continue }
+          group = groups?.first ?? group
+        }
+        let register = Register(stamp: register.stamp, fields: fields)
         if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
       }
       objects[key] = registers

@@ -23,9 +23,14 @@ struct MergeSchema: Sendable {
   }
 
   var entities: [String: Entity]
+  /// The schema version change files are read into; a file of a newer one is not folded.
+  var version: Int
+  var migrations: MigrationPlan
 
-  init(entities: [Entity]) {
+  init(entities: [Entity], version: Int = 1, migrations: MigrationPlan = MigrationPlan()) {
     self.entities = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+    self.version = version
+    self.migrations = migrations
   }
 
   init(_ schema: Schema) {
@@ -41,6 +46,6 @@ struct MergeSchema: Sendable {
           name: entity.name, identityKey: identity, groupOf: groupOf,
           uniqueKeys: entity.uniqueKeyNames.filter { $0 != [identity] && $0 != ["id"] },
           references: entity.references.map { Reference(keyName: $0.keyName, targetEntity: $0.targetEntity, deleteRule: $0.deleteRule) })
-      })
+      }, version: schema.version, migrations: MigrationPlan(schema.migrations))
   }
 }

@@ -39,6 +39,8 @@ struct MergedState: Sendable {
   var objects: [ObjectKey: Registers] = [:]
   /// Every change folded in, by device (a snapshot counts as the changes it covers).
   var applied: [DeviceID: IndexSet] = [:]
+  /// Values of older files that a migration could not transform (kept as they were).
+  var migrationFailures: [MigrationPlan.Failure] = []
 
   init(schema: MergeSchema) {
     self.schema = schema
@@ -46,8 +48,11 @@ struct MergedState: Sendable {
 
   func contains(device: DeviceID, sequence: Int) -> Bool { applied[device]?.contains(sequence) ?? false }
 
-  /// Folds one change file in; a file already folded changes nothing.
+  /// Folds one change file in; a file already folded changes nothing. A file of an older schema
+  /// version is read through the schema's migrations; one of a newer version is left out (its
+  /// device runs a newer program: the file waits for this one's update).
   mutating func apply(_ change: ChangeFile) {
+    guard change.schemaVersion <= schema.version else { return }
     let stamp = change.stamp
     applied[change.device, default: IndexSet()].insert(change.sequence)
     for object in change.objects {
@@ -62,8 +67,14 @@ struct MergedState: Sendable {
         registers.deleted = max(registers.deleted ?? stamp, stamp)
       case .upsert:
         var touched: [String: [String: RawJSON]] = [:]
-        let sets = object.groups.map(Set.init)
-        for (property, value) in object.fields ?? [:] where property != entity?.identityKey {
+        var fields = object.fields ?? [:]
+        var groups = object.groups
+        if change.schemaVersion < schema.version {
+          schema.migrations.migrate(
+            object.entity, id: object.id, fields: &fields, groups: &groups, from: change.schemaVersion, failures: &migrationFailures)
+        }
+        let sets = groups.map(Set.init)
+        for (property, value) in fields where property != entity?.identityKey {
           let group = entity?.group(of: property) ?? property
           if sets?.contains(group) ?? true { touched[group, default: [:]][property] = value }
         }
@@ -99,7 +110,7 @@ struct MergedState: Sendable {
       for (name, entity) in schema.entities {
         for reference in entity.references {
           for (id, registers) in live[name] ?? [:] {
-            guard let target = Self.fields(registers)[reference.keyName].flatMap(Self.uuid),
+            guard let target = Self.fields(registers, entity, schema.migrations)[reference.keyName].flatMap(Self.uuid),
               gone[reference.targetEntity]?.contains(target) == true
             else { continue }
             if reference.deleteRule == .cascade {
@@ -118,7 +129,7 @@ struct MergedState: Sendable {
     while changed {
       changed = false
       for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
-        let merged = Self.mergeDuplicates(&live[name, default: [:]], entity)
+        let merged = Self.mergeDuplicates(&live[name, default: [:]], entity, schema.migrations)
         guard !merged.isEmpty else { continue }
         survivorOf[name, default: [:]].merge(merged) { $1 }
         for (loser, survivor) in survivorOf[name]! where merged[survivor] != nil {
@@ -129,7 +140,7 @@ struct MergedState: Sendable {
         for reference in entity.references {
           guard let survivors = survivorOf[reference.targetEntity], !survivors.isEmpty else { continue }
           for (id, registers) in live[name] ?? [:] {
-            guard let target = Self.fields(registers)[reference.keyName].flatMap(Self.uuid), let survivor = survivors[target] else { continue }
+            guard let target = Self.fields(registers, entity, schema.migrations)[reference.keyName].flatMap(Self.uuid), let survivor = survivors[target] else { continue }
             live[name]?[id] = Self.setting(reference.keyName, to: Self.rawUUID(survivor), in: registers, entity)
             changed = true
           }
@@ -142,7 +153,7 @@ struct MergedState: Sendable {
       var values: [UUID: [String: RawJSON]] = [:]
       values.reserveCapacity(objects.count)
       for (id, registers) in objects {
-        var fields = Self.fields(registers)
+        var fields = Self.fields(registers, entity, schema.migrations)
         fields[entity.identityKey] = Self.rawUUID(id)
         values[id] = fields
       }
@@ -151,9 +162,12 @@ struct MergedState: Sendable {
     return result
   }
 
-  private static func fields(_ registers: Registers) -> [String: RawJSON] {
+  /// An object's properties: each group's last writer's, and the defaults of properties that
+  /// migrations added and no writer set.
+  private static func fields(_ registers: Registers, _ entity: MergeSchema.Entity, _ migrations: MigrationPlan) -> [String: RawJSON] {
     var fields: [String: RawJSON] = [:]
     for register in registers.groups.values { fields.merge(register.fields) { $1 } }
+    migrations.fillDefaults(entity.name, &fields)
     return fields
   }
 
@@ -167,7 +181,9 @@ struct MergedState: Sendable {
   /// Makes objects that share a unique key one object: the one created first survives (ties:
   /// the smaller id), and each field group takes the last writer's value among them all.
   /// Returns each merged-away id → its survivor.
-  private static func mergeDuplicates(_ objects: inout [UUID: Registers], _ entity: MergeSchema.Entity) -> [UUID: UUID] {
+  private static func mergeDuplicates(
+    _ objects: inout [UUID: Registers], _ entity: MergeSchema.Entity, _ migrations: MigrationPlan
+  ) -> [UUID: UUID] {
     var survivorOf: [UUID: UUID] = [:]
     var changed = true
     while changed {
@@ -175,7 +191,7 @@ struct MergedState: Sendable {
       for keyNames in entity.uniqueKeys {
         var holders: [[RawJSON]: [UUID]] = [:]
         for (id, registers) in objects {
-          let fields = Self.fields(registers)
+          let fields = Self.fields(registers, entity, migrations)
           holders[keyNames.map { fields[$0] ?? .null }, default: []].append(id)
         }
         for ids in holders.values where ids.count > 1 {

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What a ``StoreContext/save()`` did: the transaction it committed, and which stored object
+/// each inserted object became.
+///
+/// An insert whose unique key (or id) matches a stored object merges into it rather than
+/// duplicating it, so the inserted id may not exist after the save: ask ``id(of:)`` for the
+/// object that holds its values.
+///
+/// ```swift
+/// context.insert(FeedSession(uuid: UUID(), profileID: mia, startTime: nine))
+/// let saved = try context.save()
+/// let feedID = saved.id(of: FeedSession.self, inserted.uuid)  // the stored feed of 9:00
+/// ```
+public struct SaveResult: Sendable, Equatable {
+  /// The committed transaction; nil when the save changed nothing (the store already held
+  /// every value, as when an insert merges into an identical stored object).
+  public var transaction: Transaction?
+  /// Inserted or updated objects that merged into another stored object on a uniqueness
+  /// constraint: their id → the survivor's.
+  public var merged: [ObjectID: ObjectID]
+
+  public init(transaction: Transaction?, merged: [ObjectID: ObjectID] = [:]) {
+    self.transaction = transaction
+    self.merged = merged
+  }
+
+  /// The stored object that holds the values of the object saved as `object`: itself unless it
+  /// merged into another.
+  public func id(of object: ObjectID) -> ObjectID { merged[object] ?? object }
+
+  /// The id of the stored object that holds the values saved as `type` `id`.
+  public func id<E: Entity>(of type: E.Type, _ id: UUID) -> UUID { self.id(of: ObjectID(type, id)).uuid }
+}
