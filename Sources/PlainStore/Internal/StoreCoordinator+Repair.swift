@@ -13,7 +13,7 @@ extension StoreCoordinator {
       return try body()
     } catch let error as StoreError {
       guard let files, let lock, Self.isCacheDamage(error, files) else { throw error }
-      try lock.withLock(timeout: options.lockTimeout) { try rebuildCache(files, because: error) }
+      try lock.withLock(timeout: options.lockTimeout) { try rebuildCache(files, because: error.description) }
       return try body()
     }
   }
