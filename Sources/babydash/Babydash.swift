@@ -1,5 +1,4 @@
 import BabyDashboard
-import BabyDashboardPreviews
 import Foundation
 import PlainStore
 

@@ -1,4 +1,5 @@
 import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash baby add | rename | remove | list`.
@@ -31,7 +31,7 @@ enum BabyCommands {
         allowingSameName: invocation.has("--same-name-ok"))
     }
     invocation.output.print(
-      "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(LocalTimeText.duration(baby.feedTerm)).")
+      "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(TimeText.duration(baby.feedTerm)).")
   }
 
   static let rename = Command(
@@ -81,12 +81,12 @@ enum BabyCommands {
       return
     }
     let width = babies.map { TextLayout.width($0.name) }.max()!
-    let terms = babies.map { LocalTimeText.duration($0.feedTerm) }
+    let terms = babies.map { TimeText.duration($0.feedTerm) }
     let termWidth = terms.map(\.count).max()!
     for (baby, term) in zip(babies, terms) {
       let termPadding = String(repeating: " ", count: termWidth - term.count)
-      let added = LocalTimeText.dayText(TimeArgument.civilDay(of: baby.createdAt, in: session.timeZone))
-        + " " + LocalTimeText.clockText(baby.createdAt, in: session.timeZone)
+      let added = TimeText.isoDay(TimeText.civilDay(of: baby.createdAt, in: session.timeZone))
+        + " " + TimeText.clock(baby.createdAt, in: session.timeZone)
       invocation.output.print(
         "\(TextLayout.pad(baby.name, to: width))  every \(term)\(termPadding)  added \(added)  \(baby.id.uuidString)")
     }

@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash feed start | finish | log | edit | delete`.
@@ -44,7 +44,7 @@ enum FeedCommands {
     if typed == nil { tracker.countPrefill(from: prefill.source) }
     if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
     let amountText = LastFeedAmount(feed: feed).map {
-      ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
+      ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
     } ?? ""
     invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
   }
@@ -119,7 +119,7 @@ enum FeedCommands {
 extension Session {
   /// A time as the tool prints it in messages.
   func text(_ date: Date) -> String {
-    LocalTimeText.format(date, now: now, in: timeZone)
+    TimeText.typable(date, now: now, in: timeZone)
   }
 
   /// The id as `babydash history` shows it.
@@ -130,7 +130,7 @@ extension Session {
   /// `07:00–07:30, 120 mL`, `07:00 (in progress)`.
   func describe(_ feed: FeedSession) -> String {
     let span = text(feed.startTime) + (feed.endTime.map { "–" + text($0) } ?? " (in progress)")
-    let amount = LastFeedAmount(feed: feed).map { ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) } ?? ""
+    let amount = LastFeedAmount(feed: feed).map { ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) } ?? ""
     return span + amount
   }
 }

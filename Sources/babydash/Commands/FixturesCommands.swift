@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardText
 import Foundation
 
 /// `babydash fixtures list` and `babydash fixtures SCENARIO`.

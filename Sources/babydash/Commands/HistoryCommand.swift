@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash history [--baby NAME] [--tag TAG] [--month YYYY-MM]`.

@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash widget [--family small|medium] [--baby NAME]`.
