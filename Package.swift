@@ -37,16 +37,19 @@ let package = Package(
     .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
 
     // Tools
-    .executableTarget(name: "babydash", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardText", "BabyDashboardFixtures", "BabyDashboardPreviews"]),
-    .executableTarget(name: "babydash-bench", dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardPreviews"]),
+    // The one small argument parser of every executable: typed options, help from the declarations.
+    .target(name: "ArgumentParsing", path: "Sources/ArgumentParsing"),
+    .executableTarget(name: "babydash", dependencies: ["ArgumentParsing", "PlainStore", "BabyDashboard", "BabyDashboardText", "BabyDashboardFixtures", "BabyDashboardPreviews"]),
+    .executableTarget(name: "babydash-bench", dependencies: ["ArgumentParsing", "PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardPreviews"]),
     // Test-only: a writer process that the multi-process and crash tests start and kill.
-    .executableTarget(name: "plainstore-stress", dependencies: ["PlainStore"]),
+    .executableTarget(name: "plainstore-stress", dependencies: ["ArgumentParsing", "PlainStore"]),
 
     // Test support: builds SwiftData-shaped SQLite stores with the SQLite C API, for the tests only.
     .target(
       name: "SwiftDataStoreBuilder", dependencies: ["BabyDashboard", "CSQLite", "CZlib"], path: "Tests/SwiftDataStoreBuilder"),
 
     // Tests
+    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "BabyDashboardTesting", "plainstore-stress"]),
     .testTarget(
       name: "BabyDashboardTests",
@@ -59,10 +62,10 @@ let package = Package(
       name: "BabydashTests",
       dependencies: [
         "PlainStore", "BabyDashboard", "BabyDashboardText", "BabyDashboardFixtures", "BabyDashboardPreviews", "BabyDashboardTesting",
-        "babydash", "SwiftDataStoreBuilder",
+        "ArgumentParsing", "babydash", "SwiftDataStoreBuilder",
       ]),
     // The benchmark's arithmetic only (parsing, per-pair ratios, the table): timings stay out of tests.
-    .testTarget(name: "BabydashBenchTests", dependencies: ["babydash-bench"]),
+    .testTarget(name: "BabydashBenchTests", dependencies: ["ArgumentParsing", "babydash-bench"]),
   ],
   swiftLanguageModes: [.v6]
 )

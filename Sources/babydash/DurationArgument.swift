@@ -1,8 +1,21 @@
+import ArgumentParsing
 import Foundation
 
 /// Reads the DURATION values people type: `3h`, `2h30m`, `90m`, `45s`, or plain seconds; also
 /// what the tool prints (`2h 30m`, `1d 2h`), so a term shown can be typed back.
-enum DurationArgument {
+struct DurationArgument: ExpressibleByArgument {
+  var seconds: TimeInterval
+
+  init(argument: String) throws(ArgumentValueError) {
+    do {
+      seconds = try Self.parse(argument)
+    } catch let error as ArgumentValueError {
+      throw error
+    } catch {
+      throw ArgumentValueError(reason: "\(error)")
+    }
+  }
+
   static func parse(_ text: String) throws -> TimeInterval {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 10800 (seconds)")

@@ -1,4 +1,5 @@
 import Foundation
+import ArgumentParsing
 import BabyDashboardText
 import PlainStore
 
@@ -8,7 +9,14 @@ import PlainStore
 ///
 /// A local time the zone skips (a daylight-saving gap) is refused, naming the valid times around
 /// it; one the zone repeats (the hour the clocks go back) is refused unless given with an offset.
-enum TimeArgument {
+struct TimeArgument: ExpressibleByArgument {
+  /// The text as typed: what it means depends on the session's now and zone (``parse(_:now:timeZone:)``).
+  var text: String
+
+  init(argument: String) {
+    text = argument
+  }
+
   static func parse(_ text: String, now: Date, timeZone: TimeZone) throws -> Date {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let parts = ISO8601.parseParts(trimmed) {

@@ -8,7 +8,6 @@ struct OpenMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown([])
     let container = try StoreContainer.file(
       at: arguments.store, schema: StressSchema.v1, options: StoreOptions(author: "open", watchesOtherProcesses: false))
     StressOutput.line("opened \(try container.newBackgroundContext().fetchCount(FetchDescriptor<StressItem>()))")
