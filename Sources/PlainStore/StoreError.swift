@@ -3,7 +3,7 @@ import Foundation
 /// Why a store operation failed: what, where, and what to do.
 ///
 /// The description reads as one sentence for a person, for example
-/// `damaged at 'BabyDashboard.store/log/000042.json': truncated JSON — the store was left untouched; restore the file from a backup or move it aside.`
+/// `damaged at 'Notes.store/changes/3f2a9c1e/00000042-0001.json': truncated JSON — the store was left untouched; restore the file from a backup or move it aside.`
 public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
   public enum Code: Equatable, Sendable {
     /// A file exists but cannot be read as what it should be.

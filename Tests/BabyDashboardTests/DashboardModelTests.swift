@@ -242,7 +242,7 @@ import Testing
   }
 
   @Test func twoBabiesOfOneNameNeverShareACachedAmount() throws {
-    // SEED-SPEC.md lists the collision as a risk and keying by id as its mitigation: shipped.
+    // The collision was a known risk and keying by id its mitigation (BabyDashboard.docc, DataModel.md): shipped.
     let store = try TestContainer(clock: { Fixed.now })
     defer { try? store.tearDown() }
     let samA = BabyProfile(id: Fixed.id(5), name: "Sam", createdAt: Fixed.date("2026-01-01T00:00:00Z"))

@@ -5,7 +5,7 @@ import Foundation
 import PlainStore
 import Testing
 
-/// The store's rules as SEED-SPEC.md maps them: order, uniqueness, delete rules, identity.
+/// The store's rules as BabyDashboard.docc's DataModel.md maps them: order, uniqueness, delete rules, identity.
 @Suite struct SchemaTests {
   let start = Fixed.date("2026-03-14T09:00:00Z")
 

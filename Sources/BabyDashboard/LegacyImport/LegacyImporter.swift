@@ -1,7 +1,7 @@
 import Foundation
 import PlainStore
 
-/// Imports SwiftData-era data into the store (SEED-SPEC.md, Phase B), through any
+/// Imports SwiftData-era data into the store (Phase B, <doc:Importer>), through any
 /// ``LegacyStoreReader``.
 ///
 /// One run: check the feature flag and `migrationCompleted`; read and validate the whole source
