@@ -14,6 +14,25 @@ import Testing
       now: { now }, newID: { ids.make() })
   }
 
+  @Test func anImportedObjectIsMissingOnlyWhenNoneOfItsUniqueKeysIsTaken() throws {
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
+    let start = Fixed.date("2026-03-14T06:00:00Z")
+    let stored = makeFeedSession(profile: .mia, start: start, uuid: Fixed.id(20))
+    try store.seed([.mia], feeds: [stored])
+    let tracker = tracker(store)
+    // Same baby and start under another id: the store would merge it, so it is not missing.
+    let sameKey = makeFeedSession(profile: .mia, start: start, amountValue: 90, amountUnitSymbol: "mL", uuid: Fixed.id(21))
+    let otherStart = makeFeedSession(profile: .mia, start: start.addingTimeInterval(60), uuid: Fixed.id(22))
+    let orphan = makeFeedSession(profile: nil, start: start, uuid: Fixed.id(23))
+    #expect(try tracker.missing([sameKey, otherStart, orphan]).map(\.uuid) == [Fixed.id(22), Fixed.id(23)])
+    #expect(try tracker.missing([BabyProfile.mia, .leo]).map(\.id) == [BabyProfile.leo.id])
+
+    try tracker.insert([BabyProfile.leo, otherStart, orphan], inSavesOf: 2)
+    #expect(try store.reader.fetchCount(FetchDescriptor<FeedSession>()) == 3)
+    #expect(try tracker.missing([sameKey, otherStart, orphan]).isEmpty)
+  }
+
   @Test func renamingABabyToAnotherBabysNameNeverTouchesThatBabysAmount() throws {
     let store = try TestContainer(clock: { Fixed.now })
     defer { try? store.tearDown() }
