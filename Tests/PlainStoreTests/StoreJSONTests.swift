@@ -252,7 +252,7 @@ import Testing
     } throws: { error in
       guard case DecodingError.keyNotFound(let key, let context) = error else { return false }
       return key.stringValue == "bool" && context.codingPath.map(\.stringValue) == ["zeta"]
-        && StoreCoding.reason(error) == "missing key 'bool' in zeta"
+        && StoreCoding.reason(error) == "zeta.bool: the key is missing"
     }
   }
 
@@ -262,7 +262,7 @@ import Testing
       try StoreJSONDecoder().decode(Child.self, from: Data(text.utf8))
     } throws: { error in
       guard case DecodingError.typeMismatch(_, let context) = error else { return false }
-      return StoreCoding.reason(error).hasPrefix("numbers.[1]: ") && context.codingPath.count == 2
+      return StoreCoding.reason(error).hasPrefix("numbers[1]: expected a number") && context.codingPath.count == 2
     }
   }
 
@@ -280,7 +280,7 @@ import Testing
     #expect {
       try StoreJSONDecoder().decode(Dated.self, from: Data(#"{"at":["2026-13-01T00:00:00Z"]}"#.utf8))
     } throws: { error in
-      StoreCoding.reason(error) == "at.[0]: '2026-13-01T00:00:00Z' is not an ISO 8601 date"
+      StoreCoding.reason(error) == "at[0]: '2026-13-01T00:00:00Z' is not an ISO 8601 date"
     }
   }
 
