@@ -1,7 +1,7 @@
 import Foundation
 import PlainStore
 
-/// The store's entities as SEED-SPEC.md maps them for Core Data, on PlainStore.
+/// The store's entities, mapped from the SwiftData models (<doc:DataModel>), on PlainStore.
 ///
 /// - `BabyProfile`: unique `id`; indexed `createdAt` (the screens' order) and `name` (lookups).
 /// - `FeedSession`: unique (profile, startTime), which makes the importer idempotent; indexed

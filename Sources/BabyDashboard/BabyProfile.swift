@@ -2,7 +2,7 @@ import Foundation
 
 /// A baby whose feeds and diaper changes the app tracks.
 ///
-/// As SEED-SPEC.md maps it for Core Data: `createdAt` is new and orders the dashboard's tiles;
+/// As <doc:DataModel> maps it: `createdAt` is new and orders the dashboard's tiles;
 /// the SwiftData-era `lastFeedAmountValue` / `lastFeedAmountUnitSymbol` are gone and live in
 /// ``LastFeedAmountCache`` instead.
 public struct BabyProfile: Codable, Sendable, Hashable, Identifiable {

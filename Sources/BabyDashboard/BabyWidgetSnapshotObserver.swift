@@ -42,8 +42,6 @@ public final class BabyWidgetSnapshotObserver: Sendable {
   private struct State {
     var task: Task<Void, Never>?
     var watching = false
-    var nextID = 0
-    var subscribers: [Int: AsyncStream<Refresh>.Continuation] = [:]
   }
 
   /// The store observed.
@@ -54,6 +52,7 @@ public final class BabyWidgetSnapshotObserver: Sendable {
   public let timeZone: TimeZone
   private let now: @Sendable () -> Date
   private let state = Mutex(State())
+  private let subscribers = SubscriberRegistry<Refresh>()
   private let refreshing = Mutex(())
 
   /// An observer that writes the snapshots to `fileURL`.
@@ -124,32 +123,22 @@ public final class BabyWidgetSnapshotObserver: Sendable {
   /// Stops observing: cancels the subscription, stops the folder watcher if ``start(watchingFolder:)``
   /// started it, and ends every ``refreshes()`` stream.
   public func stop() {
-    let (task, watching, subscribers) = state.withLock { state in
+    let (task, watching) = state.withLock { state in
       defer {
         state.task = nil
         state.watching = false
-        state.subscribers = [:]
       }
-      return (state.task, state.watching, Array(state.subscribers.values))
+      return (state.task, state.watching)
     }
     task?.cancel()
     if watching { container.stopWatching() }
-    for continuation in subscribers { continuation.finish() }
+    subscribers.finish()
   }
 
   /// Every refresh from now on, as it completes, until ``stop()``: for a UI that reloads the
   /// widget's timelines, and for tests.
   public func refreshes() -> AsyncStream<Refresh> {
-    let (stream, continuation) = AsyncStream<Refresh>.makeStream(bufferingPolicy: .unbounded)
-    let id = state.withLock { state in
-      defer { state.nextID += 1 }
-      state.subscribers[state.nextID] = continuation
-      return state.nextID
-    }
-    continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-    }
-    return stream
+    subscribers.subscribe()
   }
 
   /// Rebuilds the snapshot file now and tells ``refreshes()`` subscribers.
@@ -159,7 +148,7 @@ public final class BabyWidgetSnapshotObserver: Sendable {
       Result { try refreshBabyWidgetSnapshots(using: container, now: now(), timeZone: timeZone, to: fileURL) }
     }
     let refresh = Refresh(trigger: trigger, result: result)
-    for continuation in state.withLock({ Array($0.subscribers.values) }) { continuation.yield(refresh) }
+    subscribers.yield(refresh)
     return refresh
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 
 /// A ``KeyValueStore`` in one JSON file, safe to share between processes.
 ///
@@ -184,17 +185,8 @@ public struct FileKeyValueStore: KeyValueStore {
         + "empty preferences (the last-feed amounts can be backfilled from the store)")
   }
 
+  /// A reason a person can act on, from a decoding error (``DecodingFailure``).
   static func reason(_ error: Error) -> String {
-    switch error {
-    case DecodingError.dataCorrupted(let context):
-      return context.underlyingError.map { "\($0)" } ?? context.debugDescription
-    case DecodingError.keyNotFound(let key, _):
-      return "missing key '\(key.stringValue)'"
-    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-      return "\(context.debugDescription) at '\(path)'"
-    default:
-      return "\(error)"
-    }
+    (error as? DecodingError).map { DecodingFailure($0).description } ?? "\(error)"
   }
 }

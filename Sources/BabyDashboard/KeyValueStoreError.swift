@@ -1,9 +1,11 @@
+import PlainStore
+
 /// A key-value store could not read or write its data.
 ///
 /// Says what went wrong, at which file, and what to do:
 /// `damaged at '/…/Preferences/group.sungdoo.babyDashboard.json': not JSON (…) — the file was
 /// left untouched; restore it, or move it away to start with empty preferences.`
-public struct KeyValueStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct KeyValueStoreError: LocatedError, Equatable, Sendable {
   /// The kind of failure.
   public enum Code: Equatable, Sendable {
     /// The file exists but cannot be read as a key-value file.
@@ -33,15 +35,14 @@ public struct KeyValueStoreError: Error, Equatable, Sendable, CustomStringConver
     self.detail = detail
   }
 
-  public var description: String {
-    let kind: String
+  /// The code in words: "damaged", "I/O error".
+  public var kind: String {
     switch code {
-    case .damaged: kind = "damaged"
-    case .newerFormat(let version): kind = "newer format (\(version))"
-    case .io: kind = "I/O error"
-    case .symbolicLink: kind = "symbolic link"
-    case .notARegularFile: kind = "not a regular file"
+    case .damaged: return "damaged"
+    case .newerFormat(let version): return "newer format (\(version))"
+    case .io: return "I/O error"
+    case .symbolicLink: return "symbolic link"
+    case .notARegularFile: return "not a regular file"
     }
-    return "\(kind) at '\(path)': \(detail)"
   }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The amount of a baby's last feed, as ``LastFeedAmountCache`` keeps it.
 ///
-/// Stored as the small JSON object SEED-SPEC.md names: `{"amountUnitSymbol":"mL","amountValue":120}`.
+/// Stored as the small JSON object <doc:DataModel> names: `{"amountUnitSymbol":"mL","amountValue":120}`.
 public struct LastFeedAmount: Codable, Sendable, Hashable {
   /// How much.
   public var amountValue: Double

@@ -1,4 +1,4 @@
-/// What a backfill of ``LastFeedAmountCache`` did: the telemetry SEED-SPEC.md asks for.
+/// What a backfill of ``LastFeedAmountCache`` did: the telemetry of <doc:RolloutPhases>.
 public struct LastFeedAmountBackfillReport: Sendable, Hashable {
   /// How many babies the store holds.
   public var babies: Int

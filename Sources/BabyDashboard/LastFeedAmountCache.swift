@@ -1,6 +1,6 @@
 import Foundation
 
-/// The last feed amount per baby, outside the store (SEED-SPEC.md, Phase A, with its mitigation).
+/// The last feed amount per baby, outside the store (Phase A, keyed by id: <doc:DataModel>).
 ///
 /// Read to prefill the amount when a feed is finished; written whenever a feed with an amount is
 /// saved (``Tracker`` decides when). The spec keys it by name and lists the risks that follow

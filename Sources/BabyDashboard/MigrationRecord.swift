@@ -3,8 +3,8 @@ import PlainStore
 
 /// The `migrationCompleted` record: the legacy import finished, for which schema version, when.
 ///
-/// Kept in the app group's ``KeyValueStore`` under `migrationCompleted`, as SEED-SPEC.md asks
-/// ("persist migrationCompleted flag with schema version"). The importer writes it last; while it
+/// Kept in the app group's ``KeyValueStore`` under `migrationCompleted`, with the schema version
+/// (<doc:Importer>). The importer writes it last; while it
 /// is missing or older than the current schema, the importer runs (if ``FeatureFlags`` allow).
 public struct MigrationRecord: Codable, Sendable, Hashable {
   /// The key in the key-value store.

@@ -2,7 +2,7 @@ import Foundation
 import PlainStore
 
 /// The fetches the screens, the widget snapshots and the backfill share, in the sort orders
-/// SEED-SPEC.md names: babies by createdAt ascending, feeds by startTime and diapers by
+/// <doc:DataModel> names: babies by createdAt ascending, feeds by startTime and diapers by
 /// timestamp descending.
 extension StoreContext {
   /// All babies, oldest first (by `createdAt`, then `id` for a stable order), never by name.

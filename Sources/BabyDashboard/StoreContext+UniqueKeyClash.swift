@@ -34,8 +34,19 @@ extension StoreContext {
     return nil
   }
 
+  /// The unique-key values of every stored object of `E`, to tell many objects at once (an
+  /// import) whether a save would merge them into a stored one — the rule of
+  /// ``clashingObject(with:schema:)``, with one fetch instead of one per object.
+  public func uniqueKeyIndex<E: Entity>(_ type: E.Type, schema: Schema) throws -> UniqueKeyIndex<E> {
+    let keySets = schema.entities.first(where: { $0.name == E.entityName })?.uniqueKeyNames ?? []
+    var index = UniqueKeyIndex<E>(keySets: keySets, stored: [])
+    guard !keySets.isEmpty else { return index }
+    for object in try fetch(FetchDescriptor<E>()) { index.stored.formUnion(index.keys(of: object)) }
+    return index
+  }
+
   /// The stored properties of `object` by name; an absent optional has no value.
-  private static func properties(of object: some Entity) -> (labels: Set<String>, values: [String: AnyHashable]) {
+  static func properties(of object: some Entity) -> (labels: Set<String>, values: [String: AnyHashable]) {
     var labels = Set<String>()
     var values: [String: AnyHashable] = [:]
     for child in Mirror(reflecting: object).children {
@@ -44,5 +55,25 @@ extension StoreContext {
       values[label] = child.value as? AnyHashable
     }
     return (labels, values)
+  }
+}
+
+/// The unique-key values of a set of stored objects: see ``StoreContext/uniqueKeyIndex(_:schema:)``.
+public struct UniqueKeyIndex<E: Entity> {
+  /// The schema's unique key sets of `E`, by property name.
+  let keySets: [[String]]
+  /// One entry per stored object and key set: the key set's number, then its values.
+  var stored: Set<[AnyHashable]>
+
+  /// Whether a stored object shares one of `object`'s unique keys.
+  public func holds(_ object: E) -> Bool {
+    !stored.isDisjoint(with: keys(of: object))
+  }
+
+  func keys(of object: E) -> [[AnyHashable]] {
+    let values = StoreContext.properties(of: object).values
+    return keySets.enumerated().map { number, names in
+      [AnyHashable(number)] + names.map { values[$0] ?? AnyHashable(Optional<Int>.none) }
+    }
   }
 }

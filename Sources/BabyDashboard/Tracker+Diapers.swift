@@ -26,9 +26,7 @@ extension Tracker {
   ///   ``ScreenModelError/invalid(_:)``.
   @discardableResult
   public func editDiaper(_ id: UUID, timestamp: Date? = nil, type: DiaperType? = nil, profileID: UUID?? = nil) throws -> DiaperChange {
-    guard let stored = try context.object(DiaperChange.self, id: id) else {
-      throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: id)
-    }
+    let stored = try context.existing(DiaperChange.self, id: id)
     if case .some(.some(let babyID)) = profileID { _ = try baby(babyID) }
     var diaper = stored
     if let timestamp {
@@ -48,9 +46,7 @@ extension Tracker {
 
   /// Deletes a diaper change.
   public func deleteDiaper(_ id: UUID) throws {
-    guard try context.object(DiaperChange.self, id: id) != nil else {
-      throw ScreenModelError.notFound(entity: DiaperChange.entityName, id: id)
-    }
+    _ = try context.existing(DiaperChange.self, id: id)
     context.delete(DiaperChange.self, id: id)
     try save()
   }

@@ -115,9 +115,7 @@ extension Tracker {
   ///   for a baby that is not there, ``ScreenModelError/invalid(_:)`` with every issue.
   @discardableResult
   public func editFeed(_ id: UUID, _ changes: FeedChanges) throws -> FeedSession {
-    guard let stored = try context.object(FeedSession.self, id: id) else {
-      throw ScreenModelError.notFound(entity: FeedSession.entityName, id: id)
-    }
+    let stored = try context.existing(FeedSession.self, id: id)
     if case .some(.some(let babyID)) = changes.profileID { _ = try baby(babyID) }
     let feed = changes.applied(to: stored)
     var issues = feedIssues(feed, changes: changes)
@@ -132,9 +130,7 @@ extension Tracker {
 
   /// Deletes a feed. The cached amount stays: it is what was last given, even if that feed is gone.
   public func deleteFeed(_ id: UUID) throws {
-    guard try context.object(FeedSession.self, id: id) != nil else {
-      throw ScreenModelError.notFound(entity: FeedSession.entityName, id: id)
-    }
+    _ = try context.existing(FeedSession.self, id: id)
     context.delete(FeedSession.self, id: id)
     try save()
   }

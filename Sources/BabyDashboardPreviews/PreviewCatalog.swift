@@ -1,4 +1,6 @@
 import BabyDashboard
+import BabyDashboardFixtures
+import BabyDashboardText
 import Foundation
 import PlainStore
 

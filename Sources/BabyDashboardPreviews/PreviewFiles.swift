@@ -1,3 +1,4 @@
+import BabyDashboardText
 import Foundation
 
 /// Recording and checking the `Previews/` folder: what `babydash previews [--check]` and the

@@ -1,6 +1,6 @@
 /// What happens to the objects that refer to an object when that object is deleted.
 public enum DeleteRule: String, Codable, Sendable {
-  /// The references become `nil` (what BabyDashboard uses both ways).
+  /// The references become `nil`.
   case nullify
   /// The referring objects are deleted too.
   case cascade

@@ -3,8 +3,8 @@ import Foundation
 /// Why a store operation failed: what, where, and what to do.
 ///
 /// The description reads as one sentence for a person, for example
-/// `damaged at 'BabyDashboard.store/log/000042.json': truncated JSON — the store was left untouched; restore the file from a backup or move it aside.`
-public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
+/// `damaged at 'Notes.store/changes/3f2a9c1e/00000042-0001.json': truncated JSON — the store was left untouched; restore the file from a backup or move it aside.`
+public struct StoreError: LocatedError, Equatable, Sendable {
   public enum Code: Equatable, Sendable {
     /// A file exists but cannot be read as what it should be.
     case damaged
@@ -46,22 +46,21 @@ public struct StoreError: Error, Equatable, CustomStringConvertible, Sendable {
     self.detail = detail
   }
 
-  public var description: String {
-    let name: String
+  /// The code in words: "damaged", "newer format 3", "I/O error 5".
+  public var kind: String {
     switch code {
-    case .damaged: name = "damaged"
-    case .missing: name = "missing"
-    case .newerFormat(let version): name = "newer format \(version)"
-    case .newerSchema(let version): name = "newer schema \(version)"
-    case .migration: name = "migration"
-    case .locked: name = "locked"
-    case .symbolicLink: name = "symbolic link"
-    case .reference: name = "reference"
-    case .invalidObject: name = "invalid object"
-    case .notFound: name = "not found"
-    case .historyPruned: name = "history pruned"
-    case .io(let errno): name = "I/O error \(errno)"
+    case .damaged: return "damaged"
+    case .missing: return "missing"
+    case .newerFormat(let version): return "newer format \(version)"
+    case .newerSchema(let version): return "newer schema \(version)"
+    case .migration: return "migration"
+    case .locked: return "locked"
+    case .symbolicLink: return "symbolic link"
+    case .reference: return "reference"
+    case .invalidObject: return "invalid object"
+    case .notFound: return "not found"
+    case .historyPruned: return "history pruned"
+    case .io(let errno): return "I/O error \(errno)"
     }
-    return "\(name) at '\(path)': \(detail)"
   }
 }

@@ -44,9 +44,8 @@ struct BenchHistory {
     }
   }
 
-  /// A fixed UUID from a kind and a serial number.
+  /// A fixed UUID from a kind and a serial number: the fixtures' one scheme, `KKKKKKKK-0000-4000-8000-SSSSSSSSSSSS`.
   static func id(_ kind: Int, _ serial: Int) -> UUID {
-    let text = String(format: "%08X-0000-4000-8000-%012X", kind, serial)
-    return UUID(uuidString: text)!
+    IDSequence(namespace: UInt32(kind)).uuid(serial)
   }
 }

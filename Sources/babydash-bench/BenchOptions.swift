@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 
 /// The command line of `babydash-bench`, parsed strictly: an unknown option or a bad value is an
@@ -32,58 +33,78 @@ struct BenchOptions: Equatable {
   var procs = 4
   var multiProcessCommits: Int?
 
+  // The options, declared once: the parser, the help and the code below read them.
+  static let sizesOption = Option<SizeList>("--sizes", "N,N,…", help: "object counts to measure (default 1000,20000,100000)")
+  static let quickOption = Flag("--quick", help: "fewer runs: medians of 3")
+  static let sharedOnlyOption = Flag("--shared-only", help: "leave out what the peer does not measure (legacy import, previews)")
+  static let mpOption = Option<Int>("--mp", "SIZE", help: "several writer processes at once on a store of SIZE objects", check: atLeast(10))
+  static let mpSizeOption = Option<Int>("--mp-size", "SIZE", help: "the multi-process store size in the pairs (default 20000)", check: atLeast(10))
+  static let procsOption = Option<Int>("--procs", "N", help: "writer processes (default 4)", check: atLeast(1))
+  static let commitsOption = Option<Int>("--commits", "N", help: "commits per writer process (default 200, 50 with --quick)", check: atLeast(1))
+  static let pairsOption = Option<Int>("--pairs", "N", help: "interleaved pairs with the peer (default 5)", check: atLeast(1))
+  static let peerOption = Option<String>("--peer", "PATH", help: "the peer's executable: ours and its figures, interleaved, as ratios")
+  static let rssProbeOption = Option<String>("--rss-probe", "STORE", help: "internal: open STORE, fetch all feeds, print the peak RSS")
+  static let mpWriterOption = Option<String>("--mp-writer", "STORE", help: "internal: one writer of --mp; followed by INDEX COMMITS START")
+  static let helpOption = Flag("--help", help: "show this help (also -h)")
+
+  static let options = [
+    sizesOption.spec, quickOption.spec, sharedOnlyOption.spec, mpOption.spec, mpSizeOption.spec, procsOption.spec,
+    commitsOption.spec, pairsOption.spec, peerOption.spec, rssProbeOption.spec, mpWriterOption.spec, helpOption.spec,
+  ]
+
   static let usage = """
     usage: babydash-bench [--sizes 1000,20000,100000] [--quick] [--shared-only]
            babydash-bench --mp SIZE [--procs 4] [--commits 200]
            babydash-bench --peer PATH [--pairs 5] [--sizes 20000,100000] [--quick] [--mp-size 20000] [--procs 4] [--commits 200]
-    """
+
+    Options:
+
+    """ + OptionSpec.table(options).joined(separator: "\n")
+
+  static func atLeast(_ minimum: Int) -> @Sendable (Int) -> String? {
+    { $0 >= minimum ? nil : "a whole number, at least \(minimum)" }
+  }
 
   init(_ arguments: [String]) throws(BenchUsageError) {
-    var rest = arguments[...]
-    var sawSizes = false
-    func value(_ name: String) throws(BenchUsageError) -> String {
-      guard let value = rest.popFirst() else { throw BenchUsageError(message: "\(name) needs a value") }
-      return value
+    do {
+      try self.init(parsing: ParsedArguments(arguments, options: Self.options))
+    } catch {
+      throw BenchUsageError(message: error.message)
     }
-    func count(_ name: String, atLeast minimum: Int) throws(BenchUsageError) -> Int {
-      let text = try value(name)
-      guard let number = Int(text), number >= minimum else {
-        throw BenchUsageError(message: "bad value '\(text)' for \(name): a whole number, at least \(minimum)")
-      }
-      return number
+  }
+
+  private init(parsing parsed: ParsedArguments) throws(ArgumentError) {
+    if parsed.has(Self.helpOption) { throw ArgumentError("") }
+    quick = parsed.has(Self.quickOption)
+    sharedOnly = parsed.has(Self.sharedOnlyOption)
+    if let sizes = try parsed.value(Self.sizesOption) { self.sizes = sizes.counts }
+    if let size = try parsed.value(Self.mpOption) { mode = .multiProcess(size: size) }
+    multiProcessSize = try parsed.value(Self.mpSizeOption) ?? multiProcessSize
+    procs = try parsed.value(Self.procsOption) ?? procs
+    multiProcessCommits = try parsed.value(Self.commitsOption)
+    pairs = try parsed.value(Self.pairsOption) ?? pairs
+    if let peer = try parsed.value(Self.peerOption) {
+      mode = .peer(executable: peer)
+      // The pairs compare the sizes the issue's targets name, unless told otherwise.
+      if parsed.text(Self.sizesOption) == nil { sizes = [20_000, 100_000] }
     }
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--quick": quick = true
-      case "--shared-only": sharedOnly = true
-      case "--sizes":
-        let text = try value(argument)
-        let parsed = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard !parsed.isEmpty, parsed.allSatisfy({ ($0 ?? 0) >= 10 }) else {
-          throw BenchUsageError(message: "bad value '\(text)' for --sizes: comma-separated object counts, each at least 10")
+    if let store = try parsed.value(Self.rssProbeOption) { mode = .rssProbe(store: store) }
+    var rest = parsed.positionals[...]
+    if let store = try parsed.value(Self.mpWriterOption) {
+      func next<Value: ExpressibleByArgument>(_ name: String, _ type: Value.Type) throws(ArgumentError) -> Value {
+        guard let text = rest.popFirst() else { throw ArgumentError("--mp-writer needs \(name) after STORE") }
+        do throws(ArgumentValueError) {
+          return try Value(argument: text)
+        } catch {
+          throw ArgumentError("bad value '\(text)' for --mp-writer \(name): \(error.reason)")
         }
-        sizes = parsed.map { $0! }
-        sawSizes = true
-      case "--mp": mode = .multiProcess(size: try count(argument, atLeast: 10))
-      case "--mp-size": multiProcessSize = try count(argument, atLeast: 10)
-      case "--procs": procs = try count(argument, atLeast: 1)
-      case "--commits": multiProcessCommits = try count(argument, atLeast: 1)
-      case "--pairs": pairs = try count(argument, atLeast: 1)
-      case "--peer": mode = .peer(executable: try value(argument))
-      case "--rss-probe": mode = .rssProbe(store: try value(argument))
-      case "--mp-writer":
-        let store = try value(argument)
-        let index = try count(argument, atLeast: 0)
-        let commits = try count(argument, atLeast: 1)
-        let start = try value(argument)
-        guard let startAt = Double(start) else { throw BenchUsageError(message: "bad start time '\(start)' for --mp-writer") }
-        mode = .multiProcessWriter(store: store, index: index, commits: commits, startAt: startAt)
-      case "-h", "--help": throw BenchUsageError(message: nil)
-      default: throw BenchUsageError(message: "unknown argument '\(argument)'")
       }
+      let index = try next("INDEX", Int.self)
+      let commits = try next("COMMITS", Int.self)
+      let startAt = try next("START", Double.self)
+      mode = .multiProcessWriter(store: store, index: index, commits: commits, startAt: startAt)
     }
-    // The pairs compare the sizes the issue's targets name, unless told otherwise.
-    if case .peer = mode, !sawSizes { sizes = [20_000, 100_000] }
+    if let stray = rest.first { throw ArgumentError("unexpected argument '\(stray)'") }
   }
 
   /// Repetitions: the median of this many runs is reported.
@@ -97,4 +118,21 @@ struct BenchOptions: Equatable {
 /// A usage error; `nil` asks for the usage text alone (`--help`).
 struct BenchUsageError: Error, Equatable {
   var message: String?
+
+  init(message: String?) {
+    self.message = message?.isEmpty == true ? nil : message
+  }
+}
+
+/// `--sizes`: comma-separated object counts, each at least 10.
+struct SizeList: ExpressibleByArgument {
+  var counts: [Int]
+
+  init(argument: String) throws(ArgumentValueError) {
+    let parsed = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard !parsed.isEmpty, parsed.allSatisfy({ ($0 ?? 0) >= 10 }) else {
+      throw ArgumentValueError(reason: "comma-separated object counts, each at least 10")
+    }
+    counts = parsed.map { $0 ?? 0 }
+  }
 }

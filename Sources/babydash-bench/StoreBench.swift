@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardFixtures
 import Foundation
 import PlainStore
 

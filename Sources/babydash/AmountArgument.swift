@@ -1,10 +1,23 @@
+import ArgumentParsing
 import BabyDashboard
 import Foundation
 
 /// Reads the AMOUNT values people type: `120ml`, `120 mL`, `4oz`, `4 fl oz`, `4.5oz`.
 ///
 /// Only the spelling is read here; the range (not negative, not absurd) is the tracker's rule.
-enum AmountArgument {
+struct AmountArgument: ExpressibleByArgument {
+  var amount: LastFeedAmount
+
+  init(argument: String) throws(ArgumentValueError) {
+    do {
+      amount = try Self.parse(argument)
+    } catch let error as ArgumentValueError {
+      throw error
+    } catch {
+      throw ArgumentValueError(reason: "\(error)")
+    }
+  }
+
   static func parse(_ text: String) throws -> LastFeedAmount {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "," || $0 == "-") }

@@ -1,5 +1,5 @@
+import ArgumentParsing
 import BabyDashboard
-import BabyDashboardPreviews
 import Foundation
 import PlainStore
 
@@ -30,11 +30,11 @@ enum Babydash {
     var session: Session?
     do {
       let parsed = try parser.parse(argv)
-      if parsed.flags.contains("--version") {
+      if parsed.options.has(GlobalOptions.version) {
         output.print("babydash \(version)")
         return 0
       }
-      if parsed.command?.name == "help", !parsed.flags.contains("--help") {
+      if parsed.command?.name == "help", !parsed.options.has(GlobalOptions.help) {
         // `help COMMAND` is `COMMAND --help`.
         guard !parsed.arguments.isEmpty else {
           output.print(toolHelp)
@@ -47,7 +47,7 @@ enum Babydash {
         output.print(help(for: asked, parser: parser))
         return 0
       }
-      if parsed.flags.contains("--help") {
+      if parsed.options.has(GlobalOptions.help) {
         output.print(help(for: parsed, parser: parser))
         return 0
       }
@@ -57,10 +57,10 @@ enum Babydash {
       guard command.arguments.contains(parsed.arguments.count) else {
         throw argumentCountError(command, given: parsed.arguments)
       }
-      let opened = try Session(values: parsed.values, environment: environment, output: output, command: command)
+      let opened = try Session(options: parsed.options, environment: environment, output: output, command: command)
       session = opened
       try command.run(
-        Invocation(command: command, arguments: parsed.arguments, values: parsed.values, flags: parsed.flags, session: opened))
+        Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
       if let warning = opened.housekeepingWarning { output.error("babydash: warning: \(warning)") }
       return 0
     } catch {
@@ -86,7 +86,7 @@ enum Babydash {
       Command.toolUsageLine, "",
       commandList(commands, title: "Commands:"), "",
       "Global options:",
-    ].joined(separator: "\n") + "\n" + OptionSpec.table(OptionSpec.global).joined(separator: "\n") + "\n\n"
+    ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
       + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30).\n"
       + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
       + exitStatuses

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 
 /// One `babydash` command: its words, what it takes, and what it does.
@@ -26,36 +27,23 @@ struct Command {
   var help: String {
     var lines = [usageLine, "", summary]
     if !details.isEmpty { lines += ["", details] }
-    let all = options + OptionSpec.global
+    let all = options + GlobalOptions.all
     lines += ["", "Options:"]
     lines += OptionSpec.table(all)
     return lines.joined(separator: "\n")
   }
 }
 
-/// An option a command accepts.
-struct OptionSpec {
-  var name: String
-  /// The placeholder of its value (`TIME`), or nil for a flag.
-  var value: String?
-  var help: String
+/// The options every command accepts, declared once: the parser, the help and `Session` read them.
+enum GlobalOptions {
+  static let appGroup = Option<String>("--app-group", "DIR", help: "the app-group folder (default: $BABYDASH_APP_GROUP, else the platform's)")
+  static let syncFolder = Option<String>(
+    "--sync-folder", "DIR", help: "where the change files that sync live (default: $BABYDASH_SYNC_FOLDER, else the store's changes/)")
+  static let now = Option<String>("--now", "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)")
+  static let timeZone = Option<String>(
+    "--time-zone", "ZONE", help: "IANA zone for display and local times (default: UTC with --now, else the system's)")
+  static let help = Flag("--help", help: "show help (also -h)")
+  static let version = Flag("--version", help: "print the version")
 
-  var takesValue: Bool { value != nil }
-
-  static let global = [
-    OptionSpec(name: "--app-group", value: "DIR", help: "the app-group folder (default: $BABYDASH_APP_GROUP, else the platform's)"),
-    OptionSpec(name: "--sync-folder", value: "DIR", help: "where the change files that sync live (default: $BABYDASH_SYNC_FOLDER, else the store's changes/)"),
-    OptionSpec(name: "--now", value: "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)"),
-    OptionSpec(name: "--time-zone", value: "ZONE", help: "IANA zone for display and local times (default: UTC with --now, else the system's)"),
-    OptionSpec(name: "--help", value: nil, help: "show help (also -h)"),
-    OptionSpec(name: "--version", value: nil, help: "print the version"),
-  ]
-
-  static func table(_ options: [OptionSpec]) -> [String] {
-    let labels = options.map { "  \($0.name)\($0.value.map { " " + $0 } ?? "")" }
-    let width = labels.map(\.count).max() ?? 0
-    return zip(labels, options).map { label, option in
-      label + String(repeating: " ", count: width - label.count + 2) + option.help
-    }
-  }
+  static let all = [appGroup.spec, syncFolder.spec, now.spec, timeZone.spec, help.spec, version.spec]
 }

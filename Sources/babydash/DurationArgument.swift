@@ -1,7 +1,21 @@
+import ArgumentParsing
 import Foundation
 
-/// Reads the DURATION values people type: `3h`, `2h30m`, `90m`, `45s`, or plain seconds.
-enum DurationArgument {
+/// Reads the DURATION values people type: `3h`, `2h30m`, `90m`, `45s`, or plain seconds; also
+/// what the tool prints (`2h 30m`, `1d 2h`), so a term shown can be typed back.
+struct DurationArgument: ExpressibleByArgument {
+  var seconds: TimeInterval
+
+  init(argument: String) throws(ArgumentValueError) {
+    do {
+      seconds = try Self.parse(argument)
+    } catch let error as ArgumentValueError {
+      throw error
+    } catch {
+      throw ArgumentValueError(reason: "\(error)")
+    }
+  }
+
   static func parse(_ text: String) throws -> TimeInterval {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 10800 (seconds)")
@@ -14,12 +28,12 @@ enum DurationArgument {
     var total = 0
     var digits = ""
     var usedUnits: [Character] = []
-    for character in trimmed {
+    for character in trimmed where character != " " {
       if character.isASCII, character.isNumber {
         digits.append(character)
         continue
       }
-      guard let value = Int(digits), let scale = ["h": 3600, "m": 60, "s": 1][character],
+      guard let value = Int(digits), let scale = ["d": 86_400, "h": 3600, "m": 60, "s": 1][character],
         usedUnits.allSatisfy({ unitOrder($0) < unitOrder(character) })
       else { throw problem }
       // Checked: `2562047788015216h` is more seconds than an Int holds.
@@ -36,6 +50,6 @@ enum DurationArgument {
   }
 
   private static func unitOrder(_ unit: Character) -> Int {
-    ["h": 0, "m": 1, "s": 2][unit] ?? 3
+    ["d": 0, "h": 1, "m": 2, "s": 3][unit] ?? 4
   }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 
 /// A parsed command line: the command, its arguments and options, and the session they act in.
@@ -5,38 +6,43 @@ import Foundation
 struct Invocation {
   var command: Command
   var arguments: [String]
-  var values: [String: String]
-  var flags: Set<String>
+  var options: ParsedArguments
   var session: Session
 
   var output: Output { session.output }
 
-  func value(_ option: String) -> String? { values[option] }
+  /// The value of `option` in its type, or nil when it was not given.
+  ///
+  /// - Throws: a usage error "bad value 'X' for --NAME: reason".
+  func value<Value>(_ option: Option<Value>) throws -> Value? {
+    do {
+      return try options.value(option)
+    } catch {
+      throw usageError(error.message)
+    }
+  }
 
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
+  /// Whether `flag` was given.
+  func has(_ flag: Flag) -> Bool { options.has(flag) }
 
   /// A usage error for this command.
   func usageError(_ message: String) -> CommandLineError {
     .usage(message, command)
   }
 
-  /// The value of a TIME option, or `default` when it is absent.
-  func time(_ option: String, default fallback: Date) throws -> Date {
-    guard let text = values[option] else { return fallback }
-    return try parse(option, text) { try TimeArgument.parse($0, now: session.now, timeZone: session.timeZone) }
+  /// The moment a TIME option names (read in the session's zone, against its now), or
+  /// `default` when it is absent.
+  func time(_ option: Option<TimeArgument>, default fallback: Date) throws -> Date {
+    try self.time(option) ?? fallback
   }
 
-  /// Reads a value with `read`, turning its complaint into a usage error that names the option.
-  func parse<T>(_ option: String, _ text: String, _ read: (String) throws -> T) throws -> T {
+  /// The moment a TIME option names, or nil when it is absent.
+  func time(_ option: Option<TimeArgument>) throws -> Date? {
+    guard let text = try value(option)?.text else { return nil }
     do {
-      return try read(text)
+      return try TimeArgument.parse(text, now: session.now, timeZone: session.timeZone)
     } catch let error as ArgumentValueError {
-      throw usageError("bad value '\(text)' for \(option): \(error.reason)")
+      throw usageError("bad value '\(text)' for \(option.name): \(error.reason)")
     }
   }
-}
-
-/// Why a typed value could not be read.
-struct ArgumentValueError: Error {
-  var reason: String
 }

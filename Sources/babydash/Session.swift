@@ -1,3 +1,4 @@
+import ArgumentParsing
 import BabyDashboard
 import Foundation
 import PlainStore
@@ -22,22 +23,22 @@ final class Session {
   private let storeExistedBefore: Bool
   private let appGroupExistedBefore: Bool
 
-  init(values: [String: String], environment: [String: String], output: Output, command: Command?) throws {
+  init(options: ParsedArguments, environment: [String: String], output: Output, command: Command?) throws {
     self.environment = environment
     self.output = output
-    if let given = values["--app-group"] {
+    if let given = options.text(GlobalOptions.appGroup) {
       guard !given.isEmpty else {
         throw CommandLineError.usage("bad value '' for --app-group: give a folder (it is created if missing)", command)
       }
     }
-    appGroupDirectory = try AppGroup.current.resolve(argument: values["--app-group"], environment: environment)
+    appGroupDirectory = try AppGroup.current.resolve(argument: options.text(GlobalOptions.appGroup), environment: environment)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: appGroupDirectory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
       throw CommandLineError.usage(
         "the app group '\(appGroupDirectory.path)' is a file, not a folder: give a folder with --app-group or $BABYDASH_APP_GROUP",
         command)
     }
-    if let given = values["--sync-folder"] ?? environment["BABYDASH_SYNC_FOLDER"] {
+    if let given = options.text(GlobalOptions.syncFolder) ?? environment["BABYDASH_SYNC_FOLDER"] {
       guard !given.isEmpty else {
         throw CommandLineError.usage("bad value '' for --sync-folder: give a folder (it is created if missing)", command)
       }
@@ -47,16 +48,16 @@ final class Session {
     }
     storeExistedBefore = FileManager.default.fileExists(atPath: AppGroup.storeURL(in: appGroupDirectory).path)
     appGroupExistedBefore = FileManager.default.fileExists(atPath: appGroupDirectory.path)
-    if let zoneName = values["--time-zone"] {
+    if let zoneName = options.text(GlobalOptions.timeZone) {
       guard let zone = TimeZone(identifier: zoneName) else {
         throw CommandLineError.usage(
           "bad value '\(zoneName)' for --time-zone: not an IANA time zone (e.g. Europe/Berlin)", command)
       }
       timeZone = zone
     } else {
-      timeZone = values["--now"] == nil ? TimeZone.current : TimeZone(identifier: "UTC")!
+      timeZone = options.text(GlobalOptions.now) == nil ? TimeZone.current : TimeZone(identifier: "UTC")!
     }
-    if let text = values["--now"] {
+    if let text = options.text(GlobalOptions.now) {
       guard let parts = ISO8601.parseParts(text) else {
         throw CommandLineError.usage(
           "bad value '\(text)' for --now: expected ISO 8601, e.g. 2026-01-15T09:30:00Z", command)

@@ -1,4 +1,6 @@
 import Foundation
+import ArgumentParsing
+import BabyDashboardText
 import PlainStore
 
 /// Reads the TIME values people type: ISO 8601 with an offset, ISO 8601 without one (read in
@@ -7,7 +9,14 @@ import PlainStore
 ///
 /// A local time the zone skips (a daylight-saving gap) is refused, naming the valid times around
 /// it; one the zone repeats (the hour the clocks go back) is refused unless given with an offset.
-enum TimeArgument {
+struct TimeArgument: ExpressibleByArgument {
+  /// The text as typed: what it means depends on the session's now and zone (``parse(_:now:timeZone:)``).
+  var text: String
+
+  init(argument: String) {
+    text = argument
+  }
+
   static func parse(_ text: String, now: Date, timeZone: TimeZone) throws -> Date {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if let parts = ISO8601.parseParts(trimmed) {
@@ -15,12 +24,12 @@ enum TimeArgument {
       return try localDate(parts, in: timeZone, text: trimmed)
     }
     if let (hour, minute) = clockTime(trimmed) {
-      let today = civilDay(of: now, in: timeZone)
+      let today = TimeText.civilDay(of: now, in: timeZone)
       let todayNumber = ISO8601.daysFromCivil(year: today.year, month: today.month, day: today.day)
       for daysBack in 0...1 {
         let day = ISO8601.civilFromDays(todayNumber - Int64(daysBack))
         // A day before the year 0000 has no four-digit text: no time the store could hold.
-        guard let parts = ISO8601.parseParts(LocalTimeText.dayText(day) + "T" + pad(hour) + ":" + pad(minute)) else {
+        guard let parts = ISO8601.parseParts(TimeText.isoDay(day) + "T" + TimeText.zeroPadded(hour) + ":" + TimeText.zeroPadded(minute)) else {
           throw ArgumentValueError(reason: "that day is outside the dates the store holds: \(ISO8601.storableRangeText)")
         }
         let date = try localDate(parts, in: timeZone, text: trimmed)
@@ -40,7 +49,7 @@ enum TimeArgument {
     let after = zone.secondsFromGMT(for: asUTC.addingTimeInterval(86_400))
     let candidates = Set([before, after]).sorted(by: >).map { parts.date(offsetSeconds: $0) }
       .filter { zone.secondsFromGMT(for: $0) == Int(asUTC.timeIntervalSince($0)) }
-    let wall = LocalTimeText.dayText((parts.year, parts.month, parts.day)) + "T" + pad(parts.hour) + ":" + pad(parts.minute)
+    let wall = TimeText.isoDay((parts.year, parts.month, parts.day)) + "T" + TimeText.zeroPadded(parts.hour) + ":" + TimeText.zeroPadded(parts.minute)
     switch candidates.count {
     case 1:
       return candidates[0]
@@ -48,34 +57,18 @@ enum TimeArgument {
       // The clocks jumped over it: name the last minute before the jump and the first after.
       let transition = zone.nextDaylightSavingTimeTransition(after: parts.date(offsetSeconds: before).addingTimeInterval(-86_400))
         ?? parts.date(offsetSeconds: before)
-      let last = LocalTimeText.clockText(transition.addingTimeInterval(-60), in: zone)
-      let first = LocalTimeText.clockText(transition, in: zone)
+      let last = TimeText.clock(transition.addingTimeInterval(-60), in: zone)
+      let first = TimeText.clock(transition, in: zone)
       throw ArgumentValueError(
         reason: "\(wall) does not exist in \(zone.identifier) (the clocks jump forward there): give \(last) or earlier, or \(first) or later")
     default:
       let (first, second) = (candidates[0], candidates[1])
       throw ArgumentValueError(
         reason: "\(wall) happens twice in \(zone.identifier) (the clocks go back): give the offset, "
-          + "\(wall)\(offsetText(zone.secondsFromGMT(for: first))) for the first or "
-          + "\(wall)\(offsetText(zone.secondsFromGMT(for: second))) for the second")
+          + "\(wall)\(TimeText.isoOffset(zone.secondsFromGMT(for: first))) for the first or "
+          + "\(wall)\(TimeText.isoOffset(zone.secondsFromGMT(for: second))) for the second")
     }
   }
-
-  /// The calendar day of `date` in `zone`.
-  static func civilDay(of date: Date, in zone: TimeZone) -> (year: Int, month: Int, day: Int) {
-    let local = Int64((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
-    let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-    return ISO8601.civilFromDays(days)
-  }
-
-  /// `+09:00`, `-04:00`: an offset as ISO 8601 writes it.
-  static func offsetText(_ seconds: Int) -> String {
-    let sign = seconds < 0 ? "-" : "+"
-    let minutes = abs(seconds) / 60
-    return sign + pad(minutes / 60) + ":" + pad(minutes % 60)
-  }
-
-  private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   private static func clockTime(_ text: String) -> (Int, Int)? {
     let fields = text.split(separator: ":", omittingEmptySubsequences: false)

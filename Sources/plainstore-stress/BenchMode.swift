@@ -8,10 +8,9 @@ struct BenchMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown(["writers", "commits", "threshold"])
-    let writers = try arguments.int("writers", default: 4)
-    let commits = try arguments.int("commits", default: 250)
-    let threshold = try arguments.int("threshold", default: 64)
+    let writers = try arguments.value(StressOptions.writers, default: 4)
+    let commits = try arguments.value(StressOptions.commits, default: 250)
+    let threshold = try arguments.value(StressOptions.threshold, default: 64)
     guard writers > 0, commits > 0 else { throw StressUsageError("--writers and --commits must be positive") }
     guard !FileManager.default.fileExists(atPath: arguments.store.path) else {
       throw StressUsageError("bench wants a fresh store folder; '\(arguments.store.path)' exists")

@@ -8,7 +8,6 @@ struct CompactMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown([])
     let container = try StoreContainer.file(
       at: arguments.store, schema: StressSchema.v1, options: StoreOptions(author: "compact", watchesOtherProcesses: false))
     let report = try container.compactChanges()

@@ -9,9 +9,8 @@ struct OpenMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown(["schema"])
     let options = StoreOptions(author: "open", watchesOtherProcesses: false)
-    switch try arguments.int("schema", default: 1) {
+    switch try arguments.value(StressOptions.schema, default: 1) {
     case 1:
       let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1, options: options)
       StressOutput.line("opened \(try container.newBackgroundContext().fetchCount(FetchDescriptor<StressItem>()))")

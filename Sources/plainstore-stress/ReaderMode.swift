@@ -7,12 +7,11 @@ struct ReaderMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown(["name", "consume-through"])
-    let name = arguments.string("name", default: "")
+    let name = try arguments.value(StressOptions.name, default: "")
     guard !name.isEmpty else { throw StressUsageError("reader needs --name") }
     let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1)
     let reader = container.historyReader(named: name)
-    let through = try arguments.int("consume-through", default: -1)
+    let through = try arguments.value(StressOptions.consumeThrough, default: -1)
     if through >= 0 { try reader.markConsumed(through: HistoryToken(sequence: through)) }
     StressOutput.line("token \(try reader.token().map { String($0.sequence) } ?? "none")")
     StressOutput.line("pending \(try reader.pending().map { String($0.sequence) }.joined(separator: ","))")

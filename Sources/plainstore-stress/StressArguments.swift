@@ -1,38 +1,78 @@
+import ArgumentParsing
 import Foundation
 
-/// `plainstore-stress <mode> <store folder> [--option value]…`, parsed strictly: an unknown
-/// option or a value that is not a number is an error that names it.
+/// The options of `plainstore-stress`, declared once: the parser, each mode and the help read them.
+enum StressOptions {
+  static let writer = Option<String>("--writer", "W", help: "the writer's name (default: w<pid>)")
+  static let commits = Option<Int>("--commits", "M", help: "commits to make (write: 0 means until killed)")
+  static let parts = Option<Int>("--parts", "P", help: "items per commit (default 1)")
+  static let threshold = Option<Int>("--threshold", "T", help: "the compaction threshold (default 64)")
+  static let retention = Option<Int>("--retention", "R", help: "log retention (default 256)")
+  static let expectTotal = Option<Int>("--expect-total", "N", help: "wait until N items are seen, then print their digest")
+  static let writers = Option<Int>("--writers", "N", help: "writer processes (default 4)")
+  static let name = Option<String>("--name", "R", help: "the reader's name")
+  static let consumeThrough = Option<Int>("--consume-through", "S", help: "mark history consumed through sequence S")
+  static let schema = Option<Int>("--schema", "1|2", help: "the schema version to open with (default 1)")
+  static let help = Flag("--help", help: "show this help (also -h)")
+
+  /// Each mode: its name, what it does, and the options it reads.
+  static let modes: [(name: String, summary: String, options: [OptionSpec])] = [
+    ("write", "commit batches, printing each as it lands", [writer.spec, commits.spec, parts.spec, threshold.spec, retention.spec, expectTotal.spec]),
+    ("bench", "several writer processes at once on a fresh store", [writers.spec, commits.spec, threshold.spec]),
+    ("reader", "register a history reader", [name.spec, consumeThrough.spec]),
+    ("open", "open the store (migrates, merges or rebuilds as opening does)", [schema.spec]),
+    ("compact", "open the store and compact its change files (a snapshot, then this device's acknowledged files go)", []),
+  ]
+
+  /// The help, from the declarations above.
+  static var usage: String {
+    var lines: [String] = []
+    for (index, mode) in modes.enumerated() {
+      let options = mode.options.map { " [\($0.name) \($0.value ?? "")]" }.joined()
+      lines.append((index == 0 ? "usage: " : "       ") + "plainstore-stress \(mode.name) <store>\(options)")
+    }
+    let width = modes.map(\.name.count).max() ?? 0
+    lines += ["", "Modes:"] + modes.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }
+    lines += ["", "Options:"] + OptionSpec.table(Array(Set(modes.flatMap(\.options))).sorted { $0.name < $1.name } + [help.spec])
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// `plainstore-stress <mode> <store folder> [--option value]…`, parsed strictly by the shared
+/// parser: an unknown option, one the mode does not read, or a value that is not a number is an
+/// error that names it.
 struct StressArguments {
   var mode: String
   var store: URL
-  private var options: [String: String]
+  private let parsed: ParsedArguments
 
+  /// - Throws: ``StressUsageError``; one with no message asks for the help alone.
   init(_ arguments: [String]) throws(StressUsageError) {
-    guard arguments.count >= 2 else { throw StressUsageError("expected a mode and a store folder") }
-    mode = arguments[0]
-    store = URL(fileURLWithPath: arguments[1], isDirectory: true)
-    options = [:]
-    var rest = arguments.dropFirst(2)
-    while let name = rest.popFirst() {
-      guard name.hasPrefix("--"), let value = rest.popFirst() else {
-        throw StressUsageError("option '\(name)' needs the form --name value")
-      }
-      options[String(name.dropFirst(2))] = value
+    let all = [StressOptions.help.spec] + StressOptions.modes.flatMap(\.options)
+    do {
+      parsed = try ParsedArguments(arguments, options: all)
+    } catch {
+      throw StressUsageError(error.message)
+    }
+    if parsed.has(StressOptions.help) { throw StressUsageError.helpAsked }
+    guard parsed.positionals.count == 2 else { throw StressUsageError("expected a mode and a store folder") }
+    mode = parsed.positionals[0]
+    store = URL(fileURLWithPath: parsed.positionals[1], isDirectory: true)
+    guard let declared = StressOptions.modes.first(where: { $0.name == mode }) else {
+      throw StressUsageError("unknown mode '\(mode)'")
+    }
+    let known = Set(declared.options.map(\.name))
+    if let unknown = parsed.given.first(where: { !known.contains($0) }) {
+      throw StressUsageError("unknown option \(unknown) for mode '\(mode)'")
     }
   }
 
-  func string(_ name: String, default fallback: String) -> String { options[name] ?? fallback }
-
-  func int(_ name: String, default fallback: Int) throws(StressUsageError) -> Int {
-    guard let text = options[name] else { return fallback }
-    guard let value = Int(text) else { throw StressUsageError("--\(name) wants a whole number, not '\(text)'") }
-    return value
-  }
-
-  /// Options the mode did not read are mistakes.
-  func rejectUnknown(_ known: Set<String>) throws(StressUsageError) {
-    if let unknown = options.keys.sorted().first(where: { !known.contains($0) }) {
-      throw StressUsageError("unknown option --\(unknown) for mode '\(mode)'")
+  /// The value of `option`, or `fallback` when it was not given.
+  func value<Value>(_ option: Option<Value>, default fallback: Value) throws(StressUsageError) -> Value {
+    do {
+      return try parsed.value(option) ?? fallback
+    } catch {
+      throw StressUsageError(error.message)
     }
   }
 }
@@ -41,12 +81,6 @@ struct StressUsageError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
 
-  static let usage = """
-    usage: plainstore-stress write <store> [--writer W] [--commits M (0: until killed)] [--parts P]
-                                           [--threshold T] [--retention R] [--expect-total N]
-           plainstore-stress bench <store> [--writers N] [--commits M]
-           plainstore-stress reader <store> --name R [--consume-through S]
-           plainstore-stress open <store> [--schema 1|2]   (migrates, merges or rebuilds as opening does)
-           plainstore-stress compact <store>               (a snapshot, then this device's acknowledged change files go)
-    """
+  /// `--help`: print the help, exit 0.
+  static let helpAsked = StressUsageError("")
 }

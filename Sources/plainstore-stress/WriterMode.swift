@@ -8,16 +8,15 @@ struct WriterMode {
   let arguments: StressArguments
 
   func run() throws {
-    try arguments.rejectUnknown(["writer", "commits", "parts", "threshold", "retention", "expect-total"])
-    let writer = arguments.string("writer", default: "w\(getpid())")
-    let commits = try arguments.int("commits", default: 100)
-    let parts = try arguments.int("parts", default: 1)
-    let expectTotal = try arguments.int("expect-total", default: -1)
+    let writer = try arguments.value(StressOptions.writer, default: "w\(getpid())")
+    let commits = try arguments.value(StressOptions.commits, default: 100)
+    let parts = try arguments.value(StressOptions.parts, default: 1)
+    let expectTotal = try arguments.value(StressOptions.expectTotal, default: -1)
     let options = StoreOptions(
       author: writer,
       lockTimeout: .seconds(60),
-      compactionThreshold: try arguments.int("threshold", default: 64),
-      logRetention: try arguments.int("retention", default: 256))
+      compactionThreshold: try arguments.value(StressOptions.threshold, default: 64),
+      logRetention: try arguments.value(StressOptions.retention, default: 256))
     let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1, options: options)
     StressOutput.line("ready \(container.currentToken.sequence)")
     let context = container.newBackgroundContext()

@@ -1,4 +1,5 @@
 import BabyDashboardPreviews
+import BabyDashboardTesting
 import Foundation
 import Testing
 
@@ -7,12 +8,12 @@ import Testing
 @Suite struct PreviewCheckTests {
   /// A copy of the committed previews plus a separate artifacts folder.
   struct Copy {
-    let root: TemporaryFolder
+    let root: TemporaryDirectory
     var previews: URL { root.url.appendingPathComponent("Previews", isDirectory: true) }
     var artifacts: URL { root.url.appendingPathComponent("artifacts", isDirectory: true) }
 
     @MainActor init() throws {
-      root = try TemporaryFolder()
+      root = try TemporaryDirectory()
       try PreviewFiles.record(into: root.url.appendingPathComponent("Previews", isDirectory: true))
       // Start from the committed bytes where they exist, so the copy is the real folder.
       for entry in PreviewCatalog.entries {
@@ -105,7 +106,7 @@ import Testing
   }
 
   @Test @MainActor func recordWritesEveryPreviewAndRemovesOrphans() throws {
-    let root = try TemporaryFolder()
+    let root = try TemporaryDirectory()
     defer { root.remove() }
     let folder = root.url.appendingPathComponent("Previews")
     let first = try PreviewFiles.record(into: folder)

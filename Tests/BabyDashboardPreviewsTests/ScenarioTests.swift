@@ -1,5 +1,8 @@
 import BabyDashboard
+import BabyDashboardFixtures
 import BabyDashboardPreviews
+import BabyDashboardTesting
+import BabyDashboardText
 import Foundation
 import PlainStore
 import Testing

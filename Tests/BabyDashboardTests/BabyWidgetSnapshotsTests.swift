@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -13,8 +14,8 @@ import Testing
   let miaDiaperYesterday = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T03:59:59Z"), type: .poo, uuid: Fixed.id(30))
   let miaDiaperToday = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T04:00:00Z"), type: .pee, uuid: Fixed.id(31))
 
-  func seeded() throws -> TestStore {
-    let store = try TestStore()
+  func seeded() throws -> TestContainer {
+    let store = try TestContainer(clock: { Fixed.now })
     try store.seed(
       [.leo, .mia], feeds: [miaYesterday, miaToday, leoNow], diapers: [miaDiaperYesterday, miaDiaperToday])
     return store
@@ -36,7 +37,7 @@ import Testing
 
   @Test func eachBabysSnapshotHoldsWhatTheWidgetShows() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let snapshots = try BabyWidgetSnapshots.make(from: store.reader, now: Fixed.now, timeZone: Fixed.newYork)
     #expect(snapshots.babies == [expectedMia, expectedLeo])
     #expect(snapshots.generatedAt == Fixed.now)
@@ -48,7 +49,7 @@ import Testing
 
   @Test func todayIsCountedInTheGivenTimeZone() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     // In UTC the day began at 00:00Z, so yesterday's New York feed and diaper count as today.
     let utc = try BabyWidgetSnapshots.make(from: store.reader, now: Fixed.now, timeZone: Fixed.utc)
     #expect(utc.snapshot(forBabyName: "Mia")?.todayFeedCount == 2)
@@ -60,7 +61,7 @@ import Testing
 
   @Test func theFileRoundTripsAndTheWidgetReadsItWithoutTheStore() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let url = AppGroup.widgetSnapshotsURL(in: folder.url)
@@ -100,8 +101,8 @@ import Testing
   // MARK: - The observer
 
   @Test func theObserverWritesTheFileAtLaunchAndOnEnteringTheForeground() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let clock = TestClock()
@@ -122,8 +123,8 @@ import Testing
   }
 
   @Test func aCommitByAnotherCoordinatorRefreshesTheSnapshotOnRefresh() async throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let observer = BabyWidgetSnapshotObserver(
@@ -141,8 +142,8 @@ import Testing
   }
 
   @Test func aCommitByAnotherCoordinatorRefreshesTheSnapshotWhileWatching() async throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let observer = BabyWidgetSnapshotObserver(
@@ -159,8 +160,8 @@ import Testing
   }
 
   @Test func aFailedRefreshIsReportedWithTheFileAndTheNextOneTriesAgain() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     // A plain file where the WidgetCache folder should be: the snapshot cannot be written.
@@ -179,8 +180,8 @@ import Testing
   }
 
   @Test func stoppingEndsTheRefreshStreams() async throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let observer = BabyWidgetSnapshotObserver(
@@ -201,7 +202,7 @@ import Testing
   }
 
   /// What another process does: its own container (its own coordinator) on the same folder.
-  func commitInASecondContainer(on store: TestStore) throws {
+  func commitInASecondContainer(on store: TestContainer) throws {
     let other = try StoreContainer.file(
       at: try #require(store.container.directory), schema: BabyDashboardSchema.current,
       options: StoreOptions(author: "widget", clock: { Fixed.now }))

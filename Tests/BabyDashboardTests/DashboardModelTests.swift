@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -9,7 +10,7 @@ import Testing
   let clock = TestClock()
   let ids = TestIDs()
 
-  func model(_ store: TestStore, flags: FeatureFlags = .defaults) -> DashboardModel {
+  func model(_ store: TestContainer, flags: FeatureFlags = .defaults) -> DashboardModel {
     let clock = clock
     let ids = ids
     return DashboardModel(
@@ -17,8 +18,8 @@ import Testing
   }
 
   @Test func tilesFollowCreatedAtNotTheName() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.leo, .mia])
     let dashboard = model(store)
     try dashboard.reload()
@@ -31,8 +32,8 @@ import Testing
   }
 
   @Test func theTilesFollowSavesOfOtherContextsAndContainers() async throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     try dashboard.reload()
@@ -54,16 +55,16 @@ import Testing
   }
 
   @Test func aBabyNeedsAName() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let dashboard = model(store)
     #expect(throws: ScreenModelError.emptyName) { try dashboard.addBaby(name: " \n ") }
     #expect(try store.reader.babies().isEmpty)
   }
 
   @Test func startingAFeedShowsTheBabyAsFeeding() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     let feed = try dashboard.startFeed(for: BabyProfile.mia.id)
@@ -76,8 +77,8 @@ import Testing
   }
 
   @Test func startingAFeedWhileOneIsInProgressIsAnError() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     try dashboard.startFeed(for: BabyProfile.mia.id)
@@ -89,8 +90,8 @@ import Testing
   }
 
   @Test func finishingWithNoFeedInProgressIsAnError() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     let error = try #require(throws: ScreenModelError.self) {
@@ -103,16 +104,16 @@ import Testing
   }
 
   @Test func anUnknownBabyIsAnError() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let dashboard = model(store)
     #expect(throws: ScreenModelError.unknownBaby(Fixed.id(99))) { try dashboard.startFeed(for: Fixed.id(99)) }
     #expect(throws: ScreenModelError.unknownBaby(Fixed.id(99))) { try dashboard.logDiaper(.pee, for: Fixed.id(99)) }
   }
 
   @Test func finishingPrefillsTheCachedAmountAndSavingCachesTheNewOne() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     try store.cache.set(value: 120, unitSymbol: "mL", forBabyName: "Mia")
     let dashboard = model(store)
@@ -140,8 +141,8 @@ import Testing
   }
 
   @Test func withNothingCachedThePrefillComesFromTheLastFeedWithAnAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let fed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 95, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia, .leo], feeds: [fed])
     let dashboard = model(store)
@@ -153,8 +154,8 @@ import Testing
   }
 
   @Test func finishingWithAnEmptyAmountSavesNoAmountAndLeavesTheCache() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     try store.cache.set(value: 120, unitSymbol: "mL", forBabyName: "Mia")
     let dashboard = model(store)
@@ -172,8 +173,8 @@ import Testing
     ("120", "", "The amount has no unit: choose mL or fl oz."),
   ])
   func aBadAmountFinishesNothing(amount: String, unit: String, message: String) throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     let started = try dashboard.startFeed(for: BabyProfile.mia.id)
@@ -186,8 +187,8 @@ import Testing
   }
 
   @Test func aNewFeedAtTheVeryStartOfAFinishedOneIsRefused() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     try dashboard.startFeed(for: BabyProfile.mia.id)
@@ -198,8 +199,8 @@ import Testing
   }
 
   @Test func loggingPeeAndPooShowsTheLastDiaper() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let dashboard = model(store)
     let pee = try dashboard.logDiaper(.pee, for: BabyProfile.mia.id)
@@ -213,8 +214,8 @@ import Testing
   }
 
   @Test func aBabyIsOverdueOnceTheFeedTermHasPassedSinceTheLastStart() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.leo])  // feeds every 2 hours
     let dashboard = model(store)
     try dashboard.startFeed(for: BabyProfile.leo.id)
@@ -228,8 +229,8 @@ import Testing
   }
 
   @Test func renamingABabyKeepsItsCachedAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     try store.cache.set(value: 120, unitSymbol: "mL", forBabyName: "Mia")  // Phase A data
     let dashboard = model(store)
@@ -241,9 +242,9 @@ import Testing
   }
 
   @Test func twoBabiesOfOneNameNeverShareACachedAmount() throws {
-    // SEED-SPEC.md lists the collision as a risk and keying by id as its mitigation: shipped.
-    let store = try TestStore()
-    defer { store.destroy() }
+    // The collision was a known risk and keying by id its mitigation (BabyDashboard.docc, DataModel.md): shipped.
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let samA = BabyProfile(id: Fixed.id(5), name: "Sam", createdAt: Fixed.date("2026-01-01T00:00:00Z"))
     let samB = BabyProfile(id: Fixed.id(6), name: "Sam", createdAt: Fixed.date("2026-01-02T00:00:00Z"))
     try store.seed([samA, samB])
@@ -259,8 +260,8 @@ import Testing
   }
 
   @Test func deletingABabyKeepsItsFeedsAsOrphansAndForgetsItsCachedAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let feed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 95, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia, .leo], feeds: [feed])
     try store.cache.set(value: 95, unitSymbol: "mL", forBabyName: "Mia")
@@ -273,8 +274,8 @@ import Testing
   }
 
   @Test func aPhaseANameEntryGoesToTheOldestOfTwoBabiesOfThatNameOnly() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let samA = BabyProfile(id: Fixed.id(5), name: "Sam", createdAt: Fixed.date("2026-01-01T00:00:00Z"))
     let samB = BabyProfile(id: Fixed.id(6), name: "Sam", createdAt: Fixed.date("2026-01-02T00:00:00Z"))
     try store.seed([samA, samB])
@@ -289,8 +290,8 @@ import Testing
   // MARK: - The cache flag off (Phase A's backout)
 
   @Test func withTheCacheFlagOffTheDashboardNeitherReadsNorWritesTheCache() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let fed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 80, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia], feeds: [fed])
     try store.cache.set(value: 999, unitSymbol: "mL", forBabyName: "Mia")
@@ -314,8 +315,8 @@ import Testing
   }
 
   @Test func turningTheCacheFlagBackOnFindsTheValuesItLeft() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     try store.cache.set(value: 120, unitSymbol: "mL", forBabyName: "Mia")
     let dashboard = model(store, flags: FeatureFlags(lastFeedAmountCache: false))
@@ -327,8 +328,8 @@ import Testing
   }
 
   @Test func flagsStoredInTheAppGroupDriveTheDashboard() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let keyValues = FileKeyValueStore(appGroup: .debug, directory: folder.url)
@@ -343,8 +344,8 @@ import Testing
   }
 
   @Test func aDamagedCacheEntryIsReportedAndTheHistoryIsShown() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let fed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 80, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     try store.seed([.mia], feeds: [fed])
     try store.keyValues.set(Data("oops".utf8), forKey: "lastFeedAmount.Mia")

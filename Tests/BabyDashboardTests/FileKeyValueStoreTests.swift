@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardTesting
 import Foundation
 import Testing
 
@@ -57,7 +58,7 @@ import Testing
 
   @Test(arguments: [
     ("not json at all", "not a key-value file"),
-    (#"{"values":{}}"#, "missing key 'formatVersion'"),
+    (#"{"values":{}}"#, "formatVersion: the key is missing"),
     (#"{"formatVersion":1,"values":{"a":"***"}}"#, "unreadable values"),
     ("", "not a key-value file"),
   ])

@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -10,14 +11,14 @@ import Testing
   let earlierFeed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T02:00:00Z"), end: Fixed.date("2026-03-14T02:30:00Z"), uuid: Fixed.id(21))
   let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T07:00:00Z"), type: .pee, uuid: Fixed.id(30))
 
-  func seeded() throws -> TestStore {
-    let store = try TestStore()
+  func seeded() throws -> TestContainer {
+    let store = try TestContainer(clock: { Fixed.now })
     try store.seed([.mia], feeds: [feed, earlierFeed], diapers: [diaper])
     return store
   }
 
   func editor(
-    _ store: TestStore, _ kind: HistoryEvent.Kind, babyName: String? = "Mia", flags: FeatureFlags = .defaults
+    _ store: TestContainer, _ kind: HistoryEvent.Kind, babyName: String? = "Mia", flags: FeatureFlags = .defaults
   ) throws -> HistoryEditModel {
     try HistoryEditModel(editing: HistoryEvent(kind, babyName: babyName), container: store.container, cache: store.cache, flags: flags)
   }
@@ -29,7 +30,7 @@ import Testing
 
   @Test func theFormOpensWithTheStoredValues() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
     #expect(
       model.draft
@@ -41,7 +42,7 @@ import Testing
 
   @Test func editingAFeedSavesEveryFieldWithTheUnitCanonical() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
     var form = try feedForm(model)
     form.startTime = Fixed.date("2026-03-14T05:50:00Z")
@@ -93,7 +94,7 @@ import Testing
 
   @Test func clearingTheAmountAndMemoStoresNone() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     try store.cache.set(value: 90, unitSymbol: "mL", forBabyName: "Mia")
     let model = try editor(store, .feed(feed))
     var form = try feedForm(model)
@@ -128,7 +129,7 @@ import Testing
   ])
   func anInvalidFeedFormSaysWhatToFixAndSavesNothing(end: String, amount: String, unit: String, messages: [String]) throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     try store.cache.set(value: 90, unitSymbol: "mL", forBabyName: "Mia")
     let model = try editor(store, .feed(feed))
     var form = try feedForm(model)
@@ -146,7 +147,7 @@ import Testing
 
   @Test func anEndEqualToTheStartAndAZeroAmountAreValid() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
     var form = try feedForm(model)
     form.endTime = form.startTime
@@ -158,7 +159,7 @@ import Testing
 
   @Test func movingAFeedOntoAnotherFeedsStartIsRefused() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
     var form = try feedForm(model)
     form.startTime = earlierFeed.startTime
@@ -170,7 +171,7 @@ import Testing
 
   @Test func editingADiaperChangeSavesItsTimeAndType() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .diaper(diaper))
     model.draft = .diaper(DiaperDraft(timestamp: Fixed.date("2026-03-14T07:05:00Z"), type: .poo))
     try model.save()
@@ -182,7 +183,7 @@ import Testing
 
   @Test func aDiaperChangeCannotTakeTheTimeAndTypeOfAnother() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let other = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T08:00:00Z"), type: .poo, uuid: Fixed.id(31))
     try store.seed(diapers: [other])
     let model = try editor(store, .diaper(diaper))
@@ -196,7 +197,7 @@ import Testing
 
   @Test func savingAFeedWithAnAmountUpdatesTheDashboardsLastAmount() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let dashboard = DashboardModel(container: store.container, cache: store.cache, now: { Fixed.now })
     try dashboard.reload()
     #expect(dashboard.tile(for: BabyProfile.mia.id)?.lastAmount == LastFeedAmount(amountValue: 90, amountUnitSymbol: "mL"))
@@ -216,7 +217,7 @@ import Testing
 
   @Test func theCacheIsKeyedByTheBabysIDWhateverItsName() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     // The row was listed before a rename elsewhere: the cache follows the store, not the row.
     let model = try editor(store, .feed(feed), babyName: "Old name")
     var renamed = BabyProfile.mia
@@ -232,8 +233,8 @@ import Testing
   }
 
   @Test func anOrphanFeedWritesNoCache() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let orphan = makeFeedSession(profile: nil, start: Fixed.now, amountValue: 60, amountUnitSymbol: "mL", uuid: Fixed.id(40))
     try store.seed(feeds: [orphan])
     let model = try editor(store, .feed(orphan), babyName: nil)
@@ -243,7 +244,7 @@ import Testing
 
   @Test func withTheCacheFlagOffSavingWritesNothingToTheCache() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed), flags: FeatureFlags(lastFeedAmountCache: false))
     var form = try feedForm(model)
     form.amountText = "150"
@@ -255,7 +256,7 @@ import Testing
 
   @Test func aRowDeletedMeanwhileCannotBeEditedOrSaved() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
     let context = store.container.newBackgroundContext()
     context.delete(feed)
@@ -266,7 +267,7 @@ import Testing
 
   @Test func deletingFromTheFormRemovesTheRow() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     try editor(store, .diaper(diaper)).delete()
     try editor(store, .feed(feed)).delete()
     #expect(try store.reader.allDiapers().isEmpty)

@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -13,20 +14,20 @@ import Testing
   let miaDiaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T12:00:00Z"), type: .poo, uuid: Fixed.id(30))
   let leoDiaper = makeDiaperChange(profile: BabyProfile.leo, timestamp: Fixed.date("2026-03-14T11:00:00Z"), type: .pee, uuid: Fixed.id(31))
 
-  func seeded() throws -> TestStore {
-    let store = try TestStore()
+  func seeded() throws -> TestContainer {
+    let store = try TestContainer(clock: { Fixed.now })
     try store.seed(
       [.mia, .leo], feeds: [miaNight, miaMorning, leoFeed, orphanFeed], diapers: [miaDiaper, leoDiaper])
     return store
   }
 
-  func history(_ store: TestStore, in zone: TimeZone = Fixed.utc) -> HistoryModel {
+  func history(_ store: TestContainer, in zone: TimeZone = Fixed.utc) -> HistoryModel {
     HistoryModel(container: store.container, calendar: Fixed.gregorian, timeZone: zone)
   }
 
   @Test func feedsAndDiapersAreMergedNewestFirst() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store)
     try model.reload()
     // At one moment a feed comes before a diaper change.
@@ -38,7 +39,7 @@ import Testing
 
   @Test func theHistoryFollowsSavesAndKeepsItsFilters() async throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store)
     try model.reload()
     model.hashtagFilter = "night"
@@ -57,7 +58,7 @@ import Testing
 
   @Test func filteringByBabyShowsOnlyItsEvents() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store)
     try model.reload()
     model.babyFilter = BabyProfile.leo.id
@@ -69,7 +70,7 @@ import Testing
 
   @Test func filteringByHashtagIgnoresCaseAndTheHashAndHidesDiapers() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store)
     try model.reload()
     model.hashtagFilter = "#NIGHT"
@@ -85,7 +86,7 @@ import Testing
 
   @Test func deletingAnEventRemovesItFromTheStoreAndTheList() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store)
     try model.reload()
     let feed = try #require(model.events.first { $0.id == leoFeed.uuid })
@@ -101,7 +102,7 @@ import Testing
 
   @Test func aDeletedBabysEventsStayAsOrphansAndItsFilterIsCleared() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store)
     try model.reload()
     model.babyFilter = BabyProfile.leo.id
@@ -117,8 +118,8 @@ import Testing
   // MARK: - Grouping by month and day
 
   /// One event per moment, alternating feeds and diaper changes, all Mia's.
-  func storeWithEvents(at moments: [String]) throws -> (TestStore, [UUID]) {
-    let store = try TestStore()
+  func storeWithEvents(at moments: [String]) throws -> (TestContainer, [UUID]) {
+    let store = try TestContainer(clock: { Fixed.now })
     var feeds: [FeedSession] = []
     var diapers: [DiaperChange] = []
     var ids: [UUID] = []
@@ -145,7 +146,7 @@ import Testing
       "2026-03-09T03:59:00Z",  // 23:59 EDT, still March 8
       "2026-03-09T04:00:00Z",  // 00:00 EDT, March 9
     ])
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store, in: Fixed.newYork)
     try model.reload()
 
@@ -169,7 +170,7 @@ import Testing
       "2026-04-05T13:29:00Z",  // 23:59 +10:30, still April 5
       "2026-04-05T13:30:00Z",  // 00:00 +10:30, April 6
     ])
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store, in: Fixed.lordHowe)
     try model.reload()
 
@@ -192,7 +193,7 @@ import Testing
       "2026-03-01T05:30:00Z",  // 00:30 EST, March 1
       "2026-01-31T23:00:00Z",  // 18:00 EST, January 31
     ])
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let newYork = history(store, in: Fixed.newYork)
     try newYork.reload()
     #expect(newYork.sections.map(\.id) == ["2026-03", "2026-02", "2026-01"])
@@ -208,7 +209,7 @@ import Testing
 
   @Test func groupingKeepsTheFilteredEventsOnly() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = history(store, in: Fixed.newYork)
     try model.reload()
     #expect(model.sections.first?.days.map(\.id) == ["2026-03-14", "2026-03-13"])

@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -13,8 +14,8 @@ import Testing
 
   @Test(arguments: KeyValueBackend.allCases)
   func eachBabyWithoutAValueGetsItsMostRecentFeedWithAnAmount(backend: KeyValueBackend) throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let (keyValues, cleanUp) = try backend.make()
     defer { cleanUp() }
     let ada = BabyProfile(id: Fixed.id(3), name: "Ada", createdAt: Fixed.date("2026-03-01T00:00:00Z"))
@@ -44,8 +45,8 @@ import Testing
   }
 
   @Test func runningItAgainChangesNothing() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia], feeds: [feed(20, .mia, "2026-03-10T08:00:00Z", amount: 100, unit: "mL")])
     #expect(try store.cache.backfill(from: store.reader).coverage == 1)
     let key = LastFeedAmountCache.key(forBabyID: BabyProfile.mia.id)
@@ -57,16 +58,16 @@ import Testing
   }
 
   @Test func anEmptyStoreHasZeroCoverage() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let report = try store.cache.backfill(from: store.reader)
     #expect(report.babies == 0)
     #expect(report.coverage == 0)
   }
 
   @Test func twoBabiesOfOneNameEachGetTheirOwnAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let samA = BabyProfile(id: Fixed.id(5), name: "Sam", createdAt: Fixed.date("2026-01-01T00:00:00Z"))
     let samB = BabyProfile(id: Fixed.id(6), name: "Sam", createdAt: Fixed.date("2026-01-02T00:00:00Z"))
     try store.seed(
@@ -82,8 +83,8 @@ import Testing
   }
 
   @Test func withTheCacheFlagOffTheBackfillReadsAndWritesNothing() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia], feeds: [feed(20, .mia, "2026-03-10T08:00:00Z", amount: 100, unit: "mL")])
     // A damaged value proves the cache is not even read: reading it would throw.
     try store.keyValues.set(Data("oops".utf8), forKey: "lastFeedAmount.Mia")

@@ -60,7 +60,7 @@ import Testing
 
   @Test(arguments: KeyValueBackend.allCases)
   func twoBabiesOfOneNameShareOneValueAndTheLastWriteWins(backend: KeyValueBackend) throws {
-    // SEED-SPEC.md accepts this: "If multiple babies share a name, cache may collide; last write wins."
+    // The name-keyed design accepted this ("if babies share a name, the cache may collide; last write wins"): BabyDashboard.docc, DataModel.md.
     let (store, cleanUp) = try backend.make()
     defer { cleanUp() }
     let cache = LastFeedAmountCache(store: store)

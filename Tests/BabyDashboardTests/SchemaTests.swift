@@ -1,10 +1,11 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
 
-/// The store's rules as SEED-SPEC.md maps them: order, uniqueness, delete rules, identity.
+/// The store's rules as BabyDashboard.docc's DataModel.md maps them: order, uniqueness, delete rules, identity.
 @Suite struct SchemaTests {
   let start = Fixed.date("2026-03-14T09:00:00Z")
 
@@ -24,8 +25,8 @@ import Testing
   }
 
   @Test func aBabyIsUniqueByItsID() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     var again = BabyProfile.mia
     again.feedTerm = 9_000
@@ -34,8 +35,8 @@ import Testing
   }
 
   @Test func babiesAreOrderedByCreatedAtNotByName() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let zoe = BabyProfile(id: Fixed.id(10), name: "Zoe", createdAt: Fixed.date("2025-12-01T00:00:00Z"))
     let ada = BabyProfile(id: Fixed.id(11), name: "Ada", createdAt: Fixed.date("2026-01-01T00:00:00Z"))
     try store.seed([ada, .leo, zoe, .mia])
@@ -43,8 +44,8 @@ import Testing
   }
 
   @Test func aSecondFeedOfTheSameBabyAndStartMergesIntoTheFirst() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let first = makeFeedSession(profile: BabyProfile.mia, start: start, memoText: "first", uuid: Fixed.id(20))
     try store.seed([.mia], feeds: [first])
     let again = makeFeedSession(profile: BabyProfile.mia, start: start, amountValue: 90, amountUnitSymbol: "mL", uuid: Fixed.id(21))
@@ -56,8 +57,8 @@ import Testing
   }
 
   @Test func feedsOfTwoBabiesMayStartAtTheSameMoment() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed(
       [.mia, .leo],
       feeds: [
@@ -68,8 +69,8 @@ import Testing
   }
 
   @Test func diaperChangesAreUniqueByBabyTimeAndType() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed(
       [.mia],
       diapers: [
@@ -83,8 +84,8 @@ import Testing
   }
 
   @Test func deletingABabyLeavesItsFeedsAndDiapersWithNoProfile() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let feed = makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20))
     let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .poo, uuid: Fixed.id(30))
     let leosFeed = makeFeedSession(profile: BabyProfile.leo, start: start, uuid: Fixed.id(21))
@@ -102,8 +103,8 @@ import Testing
   }
 
   @Test func deletingAFeedOrADiaperLeavesTheBaby() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let feed = makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20))
     let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: start, type: .poo, uuid: Fixed.id(30))
     try store.seed([.mia], feeds: [feed], diapers: [diaper])
@@ -116,8 +117,8 @@ import Testing
   }
 
   @Test func feedsAndDiapersKeepTheirUUIDAcrossAReopen() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let feed = makeFeedSession(profile: BabyProfile.mia, start: start, end: start.addingTimeInterval(600), amountValue: 4.5, amountUnitSymbol: "fl oz", memoText: "#night", uuid: Fixed.id(20))
     let diaper = makeDiaperChange(profile: nil, timestamp: start, type: .pee, uuid: Fixed.id(30))
     try store.seed([.mia], feeds: [feed], diapers: [diaper])
@@ -129,8 +130,8 @@ import Testing
   }
 
   @Test func theBabysLatestFeedsAndDiaperAreFoundByTime() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let older = makeFeedSession(profile: BabyProfile.mia, start: start, end: start.addingTimeInterval(600), amountValue: 100, amountUnitSymbol: "mL", uuid: Fixed.id(20))
     let newer = makeFeedSession(profile: BabyProfile.mia, start: start.addingTimeInterval(3_600), end: start.addingTimeInterval(4_000), uuid: Fixed.id(21))
     let running = makeFeedSession(profile: BabyProfile.mia, start: start.addingTimeInterval(7_200), uuid: Fixed.id(22))
@@ -144,8 +145,8 @@ import Testing
   }
 
   @Test func anUnfinishedFeedFollowedByLaterFeedsIsForgottenNotInProgress() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let forgotten = makeFeedSession(profile: BabyProfile.mia, start: start, uuid: Fixed.id(20))
     let later = makeFeedSession(profile: BabyProfile.mia, start: start.addingTimeInterval(3_600), end: start.addingTimeInterval(4_000), uuid: Fixed.id(21))
     try store.seed([.mia], feeds: [forgotten, later])

@@ -1,4 +1,5 @@
 @testable import BabyDashboard
+import BabyDashboardTesting
 import Foundation
 import SwiftDataStoreBuilder
 import Testing

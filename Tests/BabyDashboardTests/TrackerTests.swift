@@ -1,21 +1,41 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
 
 /// The tracker: the one door every write goes through, with one rule of each kind.
 @Suite struct TrackerTests {
-  func tracker(_ store: TestStore, now: Date = Fixed.now) -> Tracker {
+  func tracker(_ store: TestContainer, now: Date = Fixed.now) -> Tracker {
     let ids = TestIDs()
     return Tracker(
       context: store.container.newBackgroundContext(), schema: store.container.schema, cache: store.cache,
       now: { now }, newID: { ids.make() })
   }
 
+  @Test func anImportedObjectIsMissingOnlyWhenNoneOfItsUniqueKeysIsTaken() throws {
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
+    let start = Fixed.date("2026-03-14T06:00:00Z")
+    let stored = makeFeedSession(profile: .mia, start: start, uuid: Fixed.id(20))
+    try store.seed([.mia], feeds: [stored])
+    let tracker = tracker(store)
+    // Same baby and start under another id: the store would merge it, so it is not missing.
+    let sameKey = makeFeedSession(profile: .mia, start: start, amountValue: 90, amountUnitSymbol: "mL", uuid: Fixed.id(21))
+    let otherStart = makeFeedSession(profile: .mia, start: start.addingTimeInterval(60), uuid: Fixed.id(22))
+    let orphan = makeFeedSession(profile: nil, start: start, uuid: Fixed.id(23))
+    #expect(try tracker.missing([sameKey, otherStart, orphan]).map(\.uuid) == [Fixed.id(22), Fixed.id(23)])
+    #expect(try tracker.missing([BabyProfile.mia, .leo]).map(\.id) == [BabyProfile.leo.id])
+
+    try tracker.insert([BabyProfile.leo, otherStart, orphan], inSavesOf: 2)
+    #expect(try store.reader.fetchCount(FetchDescriptor<FeedSession>()) == 3)
+    #expect(try tracker.missing([sameKey, otherStart, orphan]).isEmpty)
+  }
+
   @Test func renamingABabyToAnotherBabysNameNeverTouchesThatBabysAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia, .leo])
     let tracker = tracker(store)
     try tracker.logFeed(for: BabyProfile.mia.id, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amount: LastFeedAmount(amountValue: 120, amountUnitSymbol: "mL"))
@@ -29,8 +49,8 @@ import Testing
   }
 
   @Test func loggingAFeedOnAnExistingStartChangesOnlyWhatIsGiven() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let tracker = tracker(store)
     let start = Fixed.date("2026-03-14T06:00:00Z")
@@ -45,8 +65,8 @@ import Testing
   }
 
   @Test func theClashRuleComesFromTheSchemasUniqueKeysAndNothingIsSaved() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let tracker = tracker(store)
     let a = try tracker.logFeed(for: BabyProfile.mia.id, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:10:00Z")).feed
@@ -65,8 +85,8 @@ import Testing
   }
 
   @Test func everyRangeIsCheckedBeforeAnythingIsWritten() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let tracker = tracker(store)
     let future = Fixed.now.addingTimeInterval(120)
@@ -88,8 +108,8 @@ import Testing
   }
 
   @Test func aFeedCannotBeStartedBeforeTheBabysNewestFeed() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let tracker = tracker(store)
     try tracker.logFeed(for: BabyProfile.mia.id, start: Fixed.date("2026-03-14T09:00:00Z"), end: Fixed.date("2026-03-14T09:20:00Z"))
@@ -99,8 +119,8 @@ import Testing
   }
 
   @Test func anOldFeedLoggedLateDoesNotReplaceTheCachedAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let tracker = tracker(store)
     try tracker.logFeed(for: BabyProfile.mia.id, start: Fixed.date("2026-03-14T09:00:00Z"), end: Fixed.date("2026-03-14T09:20:00Z"), amount: LastFeedAmount(amountValue: 130, amountUnitSymbol: "mL"))
@@ -109,8 +129,8 @@ import Testing
   }
 
   @Test func prefillsAreCountedAsHitsAndMisses() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia, .leo])
     try store.cache.set(LastFeedAmount(amountValue: 90, amountUnitSymbol: "mL"), forBabyID: BabyProfile.mia.id)
     let tracker = tracker(store)
@@ -120,8 +140,8 @@ import Testing
   }
 
   @Test func anOrphanFeedCanBeGivenToABaby() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let orphan = makeFeedSession(profile: nil, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), uuid: Fixed.id(30))
     try store.seed([.mia], feeds: [orphan])
     let edited = try tracker(store).editFeed(orphan.uuid, FeedChanges(profileID: .some(BabyProfile.mia.id)))
@@ -132,8 +152,8 @@ import Testing
   }
 
   @Test func anEventIsFoundByAnyPrefixOfItsIDThatOnlyItHas() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let feed = makeFeedSession(profile: BabyProfile.mia, start: Fixed.date("2026-03-14T06:00:00Z"), uuid: UUID(uuidString: "3F2A9C1E-0000-4000-8000-000000000001")!)
     let diaper = makeDiaperChange(profile: BabyProfile.mia, timestamp: Fixed.date("2026-03-14T07:00:00Z"), type: .pee, uuid: UUID(uuidString: "3F2B0000-0000-4000-8000-000000000002")!)
     try store.seed([.mia], feeds: [feed], diapers: [diaper])

@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -9,8 +9,8 @@ import Testing
 @Suite struct UnstorableValueTests {
   @Test(arguments: [Double.nan, .infinity, -.infinity])
   func aFeedWithANonFiniteAmountIsRefusedAtSaveNamingTheProperty(_ amount: Double) throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let context = store.container.newBackgroundContext()
     let feed = FeedSession(
@@ -24,8 +24,8 @@ import Testing
   }
 
   @Test func aFeedStartingAfterTheYear9999IsRefusedAtSave() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     try store.seed([.mia])
     let context = store.container.newBackgroundContext()
     let start = try #require(ISO8601.parse("9999-12-31T23:00:00-14:00"))
@@ -42,8 +42,8 @@ import Testing
   /// writing a file the widget then refuses.
   @Test(arguments: [9_223_372_036_854_775_807.0, 1e300])
   @MainActor func anEnormousFeedTermGivesNoDueTimeRatherThanACrash(_ feedTerm: TimeInterval) throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let baby = BabyProfile(id: Fixed.id(1), name: "Mia", feedTerm: feedTerm, createdAt: Fixed.now.addingTimeInterval(-86_400))
     let feed = FeedSession(uuid: Fixed.id(42), profileID: baby.id, startTime: Fixed.now.addingTimeInterval(-600))
     try store.seed([baby], feeds: [feed])

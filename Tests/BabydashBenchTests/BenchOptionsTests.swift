@@ -21,9 +21,9 @@ import Testing
   @Test(arguments: [
     (["--sizes", "5"], "bad value '5' for --sizes: comma-separated object counts, each at least 10"),
     (["--pairs", "0"], "bad value '0' for --pairs: a whole number, at least 1"),
-    (["--procs"], "--procs needs a value"),
-    (["--mp-writer", "/s", "0", "10", "soon"], "bad start time 'soon' for --mp-writer"),
-    (["--fast"], "unknown argument '--fast'"),
+    (["--procs"], "option --procs needs a value (N)"),
+    (["--mp-writer", "/s", "0", "10", "soon"], "bad value 'soon' for --mp-writer START: a number"),
+    (["--fast"], "unknown option '--fast'"),
   ])
   func badArgumentsAreNamed(arguments: [String], message: String) {
     #expect(throws: BenchUsageError(message: message)) { try BenchOptions(arguments) }

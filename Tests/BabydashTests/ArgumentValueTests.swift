@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import Testing
 
@@ -56,6 +57,9 @@ import Testing
     #expect(try DurationArgument.parse("3h") == 10_800)
     #expect(try DurationArgument.parse("2h30m") == 9_000)
     #expect(try DurationArgument.parse("90m") == 5_400)
+    // What the tool prints can be typed back.
+    #expect(try DurationArgument.parse("2h 30m") == 9_000)
+    #expect(try DurationArgument.parse("1d 2h") == 93_600)
     #expect(try DurationArgument.parse("10800") == 10_800)
     for bad in ["", "0", "3x", "30m2h", "h", "-3h", "2h30"] {
       #expect(throws: ArgumentValueError.self, "\(bad)") { try DurationArgument.parse(bad) }

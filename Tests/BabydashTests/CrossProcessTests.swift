@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing

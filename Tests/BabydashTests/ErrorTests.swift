@@ -10,7 +10,7 @@ import Testing
     tool = try BabydashProcess()
     for step in [["baby", "add", "Mia"], ["feed", "start", "Mia"]] {
       let result = try tool.run(at: "2026-01-15T06:00:00Z", step)
-      precondition(result.status == 0, result.stderr)
+      try #require(result.status == 0, "setting up with \(step) failed: \(result.stderr)")
     }
   }
 

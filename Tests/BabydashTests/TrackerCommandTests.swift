@@ -31,8 +31,8 @@ import Testing
       try succeed(at: "2026-01-15T10:05:00Z", ["--time-zone", "Asia/Tokyo", "feed", "log", "Leo", "--start", "2026-01-15T17:00", "--end", "17:30", "--amount", "4 fl oz"])
         == "Logged Leo's feed 17:00–17:30, 4 fl oz.\n")
     let list = try succeed(at: "2026-01-15T10:05:00Z", ["baby", "list"])
-    #expect(list.split(separator: "\n").map { $0.prefix(40) } == [
-      "Mia  every 2h30m  added 2026-01-15 06:00", "Leo  every 3h     added 2026-01-15 06:05",
+    #expect(list.split(separator: "\n").map { $0.prefix(41) } == [
+      "Mia  every 2h 30m  added 2026-01-15 06:00", "Leo  every 3h      added 2026-01-15 06:05",
     ])
     let export = try JSONSerialization.jsonObject(with: Data(try succeed(at: "2026-01-15T10:05:00Z", ["export"]).utf8)) as! [String: Any]
     let feeds = export["feedSessions"] as! [[String: Any]]

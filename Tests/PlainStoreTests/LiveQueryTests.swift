@@ -1,3 +1,4 @@
+import BabyDashboardTesting
 import Foundation
 @testable import PlainStore
 import Testing

@@ -1,3 +1,4 @@
+import BabyDashboardTesting
 import Foundation
 import Observation
 import PlainStore
@@ -25,24 +26,5 @@ func waitUntil<Value>(
     guard remaining > .zero, await firstElement(of: changed, within: remaining) != nil else {
       return condition(query.results)
     }
-  }
-}
-
-/// The first element of `sequence` that satisfies `condition`, or nil after `timeout`.
-func firstElement<S: AsyncSequence & Sendable>(
-  of sequence: S, within timeout: Duration, where condition: @escaping @Sendable (S.Element) -> Bool
-) async throws -> S.Element? where S.Element: Sendable {
-  try await withThrowingTaskGroup(of: S.Element?.self) { group in
-    group.addTask {
-      for try await element in sequence where condition(element) { return element }
-      return nil
-    }
-    group.addTask {
-      try? await Task.sleep(for: timeout)
-      return nil
-    }
-    let result = try await group.next() ?? nil
-    group.cancelAll()
-    return result
   }
 }

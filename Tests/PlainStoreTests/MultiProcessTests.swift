@@ -1,3 +1,4 @@
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Synchronization
@@ -137,23 +138,6 @@ import Testing
 /// UUIDs in the order the engine lists them in a transaction (its byte order).
 func uuidOrder(_ a: UUID, _ b: UUID) -> Bool {
   withUnsafeBytes(of: a.uuid) { a in withUnsafeBytes(of: b.uuid) { b in a.lexicographicallyPrecedes(b) } }
-}
-
-/// The first element of an async sequence, or nil after `timeout`.
-func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, within timeout: Duration) async -> Element? {
-  await withTaskGroup(of: Element?.self) { group in
-    group.addTask {
-      var iterator = stream.makeAsyncIterator()
-      return await iterator.next()
-    }
-    group.addTask {
-      try? await Task.sleep(for: timeout)
-      return nil
-    }
-    let result = await group.next() ?? nil
-    group.cancelAll()
-    return result
-  }
 }
 
 /// The transactions of the remote changes announced until one reaches `last` (or `timeout`

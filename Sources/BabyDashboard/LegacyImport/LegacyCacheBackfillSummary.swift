@@ -1,4 +1,4 @@
-/// How the importer filled ``LastFeedAmountCache`` after the import (SEED-SPEC.md's safety net).
+/// How the importer filled ``LastFeedAmountCache`` after the import: the safety net of <doc:Importer>.
 ///
 /// First from each baby's most recent feed with an amount (``LastFeedAmountCache/backfill(from:)``),
 /// then, for babies still without a value, from the legacy profile's `lastFeedAmount*` fields.

@@ -31,17 +31,4 @@ enum LegacyCoding {
     guard container.contains(key), try !container.decodeNil(forKey: key) else { return nil }
     return try date(in: container, forKey: key)
   }
-
-  /// `feedSessions[3].startTime` for a coding path.
-  static func pathText(_ path: [any CodingKey]) -> String {
-    var text = ""
-    for key in path {
-      if let index = key.intValue {
-        text += "[\(index)]"
-      } else {
-        text += text.isEmpty ? key.stringValue : "." + key.stringValue
-      }
-    }
-    return text
-  }
 }

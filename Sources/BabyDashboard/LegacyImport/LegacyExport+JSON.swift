@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 
 extension LegacyExport {
   /// The JSON of this document: sorted keys, ISO 8601 dates, one line unless `pretty`.
@@ -57,40 +58,9 @@ extension LegacyExport {
   }
 
   private static func translate(_ error: DecodingError, source: String, notJSON: String) -> LegacyImportError {
-    let path: String
-    let detail: String
-    switch error {
-    case .keyNotFound(let key, let context):
-      path = LegacyCoding.pathText(context.codingPath + [key])
-      detail = "the key is missing"
-    case .valueNotFound(let type, let context):
-      path = LegacyCoding.pathText(context.codingPath)
-      detail = "is null; expected \(typeName(type))"
-    case .typeMismatch(let type, let context):
-      path = LegacyCoding.pathText(context.codingPath)
-      detail = "expected \(typeName(type))"
-    case .dataCorrupted(let context) where context.codingPath.isEmpty:
-      path = ""
-      detail = notJSON
-    case .dataCorrupted(let context):
-      path = LegacyCoding.pathText(context.codingPath)
-      detail = context.debugDescription
-    @unknown default:
-      path = ""
-      detail = String(describing: error)
-    }
+    let failure = DecodingFailure(error)
     return LegacyImportError(
-      code: .badData, source: source, path: path,
-      detail: detail + " — nothing was imported; fix the record or export again.")
-  }
-
-  private static func typeName(_ type: Any.Type) -> String {
-    switch type {
-    case is String.Type: return "a string"
-    case is Double.Type, is Int.Type: return "a number"
-    case is Bool.Type: return "true or false"
-    case is [Any].Type: return "an array"
-    default: return "an object"
-    }
+      code: .badData, source: source, path: failure.path,
+      detail: (failure.isUnreadable ? notJSON : failure.detail) + " — nothing was imported; fix the record or export again.")
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PlainStore
 
-/// Imports SwiftData-era data into the store (SEED-SPEC.md, Phase B), through any
+/// Imports SwiftData-era data into the store (Phase B, <doc:Importer>), through any
 /// ``LegacyStoreReader``.
 ///
 /// One run: check the feature flag and `migrationCompleted`; read and validate the whole source
@@ -99,13 +99,14 @@ public struct LegacyImporter: Sendable {
     var report = LegacyImportReport(
       source: source, outcome: dryRun ? .dryRun : .imported, forced: force, startedAt: startedAt, finishedAt: startedAt,
       babyProfiles: plan.profileCounts, feedSessions: plan.feedCounts, diaperChanges: plan.diaperCounts)
-    let pending = try storeCall(source) { try missingObjects(of: plan, in: context, report: &report) }
+    let tracker = Tracker(context: context, schema: container.schema, cache: nil, flags: flags, now: clock)
+    let pending = try storeCall(source) { try missingObjects(of: plan, with: tracker, report: &report) }
     guard !dryRun else {
       report.finishedAt = clock()
       return report
     }
 
-    try write(pending, into: context, source: source)
+    try write(pending, with: tracker, source: source)
     let check = container.newBackgroundContext(author: Self.author)
     try hooks.beforeVerification?(check)
     let mismatches = try storeCall(source) { try verify(plan, in: check) }

@@ -13,26 +13,13 @@ enum StoreCoding {
     return decoder
   }
 
-  /// A reason a person can act on, from a decoding error.
+  /// A reason a person can act on, from a decoding error (``DecodingFailure``) or a store error.
   static func reason(_ error: Error) -> String {
     switch error {
-    case DecodingError.dataCorrupted(let context):
-      guard context.codingPath.isEmpty else { return "\(path(context.codingPath)): \(context.debugDescription)" }
-      let syntax = context.underlyingError.map { ": \($0)" } ?? ""
-      return "not valid JSON (damaged or truncated)\(syntax)"
-    case DecodingError.keyNotFound(let key, let context):
-      return "missing key '\(key.stringValue)'" + (context.codingPath.isEmpty ? "" : " in \(path(context.codingPath))")
-    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-      return "\(path(context.codingPath)): \(context.debugDescription)"
-    case let error as StoreError:
-      return error.detail
-    default:
-      return "\(error)"
+    case let error as DecodingError: return DecodingFailure(error).description
+    case let error as StoreError: return error.detail
+    default: return "\(error)"
     }
-  }
-
-  private static func path(_ codingPath: [CodingKey]) -> String {
-    codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
   }
 }
 

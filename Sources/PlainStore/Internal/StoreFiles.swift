@@ -2,7 +2,7 @@ import Foundation
 
 /// The store's folder and the formats of its files (format 2):
 /// ```
-/// BabyDashboard.store/
+/// Notes.store/
 ///   store.json               format version, schema version, entities
 ///   changes/<device>/        THE TRUTH: create-once change files, the only part that syncs
 ///     device.json            who the device is
@@ -99,7 +99,7 @@ struct StoreFiles: Sendable {
   private func newerFormat(_ version: Int, path: String) -> StoreError {
     StoreError(
       .newerFormat(version), path: path,
-      "written by a newer PlainStore (format \(version); this one reads up to \(Self.formatVersion)) — update the app or babydash; the store was left untouched.")
+      "written by a newer PlainStore (format \(version); this one reads up to \(Self.formatVersion)) — open it with a newer version of the program; the store was left untouched.")
   }
 
   /// A cache file's checksum as manifest.json holds it.
@@ -286,7 +286,7 @@ struct LogChange: Codable {
       guard let schema = (decoder.userInfo[.plainStoreSchema] as? SchemaBox)?.schema,
         let entitySchema = schema.entity(named: entity)
       else {
-        throw StoreError(.damaged, path: "", "entity '\(entity)' is not in this program's schema — update the app or babydash.")
+        throw StoreError(.damaged, path: "", "entity '\(entity)' is not in this program's schema — open the store with a newer version of the program.")
       }
       value = try Self.decodeValue(entitySchema.type, container)
     }

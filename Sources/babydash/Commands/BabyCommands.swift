@@ -1,50 +1,51 @@
+import ArgumentParsing
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash baby add | rename | remove | list`.
 enum BabyCommands {
   static let all = [add, rename, remove, list]
 
-  static let sameNameOption = OptionSpec(
-    name: "--same-name-ok", value: nil, help: "allow a name another baby already has (then address each by its id)")
+  static let sameNameOK = Flag("--same-name-ok", help: "allow a name another baby already has (then address each by its id)")
+  static let feedTerm = Option<DurationArgument>(
+    "--feed-term", "DURATION", help: "time between feeds: 3h, 2h30m, 90m or seconds (default 3h)")
+  static let createdAt = Option<TimeArgument>(
+    "--created-at", "TIME", help: "when the baby was added (default: now); orders the dashboard")
+  static let yes = Flag("--yes", help: "confirm removing a baby that has feeds or diaper changes")
 
   static let add = Command(
     words: ["baby", "add"], synopsis: "NAME [--feed-term DURATION] [--created-at TIME] [--same-name-ok]",
     summary: "Add a baby; it goes last on the dashboard.",
     options: [
-      OptionSpec(name: "--feed-term", value: "DURATION", help: "time between feeds: 3h, 2h30m, 90m or seconds (default 3h)"),
-      OptionSpec(name: "--created-at", value: "TIME", help: "when the baby was added (default: now); orders the dashboard"),
-      sameNameOption,
+      feedTerm.spec, createdAt.spec, sameNameOK.spec,
     ],
     arguments: 1...1,
     details: "Examples:\n  babydash baby add Mia\n  babydash baby add Leo --feed-term 2h30m"
   ) { invocation in
     let session = invocation.session
-    let feedTerm = try invocation.value("--feed-term").map { text in
-      try invocation.parse("--feed-term", text, DurationArgument.parse)
-    } ?? BabyProfile.defaultFeedTerm
-    let createdAt = try invocation.time("--created-at", default: session.now)
+    let feedTerm = try invocation.value(BabyCommands.feedTerm)?.seconds ?? BabyProfile.defaultFeedTerm
+    let createdAt = try invocation.time(BabyCommands.createdAt, default: session.now)
     let baby = try BabyCommands.naming {
       try session.tracker().addBaby(
         name: invocation.arguments[0], feedTerm: feedTerm, createdAt: createdAt,
-        allowingSameName: invocation.has("--same-name-ok"))
+        allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
     invocation.output.print(
-      "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(LocalTimeText.duration(baby.feedTerm)).")
+      "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(TimeText.duration(baby.feedTerm)).")
   }
 
   static let rename = Command(
     words: ["baby", "rename"], synopsis: "NAME NEW_NAME [--same-name-ok]",
     summary: "Rename a baby; its last feed amount stays with it.",
-    options: [sameNameOption],
+    options: [sameNameOK.spec],
     arguments: 2...2,
     details: "NAME is a name or an id.\n\nExample:\n  babydash baby rename Mia Mila"
   ) { invocation in
     let session = invocation.session
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let renamed = try BabyCommands.naming {
-      try session.tracker().renameBaby(baby.id, to: invocation.arguments[1], allowingSameName: invocation.has("--same-name-ok"))
+      try session.tracker().renameBaby(baby.id, to: invocation.arguments[1], allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
     invocation.output.print("Renamed \(baby.name) to \(renamed.name).")
   }
@@ -52,7 +53,7 @@ enum BabyCommands {
   static let remove = Command(
     words: ["baby", "remove"], synopsis: "NAME [--yes]",
     summary: "Remove a baby; its feeds and diaper changes stay, with no baby (give them to another with feed edit --baby).",
-    options: [OptionSpec(name: "--yes", value: nil, help: "confirm removing a baby that has feeds or diaper changes")],
+    options: [yes.spec],
     arguments: 1...1,
     details: "Example:\n  babydash baby remove Mia --yes"
   ) { invocation in
@@ -61,7 +62,7 @@ enum BabyCommands {
     let tracker = try session.tracker()
     let counts = try tracker.eventCounts(of: baby.id)
     let events = "\(Plural.count(counts.feeds, "feed")) and \(Plural.count(counts.diapers, "diaper change"))"
-    if counts.feeds + counts.diapers > 0, !invocation.has("--yes") {
+    if counts.feeds + counts.diapers > 0, !invocation.has(BabyCommands.yes) {
       throw CommandLineError.data(
         "\(baby.name) has \(events): removing the baby keeps them in the history with no baby "
           + "(feed edit ID --baby NAME gives one to another baby). Run again with --yes to remove \(baby.name).")
@@ -81,12 +82,12 @@ enum BabyCommands {
       return
     }
     let width = babies.map { TextLayout.width($0.name) }.max()!
-    let terms = babies.map { LocalTimeText.duration($0.feedTerm) }
+    let terms = babies.map { TimeText.duration($0.feedTerm) }
     let termWidth = terms.map(\.count).max()!
     for (baby, term) in zip(babies, terms) {
       let termPadding = String(repeating: " ", count: termWidth - term.count)
-      let added = LocalTimeText.dayText(TimeArgument.civilDay(of: baby.createdAt, in: session.timeZone))
-        + " " + LocalTimeText.clockText(baby.createdAt, in: session.timeZone)
+      let added = TimeText.isoDay(TimeText.civilDay(of: baby.createdAt, in: session.timeZone))
+        + " " + TimeText.clock(baby.createdAt, in: session.timeZone)
       invocation.output.print(
         "\(TextLayout.pad(baby.name, to: width))  every \(term)\(termPadding)  added \(added)  \(baby.id.uuidString)")
     }

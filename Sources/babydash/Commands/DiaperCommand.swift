@@ -1,3 +1,4 @@
+import ArgumentParsing
 import BabyDashboard
 import Foundation
 
@@ -5,16 +6,21 @@ import Foundation
 enum DiaperCommand {
   static let all = [command, edit, delete]
 
+  static let at = Option<TimeArgument>("--at", "TIME", help: "when (default: now)")
+  static let editAt = Option<TimeArgument>("--at", "TIME", help: "when it happened")
+  static let editType = Option<String>("--type", "pee|poo", help: "what it was")
+  static let editBaby = Option<String>("--baby", "NAME", help: "the baby it belongs to")
+
   static let command = Command(
     words: ["diaper"], synopsis: "NAME pee|poo [--at TIME]",
     summary: "Log a diaper change (now, or at TIME).",
-    options: [OptionSpec(name: "--at", value: "TIME", help: "when (default: now)")],
+    options: [at.spec],
     arguments: 2...2,
     details: "Examples:\n  babydash diaper Mia pee\n  babydash diaper Leo poo --at 06:40"
   ) { invocation in
     let session = invocation.session
     let type = try DiaperCommand.type(invocation.arguments[1], invocation)
-    let at = try invocation.time("--at", default: session.now)
+    let at = try invocation.time(DiaperCommand.at, default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let diaper = try session.tracker().logDiaper(type, for: baby.id, at: at)
     invocation.output.print("Logged a \(diaper.type.rawValue) for \(baby.name) at \(session.text(diaper.timestamp)).")
@@ -24,19 +30,17 @@ enum DiaperCommand {
     words: ["diaper", "edit"], synopsis: "ID [--at TIME] [--type pee|poo] [--baby NAME]",
     summary: "Change a diaper change (ID as babydash history shows it; a unique prefix is enough).",
     options: [
-      OptionSpec(name: "--at", value: "TIME", help: "when it happened"),
-      OptionSpec(name: "--type", value: "pee|poo", help: "what it was"),
-      OptionSpec(name: "--baby", value: "NAME", help: "the baby it belongs to"),
+      editAt.spec, editType.spec, editBaby.spec,
     ],
     arguments: 1...1,
     details: "Example:\n  babydash diaper edit 9c41 --type poo"
   ) { invocation in
     let session = invocation.session
-    let at = try invocation.value("--at").map { _ in try invocation.time("--at", default: session.now) }
-    let type = try invocation.value("--type").map { try DiaperCommand.type($0, invocation) }
+    let at = try invocation.time(DiaperCommand.editAt)
+    let type = try invocation.value(DiaperCommand.editType).map { try DiaperCommand.type($0, invocation) }
     let container = try session.storeForReading()
     let diaper = try session.diaper(invocation.arguments[0])
-    let baby = try invocation.value("--baby").map { try session.baby($0, in: container) }
+    let baby = try invocation.value(DiaperCommand.editBaby).map { try session.baby($0, in: container) }
     guard at != nil || type != nil || baby != nil else {
       throw invocation.usageError("nothing to change: give --at, --type or --baby")
     }

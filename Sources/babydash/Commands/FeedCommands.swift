@@ -1,23 +1,32 @@
+import ArgumentParsing
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash feed start | finish | log | edit | delete`.
 enum FeedCommands {
   static let all = [start, finish, log, edit, delete]
 
-  static let amountOption = OptionSpec(name: "--amount", value: "AMOUNT", help: "120ml, 120 mL, 4oz or 4 fl oz")
-  static let memoOption = OptionSpec(name: "--memo", value: "TEXT", help: "a note; #hashtags in it are searchable")
+  static let amount = Option<AmountArgument>("--amount", "AMOUNT", help: "120ml, 120 mL, 4oz or 4 fl oz")
+  static let memo = Option<String>("--memo", "TEXT", help: "a note; #hashtags in it are searchable")
+  static let startedAt = Option<TimeArgument>("--at", "TIME", help: "when it started (default: now)")
+  static let endedAt = Option<TimeArgument>("--at", "TIME", help: "when it ended (default: now)")
+  static let logStart = Option<TimeArgument>("--start", "TIME", help: "when it started (required)")
+  static let logEnd = Option<TimeArgument>("--end", "TIME", help: "when it ended (default: still in progress)")
+  static let editStart = Option<TimeArgument>("--start", "TIME", help: "when it started")
+  static let editEnd = Option<TimeArgument>("--end", "TIME", help: "when it ended")
+  static let editMemo = Option<String>("--memo", "TEXT", help: "the note (\"\" removes it)")
+  static let editBaby = Option<String>("--baby", "NAME", help: "the baby it belongs to (gives an orphan feed a baby)")
 
   static let start = Command(
     words: ["feed", "start"], synopsis: "NAME [--at TIME]",
     summary: "Start a feed (now, or at TIME).",
-    options: [OptionSpec(name: "--at", value: "TIME", help: "when it started (default: now)")],
+    options: [startedAt.spec],
     arguments: 1...1,
     details: "Examples:\n  babydash feed start Mia\n  babydash feed start Mia --at 07:05"
   ) { invocation in
     let session = invocation.session
-    let at = try invocation.time("--at", default: session.now)
+    let at = try invocation.time(FeedCommands.startedAt, default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let feed = try session.tracker().startFeed(for: baby.id, at: at)
     invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
@@ -27,24 +36,24 @@ enum FeedCommands {
     words: ["feed", "finish"], synopsis: "NAME [--at TIME] [--amount AMOUNT] [--memo TEXT]",
     summary: "Finish the feed in progress; without --amount, the last amount is used (as the app prefills it).",
     options: [
-      OptionSpec(name: "--at", value: "TIME", help: "when it ended (default: now)"), amountOption, memoOption,
+      endedAt.spec, amount.spec, memo.spec,
     ],
     arguments: 1...1,
     details: "Examples:\n  babydash feed finish Mia --amount 120ml\n  babydash feed finish Mia --at 07:30 --memo \"#night sleepy\""
   ) { invocation in
     let session = invocation.session
-    let at = try invocation.value("--at").map { _ in try invocation.time("--at", default: session.now) }
-    let typed = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
+    let at = try invocation.time(FeedCommands.endedAt)
+    let typed = try invocation.value(FeedCommands.amount)?.amount
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let tracker = try session.tracker()
     // The app's finish: the form (shown only while a feed is in progress) prefilled from the
     // cache unless an amount was typed.
     let prefill: (amount: LastFeedAmount?, source: DashboardTile.AmountSource?) = typed == nil ? try tracker.lastAmount(of: baby) : (nil, nil)
-    let feed = try tracker.finishFeed(for: baby.id, at: at, amount: typed ?? prefill.amount, memo: invocation.value("--memo"))
+    let feed = try tracker.finishFeed(for: baby.id, at: at, amount: typed ?? prefill.amount, memo: invocation.value(FeedCommands.memo))
     if typed == nil { tracker.countPrefill(from: prefill.source) }
     if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
     let amountText = LastFeedAmount(feed: feed).map {
-      ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
+      ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
     } ?? ""
     invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
   }
@@ -53,21 +62,18 @@ enum FeedCommands {
     words: ["feed", "log"], synopsis: "NAME --start TIME [--end TIME] [--amount AMOUNT] [--memo TEXT]",
     summary: "Log a feed after the fact; a feed with the same baby and start is updated with only the options given.",
     options: [
-      OptionSpec(name: "--start", value: "TIME", help: "when it started (required)"),
-      OptionSpec(name: "--end", value: "TIME", help: "when it ended (default: still in progress)"),
-      amountOption, memoOption,
+      logStart.spec, logEnd.spec, amount.spec, memo.spec,
     ],
     arguments: 1...1,
     details: "Example:\n  babydash feed log Mia --start 03:10 --end 03:30 --amount 90ml"
   ) { invocation in
     let session = invocation.session
-    guard invocation.value("--start") != nil else { throw invocation.usageError("missing --start TIME") }
-    let start = try invocation.time("--start", default: session.now)
-    let end = try invocation.value("--end").map { _ in try invocation.time("--end", default: session.now) }
-    let amount = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
+    guard let start = try invocation.time(FeedCommands.logStart) else { throw invocation.usageError("missing --start TIME") }
+    let end = try invocation.time(FeedCommands.logEnd)
+    let amount = try invocation.value(FeedCommands.amount)?.amount
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let tracker = try session.tracker()
-    let (feed, updated) = try tracker.logFeed(for: baby.id, start: start, end: end, amount: amount, memo: invocation.value("--memo"))
+    let (feed, updated) = try tracker.logFeed(for: baby.id, start: start, end: end, amount: amount, memo: invocation.value(FeedCommands.memo))
     if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
     invocation.output.print("\(updated ? "Updated" : "Logged") \(baby.name)'s feed \(session.describe(feed)).")
   }
@@ -76,24 +82,21 @@ enum FeedCommands {
     words: ["feed", "edit"], synopsis: "ID [--start TIME] [--end TIME] [--amount AMOUNT] [--memo TEXT] [--baby NAME]",
     summary: "Change a feed (ID as babydash history shows it; a unique prefix is enough).",
     options: [
-      OptionSpec(name: "--start", value: "TIME", help: "when it started"),
-      OptionSpec(name: "--end", value: "TIME", help: "when it ended"),
-      amountOption, OptionSpec(name: "--memo", value: "TEXT", help: "the note (\"\" removes it)"),
-      OptionSpec(name: "--baby", value: "NAME", help: "the baby it belongs to (gives an orphan feed a baby)"),
+      editStart.spec, editEnd.spec, amount.spec, editMemo.spec, editBaby.spec,
     ],
     arguments: 1...1,
     details: "Examples:\n  babydash feed edit 3f2a9c1e --amount 110ml\n  babydash feed edit 3f2a --baby Mia"
   ) { invocation in
     let session = invocation.session
-    let start = try invocation.value("--start").map { _ in try invocation.time("--start", default: session.now) }
-    let end = try invocation.value("--end").map { _ in try invocation.time("--end", default: session.now) }
-    let amount = try invocation.value("--amount").map { try invocation.parse("--amount", $0, AmountArgument.parse) }
+    let start = try invocation.time(FeedCommands.editStart)
+    let end = try invocation.time(FeedCommands.editEnd)
+    let amount = try invocation.value(FeedCommands.amount)?.amount
     let container = try session.storeForReading()
     let feed = try session.feed(invocation.arguments[0])
-    let baby = try invocation.value("--baby").map { try session.baby($0, in: container) }
+    let baby = try invocation.value(FeedCommands.editBaby).map { try session.baby($0, in: container) }
     let changes = FeedChanges(
       startTime: start, endTime: end.map { .some($0) }, amount: amount.map { .some($0) },
-      memoText: invocation.value("--memo").map { .some($0) }, profileID: baby.map { .some($0.id) })
+      memoText: try invocation.value(FeedCommands.editMemo).map { .some($0) }, profileID: baby.map { .some($0.id) })
     guard !changes.isEmpty else {
       throw invocation.usageError("nothing to change: give --start, --end, --amount, --memo or --baby")
     }
@@ -119,7 +122,7 @@ enum FeedCommands {
 extension Session {
   /// A time as the tool prints it in messages.
   func text(_ date: Date) -> String {
-    LocalTimeText.format(date, now: now, in: timeZone)
+    TimeText.typable(date, now: now, in: timeZone)
   }
 
   /// The id as `babydash history` shows it.
@@ -130,7 +133,7 @@ extension Session {
   /// `07:00–07:30, 120 mL`, `07:00 (in progress)`.
   func describe(_ feed: FeedSession) -> String {
     let span = text(feed.startTime) + (feed.endTime.map { "–" + text($0) } ?? " (in progress)")
-    let amount = LastFeedAmount(feed: feed).map { ", " + LocalTimeText.amount($0.amountValue, $0.amountUnitSymbol) } ?? ""
+    let amount = LastFeedAmount(feed: feed).map { ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) } ?? ""
     return span + amount
   }
 }

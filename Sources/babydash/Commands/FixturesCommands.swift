@@ -1,10 +1,14 @@
+import ArgumentParsing
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardText
 import Foundation
 
 /// `babydash fixtures list` and `babydash fixtures SCENARIO`.
 enum FixturesCommands {
   static let all = [list, seed]
+
+  static let intoExisting = Flag("--into-existing", help: "seed a store that already holds data (mixes fixtures into it)")
 
   static let list = Command(
     words: ["fixtures", "list"], synopsis: "",
@@ -20,7 +24,7 @@ enum FixturesCommands {
     words: ["fixtures"], synopsis: "SCENARIO [--into-existing]",
     summary: "Seed an empty store from a scenario, placed relative to --now (fixed ids: seeding twice adds nothing).",
     options: [
-      OptionSpec(name: "--into-existing", value: nil, help: "seed a store that already holds data (mixes fixtures into it)")
+      intoExisting.spec
     ],
     arguments: 1...1,
     details: "Scenarios:\n" + Scenario.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
@@ -32,7 +36,7 @@ enum FixturesCommands {
       throw invocation.usageError(
         "unknown scenario '\(name)': one of \(Scenario.all.map(\.name).joined(separator: ", "))")
     }
-    if session.storeExists, !invocation.has("--into-existing") {
+    if session.storeExists, !invocation.has(FixturesCommands.intoExisting) {
       let held = try session.storeForReading().newBackgroundContext().contentCounts()
       if !held.isEmpty {
         throw CommandLineError.data(

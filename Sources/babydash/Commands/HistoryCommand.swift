@@ -1,5 +1,6 @@
+import ArgumentParsing
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash history [--baby NAME] [--tag TAG] [--month YYYY-MM]`.
@@ -8,22 +9,18 @@ enum HistoryCommand {
     words: ["history"], synopsis: "[--baby NAME] [--tag TAG] [--month YYYY-MM]",
     summary: "Show feeds and diaper changes, newest first, by month and day, each with its short id.",
     options: [
-      OptionSpec(name: "--baby", value: "NAME", help: "only this baby (a name or an id)"),
-      OptionSpec(name: "--tag", value: "TAG", help: "only feeds whose memo has this #hashtag"),
-      OptionSpec(name: "--month", value: "YYYY-MM", help: "only this month (in --time-zone)"),
+      baby.spec, tag.spec, month.spec,
     ],
     details: "Each row starts with the event's short id: give it to feed edit, feed delete, diaper edit or\ndiaper delete.\n\nExamples:\n  babydash history --baby Mia\n  babydash history --tag night --month 2026-03"
   ) { invocation in
     let session = invocation.session
-    let month = try invocation.value("--month").map { text in
-      try invocation.parse("--month", text, HistoryCommand.month)
-    }
+    let month = try invocation.value(HistoryCommand.month)
     let container = try session.storeForReading()
     let model = HistoryModel(container: container, calendar: session.world.calendar, timeZone: session.timeZone)
-    if let name = invocation.value("--baby") {
+    if let name = try invocation.value(HistoryCommand.baby) {
       model.babyFilter = try session.baby(name, in: container).id
     }
-    if let tag = invocation.value("--tag") {
+    if let tag = try invocation.value(HistoryCommand.tag) {
       guard !Hashtag.normalize(tag).isEmpty else {
         throw invocation.usageError("bad value '\(tag)' for --tag: a tag is letters and digits, e.g. night or #night")
       }
@@ -44,11 +41,22 @@ enum HistoryCommand {
     invocation.output.print(text, terminator: "")
   }
 
-  static func month(_ text: String) throws -> (year: Int, month: Int) {
+  static let baby = Option<String>("--baby", "NAME", help: "only this baby (a name or an id)")
+  static let tag = Option<String>("--tag", "TAG", help: "only feeds whose memo has this #hashtag")
+  static let month = Option<MonthArgument>("--month", "YYYY-MM", help: "only this month (in --time-zone)")
+}
+
+/// A calendar month as people type it: `2026-03`.
+struct MonthArgument: ExpressibleByArgument {
+  var year: Int
+  var month: Int
+
+  init(argument text: String) throws(ArgumentValueError) {
     let fields = text.split(separator: "-")
     guard fields.count == 2, fields[0].count == 4, fields[1].count == 2, let year = Int(fields[0]),
       let month = Int(fields[1]), (1...12).contains(month)
     else { throw ArgumentValueError(reason: "expected a month like 2026-03") }
-    return (year, month)
+    self.year = year
+    self.month = month
   }
 }

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import BabyDashboard
 import Foundation
 
@@ -5,12 +6,14 @@ import Foundation
 /// the app's SwiftData store (`BabyDashboard.sqlite`, with its -wal and -shm) or a JSON export,
 /// told apart by content.
 enum ImportCommand {
+  static let dryRun = Flag("--dry-run", help: "read, check and count; write nothing")
+  static let force = Flag("--force", help: "run even if the migration was already completed")
+
   static let command = Command(
     words: ["import"], synopsis: "FILE [--dry-run] [--force]",
     summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
-      OptionSpec(name: "--dry-run", value: nil, help: "read, check and count; write nothing"),
-      OptionSpec(name: "--force", value: nil, help: "run even if the migration was already completed"),
+      dryRun.spec, force.spec,
     ],
     arguments: 1...1,
     run: { try ImportCommand.run($0) })
@@ -25,7 +28,7 @@ enum ImportCommand {
     }
     // A backup written by babydash export is restored, whatever else the file could be.
     if try RestoreCommand.restoreIfBackup(file, invocation) { return }
-    let dryRun = invocation.has("--dry-run")
+    let dryRun = invocation.has(ImportCommand.dryRun)
     let output = invocation.output
     let reader: PreparedExport
     do {
@@ -45,7 +48,7 @@ enum ImportCommand {
       importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
     }
     do {
-      let report = try importer.run(reader, dryRun: dryRun, force: invocation.has("--force"))
+      let report = try importer.run(reader, dryRun: dryRun, force: invocation.has(ImportCommand.force))
       output.endProgress()
       if let summary = reader.summary { output.print(summary.description) }
       // The spec's migration telemetry, for babydash stats.

@@ -15,7 +15,7 @@ enum RestoreCommand {
     do {
       guard let backup = try Backup.recognise(data, source: file.lastPathComponent) else { return false }
       let session = invocation.session
-      if invocation.has("--dry-run") {
+      if invocation.has(ImportCommand.dryRun) {
         invocation.output.print(
           "'\(file.lastPathComponent)' is a babydash backup of \(Plural.count(backup.babyProfiles.count, "baby", "babies")), "
             + "\(Plural.count(backup.feedSessions.count, "feed")) and \(Plural.count(backup.diaperChanges.count, "diaper change")); nothing was written.")

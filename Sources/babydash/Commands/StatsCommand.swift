@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardText
 import Foundation
 
 /// `babydash stats`: the spec's telemetry — cache hits and misses, backfill coverage, the last
@@ -30,7 +31,7 @@ enum StatsCommand {
     if let log = try MigrationLog.load(from: store) {
       lines += log.lines.map { "  " + $0 }
     } else if let record = try MigrationRecord.load(from: store) {
-      lines.append("  completed for schema \(record.schemaVersion) at \(LocalTimeText.format(record.completedAt, now: session.now, in: session.timeZone)); no log kept")
+      lines.append("  completed for schema \(record.schemaVersion) at \(TimeText.typable(record.completedAt, now: session.now, in: session.timeZone)); no log kept")
     } else {
       lines.append("  none: no legacy import has run on this app group")
     }

@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardText
 import Foundation
 
 /// `babydash status`: the dashboard, as its preview renders it.

@@ -1,3 +1,4 @@
+import BabyDashboardText
 import Foundation
 import PlainStore
 
@@ -95,7 +96,7 @@ enum SyncCommands {
     if status.devices.isEmpty { lines.append("No device has written a change yet.") }
     for device in status.devices {
       var line = "\(device.isThisDevice ? "*" : " ") \(label(device))  change \(device.lastSequence)"
-      if let last = device.lastChange { line += ", last \(LocalTimeText.format(last, now: now, in: zone))" }
+      if let last = device.lastChange { line += ", last \(TimeText.typable(last, now: now, in: zone))" }
       if device.waiting > 0 { line += " — waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s")" }
       if let snapshot = device.snapshot {
         line += ", snapshot \(snapshot)"

@@ -1,4 +1,6 @@
 import BabyDashboard
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 
 /// The key-value stores that must pass the same tests, each made fresh for one test.

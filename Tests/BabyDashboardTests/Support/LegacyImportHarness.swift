@@ -1,4 +1,6 @@
 @testable import BabyDashboard
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 

@@ -1,5 +1,5 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
 import Foundation
 import PlainStore
 import Synchronization
@@ -65,38 +65,6 @@ final class TestIDs: Sendable {
       return value
     })
   }
-}
-
-/// A temporary store, a key-value store and a cache on it, for one test; `destroy()` removes them.
-/// The store is the package's test container (`PreviewContainers.test`), as fixtures use it.
-struct TestStore {
-  let container: StoreContainer
-  let keyValues: any KeyValueStore
-  let cache: LastFeedAmountCache
-  private let testContainer: TestContainer
-
-  init() throws {
-    testContainer = try PreviewContainers.test(options: StoreOptions(author: "test", clock: { Fixed.now }))
-    container = testContainer.container
-    keyValues = InMemoryKeyValueStore()
-    cache = LastFeedAmountCache(store: keyValues)
-  }
-
-  func destroy() {
-    try? testContainer.tearDown()
-  }
-
-  /// Inserts and saves `objects` on a background context.
-  func seed(_ babies: [BabyProfile] = [], feeds: [FeedSession] = [], diapers: [DiaperChange] = []) throws {
-    let context = container.newBackgroundContext(author: "seed")
-    for baby in babies { context.insert(baby) }
-    for feed in feeds { context.insert(feed) }
-    for diaper in diapers { context.insert(diaper) }
-    try context.save()
-  }
-
-  /// A fresh context, so that reads see only what was saved.
-  var reader: StoreContext { container.newBackgroundContext() }
 }
 
 extension BabyProfile {

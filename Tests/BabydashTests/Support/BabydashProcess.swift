@@ -1,23 +1,13 @@
+import BabyDashboardTesting
 import Foundation
 import Testing
 
 /// Runs the built `babydash` as a child process, as a person or a script would.
 struct BabydashProcess {
-  struct Result {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
+  typealias Result = ChildProcess.Result
 
   /// The executable, beside the test bundle in the build products folder.
-  static let executable: URL = {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    // On Apple platforms the tests run inside <products>/X.xctest/Contents/MacOS/.
-    while folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
-      folder.deleteLastPathComponent()
-    }
-    return folder.appendingPathComponent("babydash")
-  }()
+  static let executable = ChildProcess.builtExecutable("babydash")
 
   /// An app-group folder for one test, removed by `removeAll()`.
   let appGroup: URL
@@ -33,25 +23,13 @@ struct BabydashProcess {
   }
 
   /// Starts `babydash arguments…` on this app group; `wait()` on the result.
-  func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Running {
-    guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+  func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+    do {
+      return try ChildProcess.start(Self.executable, arguments, environment: extra.merging(["BABYDASH_APP_GROUP": appGroup.path]) { old, _ in old })
+    } catch let error as CocoaError where error.code == .fileNoSuchFile {
       Issue.record("babydash is not built at \(Self.executable.path): run swift build first")
-      throw CocoaError(.fileNoSuchFile)
+      throw error
     }
-    let process = Process()
-    process.executableURL = Self.executable
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["BABYDASH_APP_GROUP"] = appGroup.path
-    environment.merge(extra) { $1 }
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    return Running(process: process, out: out, err: err)
   }
 
   /// Runs `babydash arguments…` on this app group and waits for it.
@@ -64,22 +42,6 @@ struct BabydashProcess {
   @discardableResult
   func run(at now: String, _ arguments: [String]) throws -> Result {
     try run(["--now", now] + arguments)
-  }
-
-  struct Running {
-    let process: Process
-    let out: Pipe
-    let err: Pipe
-
-    func wait() -> Result {
-      // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
-      let stdout = out.fileHandleForReading.readDataToEndOfFile()
-      let stderr = err.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return Result(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
-    }
   }
 
   /// Stands for any UUID in an expected message (see ``matches(_:_:)``).

@@ -1,4 +1,5 @@
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardText
 import Foundation
 import Testing
 

@@ -5,7 +5,7 @@ import Observation
 /// property it read changes, and gives up at `timeout`.
 /// - Returns: whether the condition held in time.
 @MainActor
-func waitUntil(within timeout: Duration = .seconds(30), _ condition: @MainActor () -> Bool) async -> Bool {
+public func waitUntil(within timeout: Duration = .seconds(30), _ condition: @MainActor () -> Bool) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
   while true {

@@ -1,3 +1,4 @@
+import BabyDashboard
 import Foundation
 import Synchronization
 

@@ -1,9 +1,10 @@
 import BabyDashboard
+import BabyDashboardText
 import Foundation
 import PlainStore
 
-/// In-memory stores for previews (SEED-SPEC.md's `PreviewContainers.default(seed:)`) and
-/// throw-away file stores for tests, seeded the same way from the same fixtures.
+/// In-memory stores for previews, seeded from the fixtures; the testing product adds
+/// `PreviewContainers.test`, throw-away file stores seeded the same way.
 ///
 /// ```swift
 /// let container = try PreviewContainers.default { context in
@@ -37,37 +38,6 @@ public enum PreviewContainers {
       try scenario.seed(into: context, cache: cache, world: world)
     }
     return PreviewStore(container: container, cache: cache)
-  }
-
-  /// A file store in a fresh temporary folder, seeded by `seed` on a background context and
-  /// saved; call ``TestContainer/tearDown()`` when the test ends.
-  public static func test(
-    options: StoreOptions = StoreOptions(author: "test"),
-    seed: (StoreContext) throws -> Void = { _ in }
-  ) throws -> TestContainer {
-    let container = try StoreContainer.temporary(schema: BabyDashboardSchema.current, options: options)
-    do {
-      try seedAndSave(container, seed)
-    } catch {
-      try? container.destroy()  // the seed's error is the one to report; the folder must not stay
-      throw error
-    }
-    return TestContainer(container: container, cache: LastFeedAmountCache(store: InMemoryKeyValueStore()))
-  }
-
-  /// A temporary file store and an in-memory cache holding `scenario` in `world`.
-  public static func test(scenario: Scenario, world: PreviewWorld) throws -> TestContainer {
-    let cache = LastFeedAmountCache(store: InMemoryKeyValueStore())
-    let now = world.now
-    let container = try StoreContainer.temporary(
-      schema: BabyDashboardSchema.current, options: StoreOptions(author: "test", clock: { now }))
-    do {
-      try seedAndSave(container) { try scenario.seed(into: $0, cache: cache, world: world) }
-    } catch {
-      try? container.destroy()  // the seed's error is the one to report; the folder must not stay
-      throw error
-    }
-    return TestContainer(container: container, cache: cache)
   }
 
   private static func seedAndSave(_ container: StoreContainer, _ seed: (StoreContext) throws -> Void) throws {

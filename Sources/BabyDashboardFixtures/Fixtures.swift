@@ -1,7 +1,7 @@
 import BabyDashboard
 import Foundation
 
-// The entity builders of SEED-SPEC.md ("Seeding utilities"): fixed ids, dates passed in
+// The entity builders (BabyDashboard.docc, "The data model"): fixed ids, dates passed in
 // (scenarios compute them from their world's `now`), unit symbols made canonical.
 
 /// A baby with a fixed id.

@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardText
 import Foundation
 import PlainStore
 

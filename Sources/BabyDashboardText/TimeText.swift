@@ -40,8 +40,7 @@ public enum TimeText {
 
   /// "07:05".
   public static func clock(_ date: Date, in world: PreviewWorld) -> String {
-    let p = parts(date, in: world)
-    return pad(p.hour) + ":" + pad(p.minute)
+    clock(date, in: world.timeZone)
   }
 
   /// Whether the clock shows `date`'s time twice that day (the hour the clocks go back), so that
@@ -112,9 +111,7 @@ public enum TimeText {
 
   /// "UTC-05:00", "UTC+14:00", "UTC".
   public static func utcOffset(_ seconds: Int) -> String {
-    if seconds == 0 { return "UTC" }
-    let minutes = abs(seconds) / 60
-    return "UTC" + (seconds < 0 ? "-" : "+") + pad(minutes / 60) + ":" + pad(minutes % 60)
+    seconds == 0 ? "UTC" : "UTC" + isoOffset(seconds)
   }
 
   /// "January" … "December".
@@ -128,7 +125,5 @@ public enum TimeText {
     (1...7).contains(weekday) ? String(weekdayNames[weekday - 1].prefix(3)) : "Day"
   }
 
-  static func pad(_ value: Int) -> String {
-    value < 10 && value >= 0 ? "0\(value)" : String(value)
-  }
+  static func pad(_ value: Int) -> String { zeroPadded(value) }
 }

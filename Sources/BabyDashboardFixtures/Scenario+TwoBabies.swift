@@ -2,7 +2,7 @@ import BabyDashboard
 import Foundation
 
 extension Scenario {
-  /// The two babies of SEED-SPEC.md's ContentView preview: Mia (older) feeding now, Leo
+  /// The two babies of the app's ContentView preview: Mia (older) feeding now, Leo
   /// recently fed with diaper changes; both with a cached last amount.
   public static let twoBabies = Scenario(
     name: "two-babies",
