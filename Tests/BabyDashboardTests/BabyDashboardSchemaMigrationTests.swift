@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing

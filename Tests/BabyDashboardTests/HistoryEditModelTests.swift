@@ -62,7 +62,7 @@ import Testing
 
   @Test func aMemoAnotherProcessChangedWhileTheFormWasOpenIsNotReverted() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
     // Another process (a second container on the same folder: the widget, the CLI) edits the memo.
     let other = try StoreContainer.file(
@@ -81,7 +81,7 @@ import Testing
 
   @Test func aDiaperTypeAnotherProcessChangedIsKeptWhenTheFormMovesOnlyTheTime() throws {
     let store = try seeded()
-    defer { store.destroy() }
+    defer { try? store.tearDown() }
     let model = try editor(store, .diaper(diaper))
     let other = store.container.newBackgroundContext(author: "widget")
     try other.edit(DiaperChange.self, id: diaper.uuid) { $0.type = .poo }

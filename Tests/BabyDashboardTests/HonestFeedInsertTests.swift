@@ -1,5 +1,6 @@
 import BabyDashboard
-import BabyDashboardPreviews
+import BabyDashboardFixtures
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -7,8 +8,8 @@ import Testing
 /// A feed logged again (same baby, same start) sets what it carries and nothing else.
 @Suite struct HonestFeedInsertTests {
   @Test func insertingAFeedWithAStoredStartButNoEndKeepsTheStoredEndAndAmount() throws {
-    let store = try TestStore()
-    defer { store.destroy() }
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
     let start = Fixed.date("2026-03-14T06:00:00Z")
     let stored = makeFeedSession(
       profile: BabyProfile.mia, start: start, end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 90, amountUnitSymbol: "mL",
