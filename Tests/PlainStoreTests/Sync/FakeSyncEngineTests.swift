@@ -50,13 +50,17 @@ import Testing
   static let runsPerPart: UInt64 = 250
 
   @Test(arguments: 0..<UInt64(4))
-  func everyRunConvergesToByteIdenticalStateOnEveryDevice(part: UInt64) throws {
-    let scratch = try ScratchFolder()
-    defer { scratch.remove() }
-    var failures: [UInt64] = []
-    for seed in (part * Self.runsPerPart)..<((part + 1) * Self.runsPerPart) {
-      if try !run(seed: seed, in: scratch.url.appendingPathComponent("run-\(seed)")) { failures.append(seed) }
-      if failures.count > 3 { break }
+  func everyRunConvergesToByteIdenticalStateOnEveryDevice(part: UInt64) async throws {
+    let tests = self
+    let failures = try await onOwnThread { () throws -> [UInt64] in
+      let scratch = try ScratchFolder()
+      defer { scratch.remove() }
+      var failures: [UInt64] = []
+      for seed in (part * Self.runsPerPart)..<((part + 1) * Self.runsPerPart) {
+        if try !tests.run(seed: seed, in: scratch.url.appendingPathComponent("run-\(seed)")) { failures.append(seed) }
+        if failures.count > 3 { break }
+      }
+      return failures
     }
     #expect(failures.isEmpty, "runs that did not converge (seeds): \(failures)")
   }

@@ -42,22 +42,27 @@ import Testing
 
   /// SIGKILL at random moments of opening a format-1 store: every time, the store opens
   /// afterwards with every object, as format 1 or as format 2.
-  @Test func aMigrationKilledAtAnyMomentLosesNothing() throws {
-    let folder = MultiProcessFolder()
-    defer { folder.remove() }
-    var random = SplitMix64(seed: 0x1F0_2F0)
-    var killed = 0
-    for round in 0..<Self.kills {
-      try? FileManager.default.removeItem(at: folder.store)
-      let items = FormatOneStore.items(200, seed: round)
-      try FormatOneStore.write(items, to: folder.store)
-      let child = try MultiProcessChild(["open", folder.store.path])
-      usleep(UInt32(random.next() % 60_000))
-      child.kill()
-      if child.waitForExit() == -SIGKILL { killed += 1 }
-      let found = try fetchAll(folder.store)
-      try #require(found == items, "round \(round): \(found.count) of \(items.count) objects after the kill")
+  @Test func aMigrationKilledAtAnyMomentLosesNothing() async throws {
+    let tests = self
+    let (killed, failure) = try await onOwnThread { () throws -> (Int, String?) in
+      let folder = MultiProcessFolder()
+      defer { folder.remove() }
+      var random = SplitMix64(seed: 0x1F0_2F0)
+      var killed = 0
+      for round in 0..<Self.kills {
+        try? FileManager.default.removeItem(at: folder.store)
+        let items = FormatOneStore.items(200, seed: round)
+        try FormatOneStore.write(items, to: folder.store)
+        let child = try MultiProcessChild(["open", folder.store.path])
+        usleep(UInt32(random.next() % 60_000))
+        child.kill()
+        if child.waitForExit() == -SIGKILL { killed += 1 }
+        let found = try tests.fetchAll(folder.store)
+        if found != items { return (killed, "round \(round): \(found.count) of \(items.count) objects after the kill") }
+      }
+      return (killed, nil)
     }
+    #expect(failure == nil, "\(failure ?? "")")
     print("FormatOneMigrationTests: \(killed) of \(Self.kills) migrations killed, every object present after each")
     #expect(killed > Self.kills / 2, "most kills landed while the child ran")
   }

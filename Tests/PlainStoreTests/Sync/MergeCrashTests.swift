@@ -37,30 +37,34 @@ import Testing
     return items
   }
 
-  @Test func aMergeKilledAtAnyMomentLosesNothing() throws {
-    let folder = MultiProcessFolder()
-    defer { folder.remove() }
-    var random = SplitMix64(seed: 0x3E_26E)
-    var killed = 0
-    for round in 0..<Self.kills {
-      try? FileManager.default.removeItem(at: folder.store)
-      let own = FormatOneStore.items(30, seed: round)
-      do {
-        let container = try folder.open(StoreOptions(author: "own", watchesOtherProcesses: false))
-        let context = container.newBackgroundContext()
-        for item in own { context.insert(item) }
-        try context.save()
+  @Test func aMergeKilledAtAnyMomentLosesNothing() async throws {
+    let (killed, failure) = try await onOwnThread { () throws -> (Int, String?) in
+      let folder = MultiProcessFolder()
+      defer { folder.remove() }
+      var random = SplitMix64(seed: 0x3E_26E)
+      var killed = 0
+      for round in 0..<Self.kills {
+        try? FileManager.default.removeItem(at: folder.store)
+        let own = FormatOneStore.items(30, seed: round)
+        do {
+          let container = try folder.open(StoreOptions(author: "own", watchesOtherProcesses: false))
+          let context = container.newBackgroundContext()
+          for item in own { context.insert(item) }
+          try context.save()
+        }
+        let arrived = try Self.writeForeignChanges(to: folder.store, round: round, files: 12, perFile: 15, deleting: own[0].id)
+        let child = try MultiProcessChild(["open", folder.store.path])
+        usleep(UInt32(random.next() % 80_000))
+        child.kill()
+        if child.waitForExit() == -SIGKILL { killed += 1 }
+        let expected = Set((own.dropFirst() + arrived).map(\.id))
+        let found = try folder.open(StoreOptions(author: "check", watchesOtherProcesses: false)).newBackgroundContext()
+          .fetch(FetchDescriptor<MultiProcessItem>())
+        if Set(found.map(\.id)) != expected { return (killed, "round \(round): \(found.count) objects, \(expected.count) expected") }
       }
-      let arrived = try Self.writeForeignChanges(to: folder.store, round: round, files: 12, perFile: 15, deleting: own[0].id)
-      let child = try MultiProcessChild(["open", folder.store.path])
-      usleep(UInt32(random.next() % 80_000))
-      child.kill()
-      if child.waitForExit() == -SIGKILL { killed += 1 }
-      let expected = Set((own.dropFirst() + arrived).map(\.id))
-      let found = try folder.open(StoreOptions(author: "check", watchesOtherProcesses: false)).newBackgroundContext()
-        .fetch(FetchDescriptor<MultiProcessItem>())
-      try #require(Set(found.map(\.id)) == expected, "round \(round): \(found.count) objects, \(expected.count) expected")
+      return (killed, nil)
     }
+    #expect(failure == nil, "\(failure ?? "")")
     print("MergeCrashTests: \(killed) of \(Self.kills) merges killed, the next open held every change each time")
     #expect(killed > Self.kills / 2, "most kills landed while the child ran")
   }
