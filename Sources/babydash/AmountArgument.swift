@@ -9,16 +9,10 @@ struct AmountArgument: ExpressibleByArgument {
   var amount: LastFeedAmount
 
   init(argument: String) throws(ArgumentValueError) {
-    do {
-      amount = try Self.parse(argument)
-    } catch let error as ArgumentValueError {
-      throw error
-    } catch {
-      throw ArgumentValueError(reason: "\(error)")
-    }
+    amount = try Self.parse(argument)
   }
 
-  static func parse(_ text: String) throws -> LastFeedAmount {
+  static func parse(_ text: String) throws(ArgumentValueError) -> LastFeedAmount {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let number = trimmed.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "," || $0 == "-") }
     let unit = trimmed.dropFirst(number.count).trimmingCharacters(in: .whitespaces)

@@ -7,16 +7,10 @@ struct DurationArgument: ExpressibleByArgument {
   var seconds: TimeInterval
 
   init(argument: String) throws(ArgumentValueError) {
-    do {
-      seconds = try Self.parse(argument)
-    } catch let error as ArgumentValueError {
-      throw error
-    } catch {
-      throw ArgumentValueError(reason: "\(error)")
-    }
+    seconds = try Self.parse(argument)
   }
 
-  static func parse(_ text: String) throws -> TimeInterval {
+  static func parse(_ text: String) throws(ArgumentValueError) -> TimeInterval {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 10800 (seconds)")
     let tooLong = ArgumentValueError(reason: "the duration '\(text)' is too long to count in seconds")
