@@ -18,6 +18,10 @@ public struct FetchDescriptor<E: Entity>: Sendable {
   public var fetchOffset: Int?
   /// Only objects whose segment key (``EntitySchema`` `segmentedBy`) lies in this range; the
   /// store reads only the months it covers. Ignored for entities without a segment key.
+  ///
+  /// Optional when the predicate bounds the segment key itself: `#Predicate { $0.startTime >= a
+  /// && $0.startTime < b }` (comparisons with constants, joined by `&&`) reads only the months
+  /// from `a` to `b` as well.
   public var dateRange: Range<Date>?
   /// Whether the context's unsaved inserts, updates and deletes show in the result (as in Core Data).
   public var includePendingChanges = true

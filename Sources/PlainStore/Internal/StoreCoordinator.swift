@@ -123,9 +123,11 @@ final class StoreCoordinator: Sendable {
       try checkSegmentNames(manifest, files)
       try checkSchemaVersion(manifest, files, opening: true)
     }
+    // Names checked above, so plain concatenation stays inside segments/.
+    let segmentsFolder = files.segmentsURL.path + "/"
     for entries in manifest?.segments.values.map(\.values) ?? [] {
       for entry in entries {
-        let size = FileSystem.size(files.segmentsURL.appendingPathComponent(entry.file))
+        let size = FileSystem.size(atPath: segmentsFolder + entry.file)
         guard let size else {
           throw StoreError(.missing, path: files.display(files.segmentPath(entry.file)), "manifest.json lists this segment but the file is not there.")
         }
