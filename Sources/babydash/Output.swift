@@ -9,11 +9,27 @@ import Foundation
 /// Where `babydash` writes: results for people on stdout, errors and progress on stderr.
 struct Output {
   func print(_ text: String, terminator: String = "\n") {
-    write(text + terminator, to: FileHandle.standardOutput)
+    write(Self.visible(text) + terminator, to: FileHandle.standardOutput)
   }
 
   func error(_ text: String) {
-    write(text + "\n", to: FileHandle.standardError)
+    write(Self.visible(text) + "\n", to: FileHandle.standardError)
+  }
+
+  /// `text` with every control character but a line break and a tab shown as `\u{1B}`: a name
+  /// typed, synced from another device or found in a file name never colours, clears or rings
+  /// the terminal.
+  static func visible(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isHidden) else { return text }
+    var shown = ""
+    for scalar in text.unicodeScalars {
+      if isHidden(scalar) { shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" } else { shown.unicodeScalars.append(scalar) }
+    }
+    return shown
+  }
+
+  private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
   }
 
   /// Progress of long work: shown only when stderr is a terminal, so logs and pipes stay clean.

@@ -142,6 +142,12 @@ enum FileSystem {
     }
   }
 
+  /// Whether a real folder (not a link to one) stands at `url`.
+  static func isFolder(_ url: URL) -> Bool {
+    var info = stat()
+    return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// Creates a folder with mode 0700 if it is not there; refuses a symbolic link in its place.
   static func makeFolder(_ url: URL, displayPath: String) throws {
     var info = stat()

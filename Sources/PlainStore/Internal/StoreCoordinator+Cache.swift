@@ -4,7 +4,9 @@ extension StoreCoordinator {
   /// Opens the cache in `local/`, rebuilding it from `changes/` when a file of it is missing or
   /// damaged, then merges the change files that arrived since it was written.
   func openCache(_ files: StoreFiles) throws {
-    if !FileSystem.exists(files.logURL) || !FileSystem.exists(files.segmentsURL) { try createLayout(files) }
+    // Every time, not only when a folder is missing: a symbolic link in place of one of the
+    // cache's folders is refused before anything is read or written through it.
+    try createLayout(files)
     do {
       try loadCache(files)
     } catch let error as StoreError where Self.isCacheDamage(error, files) {

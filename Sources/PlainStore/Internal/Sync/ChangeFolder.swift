@@ -71,6 +71,10 @@ struct ChangeFolder: Sendable {
         if ChangeFileName.isArtefact(name) { scan.artefactsSkipped += 1 } else { scan.unknown.append(displayName + "/" + name) }
         continue
       }
+      guard FileSystem.isFolder(deviceURL(device)) else {
+        scan.unknown.append(displayName + "/" + name)  // a link or a file: never followed
+        continue
+      }
       scan.devices.insert(device)
       listings.append((device, Self.names(in: deviceURL(device))))
     }
