@@ -1,3 +1,4 @@
+import BabyDashboardTesting
 import Foundation
 import Testing
 
@@ -16,14 +17,14 @@ import Testing
   static let commands: [[String]] = [["export"], ["check"], ["diaper", "Mia", "poo", "--at", "08:30"], ["widget"]]
 
   @Test func aSymbolicLinkInPlaceOfAnyFileOrFolderLeadsNowhereOutside() async throws {
-    let report = try await Self.onThread { try Self.symbolicLinkCases() }
+    let report = try await onOwnThread { try Self.symbolicLinkCases() }
     print("OutsideTheAppGroupTests: \(report.cases) links × \(Self.commands.count) commands under umask 000, nothing outside touched")
     #expect(report.failures == [], "\(report.failures.joined(separator: "\n"))")
     #expect(report.cases >= 18, "every file and folder of a seeded app group is tried")
   }
 
   @Test func craftedNamesNeitherLeaveTheAppGroupNorReachTheTerminalRaw() async throws {
-    let failures = try await Self.onThread { try Self.craftedNameCases() }
+    let failures = try await onOwnThread { try Self.craftedNameCases() }
     #expect(failures == [], "\(failures.joined(separator: "\n"))")
   }
 
@@ -151,10 +152,6 @@ import Testing
     try TimedProcess.run(
       URL(fileURLWithPath: "/bin/sh"), ["-c", "umask 000; exec \"$0\" \"$@\"", BabydashProcess.executable.path, "--now", now] + arguments,
       environment: ["BABYDASH_APP_GROUP": group.path], scratch: scratch)
-  }
-
-  static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in Thread { continuation.resume(with: Result { try body() }) }.start() }
   }
 
   struct Failure: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import BabyDashboardTesting
 import Foundation
 import Testing
 

@@ -4,7 +4,7 @@ import Foundation
 /// the few threads (one per core) that every test's async work shares, so that the tests that
 /// wait for a notification meanwhile are not starved. `#expect` does not reach across threads:
 /// `body` returns what the test then checks.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
   try await withCheckedThrowingContinuation { continuation in
     Thread { continuation.resume(with: Result { try body() }) }.start()
   }
