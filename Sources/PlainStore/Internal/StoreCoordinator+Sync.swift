@@ -8,12 +8,12 @@ extension StoreCoordinator {
   func syncArrived() throws -> Transaction? {
     guard let files, let lock else { return nil }
     let pending = try state.withLock { state in
-      try files.changes.scan(own: state.device, readableSchema: schema.version, known: { state.folded.contains(device: $0, sequence: $1) })
+      try files.changes.scan(own: state.device, readableSchema: schema.version, known: state.folded)
     }
     // Files of a newer schema wait for this program's update: they alone are no reason to merge.
     let folded = state.withLock { $0.folded }
     guard
-      pending.files.contains(where: { $0.schemaVersion <= schema.version }) || !pending.coverage(notIn: folded).isEmpty
+      pending.files.contains(where: { $0.schemaVersion <= schema.version }) || !pending.snapshots.isEmpty
         || !pending.divergent.isSubset(of: folded.divergent)
     else {
       let waiting = awaitingUpdate(pending, files)
@@ -44,7 +44,8 @@ extension StoreCoordinator {
       !state.folded.contains(device: $0.device, sequence: $0.sequence) || newlyDivergent.contains($0.stamp)
     }
     let arrivedCoverage = scan.coverage(notIn: state.folded)
-    guard always || !arrived.isEmpty || !arrivedCoverage.isEmpty else { return nil }
+    let arrivedSnapshots = scan.snapshots.filter { !state.folded.contains(snapshot: $0.number, of: $0.device) }
+    guard always || !arrived.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
     if let device = state.device,
       newlyDivergent.contains(where: { $0.device == device })
         || arrived.contains(where: {
@@ -97,7 +98,8 @@ extension StoreCoordinator {
     let entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
       folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage,
-      foldedDivergent: arrived.map(\.stamp).filter(scan.divergent.contains), origin: nil)
+      foldedDivergent: arrived.map(\.stamp).filter(scan.divergent.contains),
+      foldedSnapshots: Dictionary(arrivedSnapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil)
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     state.undelivered.append(entry.transaction)

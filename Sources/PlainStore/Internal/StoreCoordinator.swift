@@ -496,6 +496,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       folded.insert(stamp)
       clock.observe(stamp.hlc)
     }
+    for (text, number) in entry.foldedSnapshots ?? [:] {
+      if let device = DeviceID(text) { folded.insert(snapshot: number, of: device) }
+    }
     for stamp in entry.foldedDivergent ?? [] {
       folded.insert(divergent: stamp)
     }

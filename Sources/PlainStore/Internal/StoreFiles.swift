@@ -230,6 +230,8 @@ struct LogEntry: Codable {
   var foldedThrough: [ChangeStamp]?
   /// Folded changes that share their device and sequence with another.
   var foldedDivergent: [ChangeStamp]?
+  /// Snapshots folded in, as "<device>" → its number.
+  var foldedSnapshots: [String: Int]?
   /// The change file that holds the values of the objects this transaction puts.
   var origin: ChangeStamp?
 

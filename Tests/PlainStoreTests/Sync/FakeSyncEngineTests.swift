@@ -13,16 +13,18 @@ import Testing
     let id: DeviceID
     let folder: ChangeFolder
     var state = MergedState(schema: SyncTestSchema.merge)
+    /// What the device has merged, as a cache records it.
+    var folded = FoldedChanges()
     var clock = HybridLogicalClock()
     var sequence = 0
     var written: [ChangeFile] = []
 
     /// Reads what has arrived, as the store does before every read or write.
     mutating func sync() throws {
-      let known = state
-      let scan = try folder.scan(own: id, known: { known.contains(device: $0, sequence: $1) })
+      let scan = try folder.scan(own: id, known: folded)
       for file in scan.files {
         state.apply(file)
+        folded.insert(file.stamp)
         clock.observe(file.hlc)
       }
     }
@@ -33,6 +35,7 @@ import Testing
         device: id, sequence: sequence, hlc: clock.tick(now: now), author: "device", timestamp: now, schemaVersion: 1, objects: objects)
       try folder.write(change)
       state.apply(change)
+      folded.insert(change.stamp)
       written.append(change)
     }
   }

@@ -63,7 +63,9 @@ struct ChangeFolder: Sendable {
   /// Reads every snapshot, and every change file whose (device, sequence) is neither `known`
   /// nor covered by a snapshot, with what was skipped and what is missing. A snapshot of a
   /// newer schema version than `readableSchema` is set aside, and covers nothing.
-  func scan(own: DeviceID?, readableSchema: Int = .max, known: (DeviceID, Int) -> Bool = { _, _ in false }) throws -> ChangeScan {
+  /// `known` also skips the snapshots a cache has folded (`FoldedChanges.snapshots`), for the
+  /// quick look that decides whether to merge at all.
+  func scan(own: DeviceID?, readableSchema: Int = .max, known: FoldedChanges? = nil) throws -> ChangeScan {
     var scan = ChangeScan()
     var listings: [(device: DeviceID, names: [String])] = []
     for name in Self.names(in: url) {
@@ -83,6 +85,7 @@ struct ChangeFolder: Sendable {
     for (device, names) in listings {
       for name in names {
         guard case (.snapshot(let number), let isCopy) = ChangeFileName.classify(name) else { continue }
+        if known?.contains(snapshot: number, of: device) == true { continue }
         let path = display(device, name)
         let result: Result<ChangeSnapshot, ChangeFileCodec.Failure> =
           try FileSystem.read(deviceURL(device).appendingPathComponent(name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
@@ -109,7 +112,7 @@ struct ChangeFolder: Sendable {
     }
     scan.snapshots.sort { ($0.device, $0.number) < ($1.device, $1.number) }
     for (device, names) in listings {
-      try scanDevice(device, names: names, isOwn: device == own, known: known, into: &scan)
+      try scanDevice(device, names: names, isOwn: device == own, known: { known?.contains(device: $0, sequence: $1) ?? false }, into: &scan)
     }
     scan.files.sort { $0.stamp < $1.stamp }
     return scan

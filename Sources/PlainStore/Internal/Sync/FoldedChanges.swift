@@ -9,6 +9,15 @@ struct FoldedChanges: Codable, Equatable, Sendable {
   /// Folded changes that share their device and sequence with another (see
   /// `ChangeScan.divergent`): the sequence alone cannot tell them apart.
   private(set) var divergent: Set<ChangeStamp> = []
+  /// Per device, the newest of its snapshots folded in: a reader need not open it, or an older
+  /// one, again (a device's newer snapshot holds everything its older ones did).
+  private(set) var snapshots: [DeviceID: Int] = [:]
+
+  func contains(snapshot number: Int, of device: DeviceID) -> Bool { number <= snapshots[device] ?? 0 }
+
+  mutating func insert(snapshot number: Int, of device: DeviceID) {
+    snapshots[device] = max(snapshots[device] ?? 0, number)
+  }
 
   init() {}
 
@@ -45,7 +54,7 @@ struct FoldedChanges: Codable, Equatable, Sendable {
 
   // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]},"divergent":[stamp,…]}:
   // deterministic, and small.
-  enum CodingKeys: String, CodingKey { case clock, devices, divergent }
+  enum CodingKeys: String, CodingKey { case clock, devices, divergent, snapshots }
 
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -68,6 +77,12 @@ struct FoldedChanges: Codable, Equatable, Sendable {
       sequences[device] = set
     }
     divergent = Set(try container.decodeIfPresent([ChangeStamp].self, forKey: .divergent) ?? [])
+    for (text, number) in try container.decodeIfPresent([String: Int].self, forKey: .snapshots) ?? [:] {
+      guard let device = DeviceID(text) else {
+        throw DecodingError.dataCorruptedError(forKey: .snapshots, in: container, debugDescription: "'\(text)' is not a device id.")
+      }
+      snapshots[device] = number
+    }
   }
 
   func encode(to encoder: Encoder) throws {
@@ -79,5 +94,8 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     }
     try container.encode(devices, forKey: .devices)
     if !divergent.isEmpty { try container.encode(divergent.sorted(), forKey: .divergent) }
+    if !snapshots.isEmpty {
+      try container.encode(Dictionary(uniqueKeysWithValues: snapshots.map { ($0.key.text, $0.value) }), forKey: .snapshots)
+    }
   }
 }
