@@ -22,7 +22,10 @@ let package = Package(
         .product(name: "PlainStore", package: repository.lastPathComponent),
         .product(name: "BabyDashboard", package: repository.lastPathComponent),
       ]),
-    .testTarget(name: "ClientScreensTests", dependencies: ["ClientScreens"]),
+    // The fixtures product gives the tests an in-memory key-value store for the cache.
+    .testTarget(
+      name: "ClientScreensTests",
+      dependencies: ["ClientScreens", .product(name: "BabyDashboardFixtures", package: repository.lastPathComponent)]),
   ],
   swiftLanguageModes: [.v6]
 )

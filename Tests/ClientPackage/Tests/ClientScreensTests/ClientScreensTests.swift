@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardFixtures
 import ClientScreens
 import Foundation
 import Observation
