@@ -1,24 +1,21 @@
 import Foundation
 
-// Tests run on macOS and Linux; apps on iOS and watchOS cannot start processes.
-#if os(macOS) || os(Linux)
-
 /// A program a test runs as a child process and reads, as a person or a script would: its exit
 /// status and both outputs. The environment a test changes is the child's, never the test's.
-public struct ChildProcess {
+struct ChildProcess {
   /// How a child ended.
-  public struct Result: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+  struct Result: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
   }
 
-  public let process: Process
+  let process: Process
   let out: Pipe
   let err: Pipe
 
   /// The build products folder the tests run from: where `swift build` put the executables.
-  public static let productsFolder: URL = {
+  static let productsFolder: URL = {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     // On Apple platforms the tests run inside <products>/X.xctest/Contents/MacOS/.
     while folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
@@ -28,7 +25,7 @@ public struct ChildProcess {
   }()
 
   /// The package's executable `name`, beside the tests in the build products folder.
-  public static func builtExecutable(_ name: String) -> URL {
+  static func builtExecutable(_ name: String) -> URL {
     productsFolder.appendingPathComponent(name)
   }
 
@@ -36,7 +33,7 @@ public struct ChildProcess {
   /// standard input is empty. ``wait()`` for the result.
   ///
   /// - Throws: `CocoaError(.fileNoSuchFile)` when `executable` is not built, or what `Process.run()` throws.
-  public static func start(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+  static func start(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
     guard FileManager.default.isExecutableFile(atPath: executable.path) else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executable.path])
     }
@@ -55,7 +52,7 @@ public struct ChildProcess {
 
   /// Waits for the end, reading both pipes to the end first so that a chatty child never blocks
   /// on a full pipe.
-  public func wait() -> Result {
+  func wait() -> Result {
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -64,4 +61,3 @@ public struct ChildProcess {
       stderr: String(decoding: stderr, as: UTF8.self))
   }
 }
-#endif
