@@ -35,17 +35,9 @@ struct ChangeFile: Codable, Equatable, Sendable {
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     formatVersion = try container.decode(Int.self, forKey: .formatVersion)
-    let deviceText = try container.decode(String.self, forKey: .device)
-    guard let device = DeviceID(deviceText) else {
-      throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "'\(deviceText)' is not a device id.")
-    }
-    self.device = device
+    device = try container.decodeDeviceID(forKey: .device)
     sequence = try container.decode(Int.self, forKey: .sequence)
-    let hlcText = try container.decode(String.self, forKey: .hlc)
-    guard let hlc = HybridLogicalClock.parse(hlcText) else {
-      throw DecodingError.dataCorruptedError(forKey: .hlc, in: container, debugDescription: "'\(hlcText)' is not a clock stamp.")
-    }
-    self.hlc = hlc
+    hlc = try container.decodeClock(forKey: .hlc)
     author = try container.decode(String.self, forKey: .author)
     timestamp = try container.decode(Date.self, forKey: .timestamp)
     schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)

@@ -53,24 +53,16 @@ struct ChangeSnapshot: Codable, Equatable, Sendable {
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     formatVersion = try container.decode(Int.self, forKey: .formatVersion)
-    let deviceText = try container.decode(String.self, forKey: .device)
-    guard let device = DeviceID(deviceText) else {
-      throw DecodingError.dataCorruptedError(forKey: .device, in: container, debugDescription: "'\(deviceText)' is not a device id.")
-    }
-    self.device = device
+    device = try container.decodeDeviceID(forKey: .device)
     number = try container.decode(Int.self, forKey: .number)
-    let hlcText = try container.decode(String.self, forKey: .hlc)
-    guard let hlc = HybridLogicalClock.parse(hlcText) else {
-      throw DecodingError.dataCorruptedError(forKey: .hlc, in: container, debugDescription: "'\(hlcText)' is not a clock stamp.")
-    }
-    self.hlc = hlc
+    hlc = try container.decodeClock(forKey: .hlc)
     schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
     covers = [:]
     for (text, sequence) in try container.decode([String: Int].self, forKey: .covers) {
-      guard let device = DeviceID(text), sequence >= 0 else {
+      guard sequence >= 0 else {
         throw DecodingError.dataCorruptedError(forKey: .covers, in: container, debugDescription: "'\(text)': \(sequence) is not a device's sequence.")
       }
-      covers[device] = sequence
+      covers[try container.deviceID(text, forKey: .covers)] = sequence
     }
     objects = try container.decode([Object].self, forKey: .objects)
   }

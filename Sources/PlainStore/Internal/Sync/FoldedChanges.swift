@@ -58,15 +58,9 @@ struct FoldedChanges: Codable, Equatable, Sendable {
 
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let clockText = try container.decode(String.self, forKey: .clock)
-    guard let clock = HybridLogicalClock.parse(clockText) else {
-      throw DecodingError.dataCorruptedError(forKey: .clock, in: container, debugDescription: "'\(clockText)' is not a clock stamp.")
-    }
-    newestClock = clock
+    newestClock = try container.decodeClock(forKey: .clock)
     for (text, ranges) in try container.decode([String: [[Int]]].self, forKey: .devices) {
-      guard let device = DeviceID(text) else {
-        throw DecodingError.dataCorruptedError(forKey: .devices, in: container, debugDescription: "'\(text)' is not a device id.")
-      }
+      let device = try container.deviceID(text, forKey: .devices)
       var set = IndexSet()
       for range in ranges {
         guard range.count == 2, range[0] >= 1, range[0] <= range[1] else {
@@ -78,10 +72,7 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     }
     divergent = Set(try container.decodeIfPresent([ChangeStamp].self, forKey: .divergent) ?? [])
     for (text, number) in try container.decodeIfPresent([String: Int].self, forKey: .snapshots) ?? [:] {
-      guard let device = DeviceID(text) else {
-        throw DecodingError.dataCorruptedError(forKey: .snapshots, in: container, debugDescription: "'\(text)' is not a device id.")
-      }
-      snapshots[device] = number
+      snapshots[try container.deviceID(text, forKey: .snapshots)] = number
     }
   }
 
