@@ -50,6 +50,7 @@ struct BenchFigures {
       ("filtered_plain_warm_ms", BenchNumber.json(filteredPlainWarm)),
       ("floor_create_once_p50_ms", BenchNumber.json(floor.createOnceP50)),
       ("floor_append_fdatasync_p50_ms", BenchNumber.json(floor.appendP50)),
+      ("floor_journal_commit_p50_ms", BenchNumber.json(floor.journalCommitP50)),
     ]
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }

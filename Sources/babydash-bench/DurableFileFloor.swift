@@ -14,10 +14,14 @@ import Foundation
 ///   file), the temporary unlinked, the folder fsync'ed. Two flushes: the data, then the name.
 /// - append: one record appended to an open file and fdatasync'ed, the floor of a log that is
 ///   only ever appended to (SQLite's WAL with synchronous=FULL is of this kind).
+/// - journal commit: the syscalls of the store's commit protocol, with nothing else — the record
+///   appended to the journal and fdatasync'ed (one flush), then the change file created once
+///   without a flush (a temporary file written and renamed to its name).
 struct DurableFileFloor {
   struct Figures {
     var createOnceP50: Double = .nan
     var appendP50: Double = .nan
+    var journalCommitP50: Double = .nan
   }
 
   /// Where the files go: a folder on the same file system as the store.
@@ -49,7 +53,30 @@ struct DurableFileFloor {
           guard Self.dataSync(fd) == 0 else { throw FloorError(path: log, what: "fdatasync", code: errno) }
         })
     }
-    return Figures(createOnceP50: Timing.percentile(createOnce, 0.5), appendP50: Timing.percentile(append, 0.5))
+    var journalCommit: [Double] = []
+    for serial in 0..<samples {
+      let name = folder.appendingPathComponent(String(format: "j%012d.json", serial)).path
+      journalCommit.append(
+        try Timing.milliseconds {
+          try Self.writeAll(record, to: fd, path: log)
+          guard Self.dataSync(fd) == 0 else { throw FloorError(path: log, what: "fdatasync", code: errno) }
+          try Self.createUnflushed(record, at: name, in: folder.path)
+        })
+    }
+    return Figures(
+      createOnceP50: Timing.percentile(createOnce, 0.5), appendP50: Timing.percentile(append, 0.5),
+      journalCommitP50: Timing.percentile(journalCommit, 0.5))
+  }
+
+  private static func createUnflushed(_ record: [UInt8], at path: String, in folder: String) throws {
+    let temporary = folder + "/.floor.\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw FloorError(path: temporary, what: "create", code: errno) }
+    do {
+      defer { close(fd) }
+      try writeAll(record, to: fd, path: temporary)
+    }
+    guard rename(temporary, path) == 0 else { throw FloorError(path: path, what: "rename", code: errno) }
   }
 
   private static func createOnce(_ record: [UInt8], at path: String, in folder: String) throws {

@@ -35,6 +35,9 @@ import Testing
   }
 
   func apply(_ damage: Refused, to url: URL) throws -> (file: String, code: StoreError.Code) {
+    // Once the journal is settled, the change file is the only copy of its commit (a commit's
+    // journal record would put a change file cut short by a power loss back).
+    try FileManager.default.removeItem(at: path(url, "local/journal"))
     switch damage {
     case .truncatedOwnChange:
       let data = try Data(contentsOf: path(url, ownChange))

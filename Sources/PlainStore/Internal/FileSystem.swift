@@ -22,9 +22,7 @@ enum FileSystem {
       let code = errno
       if code == ENOENT { return nil }
       if code == ELOOP {
-        throw StoreError(
-          .symbolicLink, path: displayPath,
-          "is a symbolic link; the store does not follow links — replace it with the real file or remove it.")
+        throw linkRefused(displayPath)
       }
       throw error(code, displayPath, "cannot open for reading")
     }
@@ -70,20 +68,23 @@ enum FileSystem {
   /// Creates `url` with `data`, never replacing a file already there: a flushed temporary
   /// file renamed to the name if it is free, then the folder flushed. A crash leaves no file or
   /// the whole file, never part of one. Returns false, writing nothing, when `url` exists.
+  /// Without `durable` nothing is flushed — for a change file whose bytes the commit journal
+  /// holds on disk already: a process killed still leaves no file or the whole file.
   ///
   /// The name is checked, then taken by rename, rather than taken by `link` and the temporary
   /// file unlinked: one change to the folder per file instead of two, which the next flush
   /// would have to write too. Callers hold the store's lock, so no writer of this store comes
   /// between the check and the rename.
   @discardableResult
-  static func createOnce(_ data: Data, at url: URL, displayPath: String) throws -> Bool {
+  static func createOnce(_ data: Data, at url: URL, displayPath: String, durable: Bool = true) throws -> Bool {
     if exists(url) { return false }
-    let temporary = try writeTemporary(data, beside: url, displayPath: displayPath, flush: true)
+    let temporary = try writeTemporary(data, beside: url, displayPath: displayPath, flush: durable)
     guard rename(temporary.path, url.path) == 0 else {
       let code = errno
       unlink(temporary.path)
       throw error(code, displayPath, "cannot rename into place")
     }
+    guard durable else { return true }
     do {
       try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
     } catch {
@@ -105,23 +106,71 @@ enum FileSystem {
     do {
       defer { close(fd) }
       fchmod(fd, 0o600)  // whatever the umask
-      try data.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let count = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-          if count < 0 {
-            if errno == EINTR { continue }
-            throw error(errno, displayPath, "cannot write")
-          }
-          offset += count
-        }
-      }
+      try writeAll(data, to: fd, displayPath: displayPath)
       guard !flush || fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
     } catch {
       unlink(temporary.path)
       throw error
     }
     return temporary
+  }
+
+  /// Writes all of `data` at the descriptor's position.
+  static func writeAll(_ data: Data, to fd: Int32, displayPath: String) throws {
+    try data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let count = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          throw error(errno, displayPath, "cannot write")
+        }
+        offset += count
+      }
+    }
+  }
+
+  /// Flushes a file's data, and the size that reaches it, to disk: `fdatasync` where there is
+  /// one (Darwin has none; its `fsync` is the same kind of flush).
+  static func dataSync(_ fd: Int32) -> Int32 {
+    #if canImport(Darwin)
+      fsync(fd)
+    #else
+      fdatasync(fd)
+    #endif
+  }
+
+  /// Puts files written without a flush, and their folders' entries, on disk. On Linux one
+  /// `syncfs` of their file system does it with one journal commit, where a flush per file
+  /// would cost one each; elsewhere each file and folder is flushed.
+  static func flushToDisk(files: [URL], folders: [URL], displayPath: String) throws {
+    #if os(Linux)
+      guard let any = folders.first ?? files.first?.deletingLastPathComponent() else { return }
+      let fd = open(any.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard fd >= 0 else { throw error(errno, displayPath, "cannot open its folder to flush it") }
+      defer { close(fd) }
+      guard linuxSyncfs(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+    #else
+      for file in files {
+        let fd = open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw openError(errno, displayPath) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+      }
+      for folder in folders { try syncFolder(folder, displayPath: displayPath) }
+    #endif
+  }
+
+  /// The error for a failed `open` of a store file: a link is refused, as everywhere.
+  static func openError(_ code: Int32, _ displayPath: String) -> StoreError {
+    code == ELOOP ? linkRefused(displayPath) : error(code, displayPath, "cannot open")
+  }
+
+  /// A symbolic link where a store file or folder should be: never followed, refused.
+  static func linkRefused(_ displayPath: String) -> StoreError {
+    StoreError(
+      .symbolicLink, path: displayPath,
+      "is a symbolic link; the store does not follow links — replace it with the real file or remove it.")
   }
 
   /// Flushes a folder's entries (a rename or unlink in it) to disk.
@@ -136,9 +185,7 @@ enum FileSystem {
   static func refuseSymbolicLink(at url: URL, displayPath: String) throws {
     var info = stat()
     if lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-      throw StoreError(
-        .symbolicLink, path: displayPath,
-        "is a symbolic link; the store does not follow links — replace it with the real file or remove it.")
+      throw linkRefused(displayPath)
     }
   }
 
@@ -256,6 +303,11 @@ struct FileIdentity: Equatable, Sendable {
 }
 
 // The global read/write, renamed so they do not clash with Foundation's methods of the same name.
+#if os(Linux)
+  // glibc's syncfs, which Swift's Glibc module does not declare (it needs _GNU_SOURCE).
+  @_silgen_name("syncfs") private func linuxSyncfs(_ fd: CInt) -> CInt
+#endif
+
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   @inline(__always) func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)

@@ -7,6 +7,7 @@ extension StoreCoordinator {
     // Every time, not only when a folder is missing: a symbolic link in place of one of the
     // cache's folders is refused before anything is read or written through it.
     try createLayout(files)
+    try settleJournalIfNeeded(files)
     do {
       try loadCache(files)
     } catch let error as StoreError where Self.isCacheDamage(error, files) {
@@ -57,8 +58,10 @@ extension StoreCoordinator {
     } catch let error as StoreError where Self.isCacheDamage(error, files) {
       device = nil
     }
-    // The truth must be readable before the cache goes: a damaged change file of this device
-    // refuses the rebuild and leaves every file as it was.
+    // The truth must be readable before the cache goes: a change file a power loss took comes
+    // back from the journal first, and a damaged change file of this device refuses the
+    // rebuild and leaves every file as it was.
+    try settleJournal(files)
     _ = try files.changes.scan(own: device)
     // Local transaction numbers go on from the highest one on disk, so that other processes
     // and history readers of this device never see them go back.

@@ -20,6 +20,9 @@ extension StoreCoordinator {
   /// Runs holding the flock and the state lock, after a merge of everything that arrived.
   func compactChanges(_ state: inout StoreState, _ files: StoreFiles) throws -> ChangeCompaction {
     let device = try ensureDevice(&state, files)
+    // Change files are deleted below only once snapshots cover them: every one on disk first,
+    // so that a power loss cannot bring back from the journal a file compacted away.
+    try settleJournal(files)
     state.manifest.changesCompactedThrough = state.folded.newest(of: device)
     // The manifest first folds in every commit of the local log: a process that catches up
     // then reads the values of a commit whose change file goes below from the segments.

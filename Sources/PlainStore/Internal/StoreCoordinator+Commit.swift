@@ -47,22 +47,29 @@ extension StoreCoordinator {
         for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
         state.cleanedTemporaryFiles = true
       }
-      // The commit point: this device's change file, durable.
-      let change = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)
-      entry.folded = [change.stamp]
-      entry.origin = change.stamp
+      // The commit point: this device's change file, durable (in the journal, or on its own).
+      let written = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)
+      entry.folded = [written.change.stamp]
+      entry.origin = written.change.stamp
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
-      // the change files at the next open.
-      var logged = true
-      do {
-        try writeLocalLog(entry, &state, files)
-      } catch {
+      // the journal and the change files at the next open.
+      var logged = written.published
+      if logged {
+        do {
+          try writeLocalLog(entry, &state, files)
+        } catch {
+          logged = false
+        }
+      }
+      if !logged {
         state.statistics.housekeepingFailures += 1
-        logged = false
         // The local log now has a hole where this commit goes: no compaction over it, and the
         // next open rebuilds the cache (best effort: the marker may fail to write too, and
         // then the change file is merged at the next open as a crashed commit is).
         try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
+      }
+      if let size = written.journalSize, size >= Self.journalSettleSize {
+        do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
       }
       state.apply(entry)
       if logged,
@@ -83,12 +90,22 @@ extension StoreCoordinator {
     return SaveResult(transaction: transaction, merged: merged)
   }
 
+  /// A change file as a commit left it: durable once the commit returns, through the journal
+  /// (`journalSize`, the journal's size after the append) or flushed on its own.
+  struct WrittenChange {
+    var change: ChangeFile
+    /// Whether the change file is in `changes/`: false when only its journal record is
+    /// (creating the file failed after the record was flushed), until the next open.
+    var published: Bool
+    var journalSize: Int?
+  }
+
   /// Writes the change file of a planned transaction under the next sequence of this device.
   /// A name already taken holds a commit of this device that a crash kept from the cache: it
   /// is skipped here and merged right after.
   private func writeChangeFile(
     for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
-  ) throws -> ChangeFile {
+  ) throws -> WrittenChange {
     let device = try ensureDevice(&state, files)
     let objects = try entry.changes.map { change -> ObjectChange in
       switch change.kind {
@@ -103,14 +120,29 @@ extension StoreCoordinator {
       }
     }
     let hlc = state.clock.tick(now: entry.timestamp)
+    try files.changes.makeDeviceFolder(device)
+    let folder = files.changes.deviceURL(device)
     var sequence = state.folded.newest(of: device) + 1
-    while true {
-      let change = ChangeFile(
-        device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
-        schemaVersion: schema.version, objects: objects)
-      if try files.changes.create(change) { return change }
+    while FileSystem.exists(folder.appendingPathComponent(ChangeFileName.changeName(sequence: sequence))) {
       state.crashedCommits.insert(sequence)
       sequence += 1
+    }
+    let change = ChangeFile(
+      device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
+      schemaVersion: schema.version, objects: objects)
+    let bytes = try ChangeFileCodec.encode(change)
+    let url = folder.appendingPathComponent(change.fileName)
+    let path = files.changes.display(device, change.fileName)
+    guard bytes.count <= Self.journalRecordLimit else {
+      try FileSystem.createOnce(bytes, at: url, displayPath: path)
+      return WrittenChange(change: change, published: true, journalSize: nil)
+    }
+    let journalSize = try files.journal.append(CommitJournal.Record(device: device, sequence: sequence, bytes: bytes))
+    do {
+      try FileSystem.createOnce(bytes, at: url, displayPath: path, durable: false)
+      return WrittenChange(change: change, published: true, journalSize: journalSize)
+    } catch {
+      return WrittenChange(change: change, published: false, journalSize: journalSize)
     }
   }
 

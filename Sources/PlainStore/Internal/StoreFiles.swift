@@ -9,6 +9,7 @@ import Foundation
 ///     <sequence>.json        one committed transaction of that device
 ///   local/                   a cache of this device, rebuilt from changes/ whenever it is lost
 ///     device-id              this copy's device id
+///     journal                the newest change files' bytes, flushed: what a power loss may take from changes/
 ///     lock                   flock'ed by writers; never renamed
 ///     manifest.json          which segment files hold the state as of local transaction <sequence>
 ///     segments/<entity>.<segment>.<sequence>.json   one entity, one month of its segment key
@@ -55,6 +56,10 @@ struct StoreFiles: Sendable {
   var logURL: URL { cacheURL.appendingPathComponent("log") }
   var lockURL: URL { cacheURL.appendingPathComponent("lock") }
   var deviceIDURL: URL { cacheURL.appendingPathComponent("device-id") }
+  /// This device's newest commits, each flushed once: see ``CommitJournal``.
+  var journal: CommitJournal {
+    CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: display(cachePrefix + "journal"))
+  }
   /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
   var rebuildMarkerURL: URL { cacheURL.appendingPathComponent("rebuild") }
 

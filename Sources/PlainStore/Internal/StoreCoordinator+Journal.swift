@@ -1,0 +1,73 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// A change file at most this large is committed through the journal (one flush); a larger
+  /// one, a bulk save, is flushed as its own file, where the second flush is small beside
+  /// writing its data.
+  static let journalRecordLimit = 256 * 1024
+  /// Once the journal holds this much, its change files are flushed and it is emptied.
+  static let journalSettleSize = 64 * 1024
+
+  /// Whether a record of the journal names a change file that is not there whole — a power
+  /// loss took it — or the journal cannot be read. A look without the lock, at every open.
+  func journalNeedsSettling(_ files: StoreFiles) -> Bool {
+    let journal = files.journal
+    guard let size = FileSystem.size(journal.url) else {
+      return FileSystem.exists(journal.url)  // a folder, a FIFO or a link in its place
+    }
+    guard size > 0 else { return false }
+    do {
+      return try journal.records().contains { record in
+        let url = files.changes.deviceURL(record.device).appendingPathComponent(record.fileName)
+        return FileSystem.size(url) != record.bytes.count
+      }
+    } catch {
+      return true  // settling says what is wrong with it, under the lock
+    }
+  }
+
+  /// Makes every change file the journal holds whole and durable, then empties the journal.
+  /// Runs holding the flock. A record whose file is missing or damaged (a power loss took it)
+  /// is written again, flushed; a record whose name holds another whole change is passed
+  /// over: a commit killed before its file was created, whose sequence a later commit took.
+  func settleJournal(_ files: StoreFiles) throws {
+    let journal = files.journal
+    let records: [CommitJournal.Record]
+    do {
+      records = try journal.records()
+    } catch let error as StoreError where error.code == .damaged {
+      // Not a regular file (a folder, a FIFO): the cache's own, so it goes; commits start a new one.
+      try FileSystem.removeAnything(journal.url, displayPath: journal.displayPath)
+      return
+    }
+    var unflushed: [URL] = []
+    var folders: Set<URL> = []
+    for record in records {
+      let folder = files.changes.deviceURL(record.device)
+      let url = folder.appendingPathComponent(record.fileName)
+      let path = files.changes.display(record.device, record.fileName)
+      if let existing = try FileSystem.read(url, displayPath: path) {
+        if existing == record.bytes {
+          unflushed.append(url)
+          folders.insert(folder)
+          continue
+        }
+        if case .success = ChangeFileCodec.body(existing) { continue }
+        try FileSystem.removeAnything(url, displayPath: path)  // left empty or torn by a power loss
+      }
+      try files.changes.makeDeviceFolder(record.device)
+      try FileSystem.createOnce(record.bytes, at: url, displayPath: path)
+    }
+    if !unflushed.isEmpty {
+      try FileSystem.flushToDisk(files: unflushed, folders: folders.sorted { $0.path < $1.path }, displayPath: journal.displayPath)
+    }
+    if journal.size > 0 { try journal.empty() }
+  }
+
+  /// Settles the journal at open when a power loss took one of its change files, before
+  /// anything reads `changes/`.
+  func settleJournalIfNeeded(_ files: StoreFiles) throws {
+    guard let lock, journalNeedsSettling(files) else { return }
+    try lock.withLock(timeout: options.lockTimeout) { try settleJournal(files) }
+  }
+}

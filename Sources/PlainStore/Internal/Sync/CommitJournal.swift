@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `local/journal`: the bytes of this device's newest change files, appended and flushed once
+/// each — the one flush a commit waits for.
+///
+/// A change file made durable on its own costs two flushes: its data, then its folder's new
+/// name. A commit instead appends the file's bytes here and flushes this one file (it exists
+/// already, so only its data and size go to disk), then creates the change file without a
+/// flush. A process that is killed loses nothing the kernel took, so the journal matters only
+/// after a power loss, which may take a change file or leave it empty: the next open writes
+/// it again, durably, from its record (``StoreCoordinator/settleJournal(_:)``). Once the change
+/// files are on disk the journal is emptied, so it holds a few dozen records at most.
+///
+/// A record is a header line and the change file's bytes:
+/// `journal <device> <sequence, 12 digits> <length, 16 hex> <FNV-1a 64, 16 hex>\n<bytes>`.
+/// A torn tail (a power loss during an append) or a damaged record fails its length or its
+/// checksum and is skipped; reading goes on at the next header.
+struct CommitJournal: Sendable {
+  let url: URL
+  let displayPath: String
+
+  struct Record: Equatable, Sendable {
+    var device: DeviceID
+    var sequence: Int
+    var bytes: Data
+
+    var fileName: String { ChangeFileName.changeName(sequence: sequence) }
+  }
+
+  private static let tag = Array("journal ".utf8)
+
+  /// Appends one record and flushes it: when this returns, the record survives a power loss.
+  /// On failure the journal is cut back to where it was, so no failed commit comes back later.
+  /// Returns the journal's size after the append.
+  @discardableResult
+  func append(_ record: Record) throws -> Int {
+    let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw FileSystem.openError(errno, displayPath) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw FileSystem.error(errno, displayPath, "cannot read its size") }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw StoreError(.damaged, path: displayPath, "is not a regular file — it is rebuilt the next time the store opens.")
+    }
+    fchmod(fd, 0o600)  // whatever the umask
+    let before = off_t(info.st_size)
+    var frame = Data(Self.header(record).utf8)
+    frame.append(record.bytes)
+    do {
+      try FileSystem.writeAll(frame, to: fd, displayPath: displayPath)
+      guard FileSystem.dataSync(fd) == 0 else { throw FileSystem.error(errno, displayPath, "cannot flush to disk") }
+    } catch {
+      _ = ftruncate(fd, before)
+      throw error
+    }
+    return Int(before) + frame.count
+  }
+
+  /// The journal's size in bytes; 0 when it is empty or not there.
+  var size: Int { FileSystem.size(url) ?? 0 }
+
+  /// Every whole record, oldest first. Damaged stretches are skipped.
+  func records() throws -> [Record] {
+    guard let data = try FileSystem.read(url, displayPath: displayPath) else { return [] }
+    return Self.parse([UInt8](data))
+  }
+
+  /// Empties the journal once every change file it holds is on disk. Not flushed: records
+  /// that come back after a power loss name files that are there, and are passed over.
+  func empty() throws {
+    let fd = open(url.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return }
+      throw FileSystem.openError(errno, displayPath)
+    }
+    defer { close(fd) }
+    guard ftruncate(fd, 0) == 0 else { throw FileSystem.error(errno, displayPath, "cannot empty") }
+  }
+
+  static func header(_ record: Record) -> String {
+    "journal \(record.device.text) \(ChangeFileName.sequenceText(record.sequence)) "
+      + "\(hex16(UInt64(record.bytes.count))) \(hex16(ChangeFileCodec.checksum(record.bytes)))\n"
+  }
+
+  static func parse(_ bytes: [UInt8]) -> [Record] {
+    var records: [Record] = []
+    var position = 0
+    while let start = nextTag(in: bytes, from: position) {
+      guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+      let fields = bytes[(start + tag.count)..<newline].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+      if fields.count == 4, let device = DeviceID(fields[0]), fields[1].count == 12, let sequence = Int(fields[1]),
+        fields[2].count == 16, let length = Int(fields[2], radix: 16), length <= bytes.count - newline - 1,
+        fields[3].count == 16, let checksum = UInt64(fields[3], radix: 16)
+      {
+        let body = Data(bytes[(newline + 1)..<(newline + 1 + length)])
+        if ChangeFileCodec.checksum(body) == checksum {
+          records.append(Record(device: device, sequence: sequence, bytes: body))
+          position = newline + 1 + length
+          continue
+        }
+      }
+      position = start + 1  // not a whole record: look for the next header
+    }
+    return records
+  }
+
+  /// Where the next header starts at or after `position`: at the very start, or after a newline.
+  private static func nextTag(in bytes: [UInt8], from position: Int) -> Int? {
+    var index = position
+    while index + tag.count <= bytes.count {
+      if (index == 0 || bytes[index - 1] == UInt8(ascii: "\n")) && bytes[index..<(index + tag.count)].elementsEqual(tag) { return index }
+      index += 1
+    }
+    return nil
+  }
+}
