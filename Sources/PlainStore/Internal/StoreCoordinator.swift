@@ -211,12 +211,7 @@ final class StoreCoordinator: Sendable {
   }
 
   func table(_ name: String, _ state: StoreState) throws -> EntityTable {
-    guard let table = state.tables[name] else {
-      throw StoreError(
-        .invalidObject, path: name,
-        "'\(name)' is not an entity of this store's schema — add its EntitySchema to the Schema.")
-    }
-    return table
+    try state.table(name)
   }
 
   // MARK: Catching up with other processes
@@ -510,6 +505,17 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
 }
 
 extension StoreState {
+  /// The table of an entity of the schema.
+  /// - Throws: ``StoreError`` `.invalidObject` when the schema has no such entity.
+  func table(_ name: String) throws -> EntityTable {
+    guard let table = tables[name] else {
+      throw StoreError(
+        .invalidObject, path: name,
+        "'\(name)' is not an entity of this store's schema — add its EntitySchema to the Schema.")
+    }
+    return table
+  }
+
   /// The checksum the manifest holds for a segment file; nil for a manifest written before
   /// segments had one, or when the table has moved on to another file.
   func checksum(of file: String, _ entity: String, _ segment: String) -> String? {
