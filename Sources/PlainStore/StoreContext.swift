@@ -152,7 +152,7 @@ public final class StoreContext: Sendable {
 
   /// Catches up with other processes' commits (see ``StoreContainer/refresh()``).
   public func refresh() throws {
-    _ = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
+    try coordinator.catchUpWithOtherProcesses()
     coordinator.deliverRemoteChanges()
   }
 

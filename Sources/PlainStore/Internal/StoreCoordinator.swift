@@ -216,6 +216,14 @@ final class StoreCoordinator: Sendable {
 
   // MARK: Catching up with other processes
 
+  /// Takes the lock and applies the commits other processes made since this one last looked
+  /// (announced by ``deliverRemoteChanges()``): what containers and contexts call.
+  /// - Returns: whether anything new was applied.
+  @discardableResult
+  func catchUpWithOtherProcesses() throws -> Bool {
+    try state.withLock { state in try catchUp(&state) }
+  }
+
   /// Applies the commits other processes made since this one last looked. Their transactions
   /// wait in `state.undelivered` until ``deliverRemoteChanges()`` announces them.
   @discardableResult
