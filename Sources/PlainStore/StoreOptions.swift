@@ -8,6 +8,9 @@ public struct StoreOptions: Sendable {
   public var clock: @Sendable () -> Date
   /// How long a save waits for another process's lock before it fails with `.locked`.
   public var lockTimeout: Duration
+  /// Who else may hold the lock, named in the message when waiting for it times out
+  /// ("… quit it (an app, its extension or a tool), then try again."); nil names no one.
+  public var lockHolderHint: String?
   /// Compact once this many commits have gathered in the log since the last compaction.
   public var compactionThreshold: Int
   /// Log files kept after compaction for processes that have not caught up yet.
@@ -42,6 +45,7 @@ public struct StoreOptions: Sendable {
     author: String = "app",
     clock: @escaping @Sendable () -> Date = { Date() },
     lockTimeout: Duration = .seconds(10),
+    lockHolderHint: String? = nil,
     compactionThreshold: Int = 64,
     logRetention: Int = 256,
     historyRetentionLimit: Int = 10_000,
@@ -60,6 +64,7 @@ public struct StoreOptions: Sendable {
     self.author = author
     self.clock = clock
     self.lockTimeout = lockTimeout
+    self.lockHolderHint = lockHolderHint
     self.compactionThreshold = max(1, compactionThreshold)
     self.logRetention = max(0, logRetention)
     self.historyRetentionLimit = max(logRetention, historyRetentionLimit)
