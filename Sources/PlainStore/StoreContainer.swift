@@ -127,7 +127,7 @@ public final class StoreContainer: Sendable {
     coordinator.lastRebuildReason
   }
 
-  /// Objects the last merge could not read as their entity ("FeedSession <id>: reason"): from a
+  /// Objects the last merge could not read as their entity ("Note <id>: reason"): from a
   /// device with a newer schema, or whose changes have not all arrived. They stay in their
   /// change files and join the state once they read.
   public var mergeWarnings: [String] {

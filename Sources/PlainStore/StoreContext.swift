@@ -75,7 +75,7 @@ public final class StoreContext: Sendable {
   /// separate ``update(_:)`` to forget. Saved with the context's next ``save()``.
   ///
   /// ```swift
-  /// try context.edit(FeedSession.self, id: feedID) { $0.memoText = "#night" }
+  /// try context.edit(Note.self, id: noteID) { $0.text = "#later" }
   /// try context.save()
   /// ```
   /// - Returns: the object as edited.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a container behaves; the defaults suit the app.
+/// How a container behaves; the defaults suit an app that shares its store with its extensions.
 public struct StoreOptions: Sendable {
   /// Written into each transaction this container's contexts commit.
   public var author: String
@@ -18,8 +18,8 @@ public struct StoreOptions: Sendable {
   /// The most log files kept for registered history readers that fall behind.
   public var historyRetentionLimit: Int
   /// Where the change files — the part of the store that syncs between devices — live; nil:
-  /// `changes/` inside the store folder. The app points it into its iCloud container while
-  /// the cache stays in the app group, where its widget reads it.
+  /// `changes/` inside the store folder. An app may point it into its iCloud container while
+  /// the cache stays in its app group, where its extensions read it.
   public var syncFolder: URL?
   /// The device id this copy takes at its first commit (32 lowercase hex digits); nil: a random
   /// one. Fixed ids make two runs byte-identical, for tests and fixtures; never give two copies
