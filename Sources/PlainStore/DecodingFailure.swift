@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where and why a document could not be decoded, in words a person can act on: the one
 /// explanation of a `DecodingError`, for the engine's files and for its clients' own.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One consumer of a store's history (an app extension, a sync engine) with its own token, kept in the
 /// store's manifest so that every process sees it and compaction keeps what it has not read.
 ///
