@@ -34,6 +34,10 @@ public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
     #endif
   }
 
+  /// The processes that share the group's store, as a save that waits too long for its lock
+  /// names them (``StoreOptions/lockHolderHint``).
+  public static let lockHolders = "the app, its widget or another babydash"
+
   /// The environment variable that overrides the group folder: `BABYDASH_APP_GROUP`.
   public static let environmentVariable = "BABYDASH_APP_GROUP"
 

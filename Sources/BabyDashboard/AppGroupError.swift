@@ -1,5 +1,3 @@
-import Foundation
-
 /// The app group's container is not there: the process lacks the App Groups entitlement for
 /// this identifier, or the identifier is misspelt.
 ///

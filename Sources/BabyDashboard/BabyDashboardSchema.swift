@@ -1,4 +1,3 @@
-import Foundation
 import PlainStore
 
 /// The store's entities, mapped from the SwiftData models (<doc:DataModel>), on PlainStore.

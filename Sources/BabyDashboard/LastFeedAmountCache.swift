@@ -66,9 +66,7 @@ public struct LastFeedAmountCache: Sendable {
 
   /// Caches `amount` as the last amount of the baby with `id`.
   public func set(_ amount: LastFeedAmount, forBabyID id: UUID) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    try store.set(try encoder.encode(amount), forKey: Self.key(forBabyID: id))
+    try write(amount, key: Self.key(forBabyID: id))
   }
 
   /// Forgets the amount of the baby with `id`.
@@ -86,6 +84,13 @@ public struct LastFeedAmountCache: Sendable {
       result[id] = try decode(data, key: key)
     }
     return result
+  }
+
+  /// An amount as its entry holds it: JSON with sorted keys, the same bytes every time.
+  private func write(_ amount: LastFeedAmount, key: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    try store.set(try encoder.encode(amount), forKey: key)
   }
 
   private func decode(_ data: Data, key: String) throws -> LastFeedAmount {
@@ -117,9 +122,7 @@ public struct LastFeedAmountCache: Sendable {
 
   /// Caches `amount` as the last amount for `name`.
   public func set(_ amount: LastFeedAmount, forBabyName name: String) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    try store.set(try encoder.encode(amount), forKey: Self.key(forBabyName: name))
+    try write(amount, key: Self.key(forBabyName: name))
   }
 
   /// Forgets the amount for `name`.

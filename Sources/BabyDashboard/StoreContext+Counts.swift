@@ -1,4 +1,3 @@
-import Foundation
 import PlainStore
 
 /// How many babies, feeds and diaper changes a store holds.

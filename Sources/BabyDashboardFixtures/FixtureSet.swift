@@ -1,5 +1,4 @@
 import BabyDashboard
-import Foundation
 import PlainStore
 
 /// The objects of a scenario, built but not yet stored: babies, feeds, diaper changes and the

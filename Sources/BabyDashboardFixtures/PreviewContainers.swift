@@ -1,6 +1,5 @@
 import BabyDashboard
 import BabyDashboardText
-import Foundation
 import PlainStore
 
 /// In-memory stores for previews, seeded from the fixtures; the testing product adds

@@ -1,5 +1,4 @@
 import BabyDashboard
-import Foundation
 
 extension Scenario {
   /// The two babies of the app's ContentView preview: Mia (older) feeding now, Leo

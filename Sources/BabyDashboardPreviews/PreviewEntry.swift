@@ -1,6 +1,5 @@
 import BabyDashboardFixtures
 import BabyDashboardText
-import Foundation
 
 /// One preview: a (screen, scenario, variant) triple, its stable name and file, and how to
 /// render it in a world.

@@ -1,4 +1,3 @@
-import Foundation
 import Observation
 
 /// Waits, without sleeping, until `condition` holds: it re-checks whenever an observable

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What one compaction of the change files did (``StoreContainer/compactChanges()``).
 ///
 /// A compaction writes a snapshot of this device's merged view — which is also its

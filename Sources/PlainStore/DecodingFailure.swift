@@ -1,13 +1,11 @@
-import Foundation
-
 /// Where and why a document could not be decoded, in words a person can act on: the one
 /// explanation of a `DecodingError`, for the engine's files and for its clients' own.
 ///
 /// ```swift
-/// DecodingFailure(error).description  // "feedSessions[3].startTime: the key is missing"
+/// DecodingFailure(error).description  // "notes[3].createdAt: the key is missing"
 /// ```
 public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
-  /// The path of the value, `feedSessions[3].startTime`; "" for the document itself.
+  /// The path of the value, `notes[3].createdAt`; "" for the document itself.
   public var path: String
   /// What was wrong: "the key is missing", "expected a number", "is null; expected a string",
   /// "not valid JSON (damaged or truncated)", or the decoder's own description.
@@ -43,7 +41,7 @@ public struct DecodingFailure: Sendable, Hashable, CustomStringConvertible {
   /// "path: detail", or the detail alone for the whole document.
   public var description: String { path.isEmpty ? detail : "\(path): \(detail)" }
 
-  /// `feedSessions[3].startTime`: keys joined by dots, indexes in brackets.
+  /// `notes[3].createdAt`: keys joined by dots, indexes in brackets.
   public static func pathText(_ codingPath: [any CodingKey]) -> String {
     var text = ""
     for key in codingPath {

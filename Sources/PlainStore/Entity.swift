@@ -18,7 +18,7 @@ import Foundation
 public protocol Entity: Codable, Sendable, Equatable {
   /// The name of the entity in files and transactions; never change it once data exists.
   static var entityName: String { get }
-  /// The JSON key of the identity property (default `"id"`; FeedSession uses `"uuid"`).
+  /// The JSON key of the identity property (default `"id"`; an entity whose JSON says `"uuid"` returns that).
   static var identityKey: String { get }
   /// The identity: unique within the entity, never reused.
   var id: UUID { get }

@@ -3,10 +3,10 @@ import Foundation
 /// What to fetch: SwiftData's `FetchDescriptor`, which Foundation on Linux does not have.
 ///
 /// ```swift
-/// let id = mia.id
-/// var recent = FetchDescriptor<FeedSession>(
-///   predicate: #Predicate { $0.profileID == id },
-///   sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+/// let id = work.id
+/// var recent = FetchDescriptor<Note>(
+///   predicate: #Predicate { $0.notebookID == id },
+///   sortBy: [SortDescriptor(\.createdAt, order: .reverse)])
 /// recent.fetchLimit = 1
 /// let last = try context.fetch(recent).first
 /// ```

@@ -1,10 +1,8 @@
-import Foundation
-
-/// One consumer of a store's history (the widget, a sync engine) with its own token, kept in the
+/// One consumer of a store's history (an app extension, a sync engine) with its own token, kept in the
 /// store's manifest so that every process sees it and compaction keeps what it has not read.
 ///
 /// ```swift
-/// let reader = container.historyReader(named: "widget")
+/// let reader = container.historyReader(named: "extension")
 /// for transaction in try reader.pending() { … }
 /// try reader.markConsumed(through: container.currentToken)
 /// ```

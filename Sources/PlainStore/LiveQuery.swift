@@ -1,4 +1,3 @@
-import Foundation
 import Observation
 
 /// Results that follow the store: what SwiftUI's `@Query` and `@FetchRequest`,

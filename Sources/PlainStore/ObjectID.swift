@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// @State var editing: ObjectID?
 /// .sheet(item: $editing) { id in EditView(id: id) }
-/// editing = feed.objectID
+/// editing = note.objectID
 /// ```
 public struct ObjectID: Hashable, Identifiable, Comparable, Codable, Sendable, CustomStringConvertible {
   /// The entity's name (``Entity/entityName``).
@@ -29,7 +29,7 @@ public struct ObjectID: Hashable, Identifiable, Comparable, Codable, Sendable, C
   /// Whether it names an object of `type`.
   public func isObject<E: Entity>(of type: E.Type) -> Bool { entityName == E.entityName }
 
-  /// "FeedSession 8E2C…": how messages name an object.
+  /// "Note 8E2C…": how messages name an object.
   public var description: String { "\(entityName) \(uuid.uuidString)" }
 
   /// By entity, then by id: a stable order for lists of mixed entities.

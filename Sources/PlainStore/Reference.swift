@@ -3,7 +3,7 @@ import Foundation
 /// A to-one reference from `Source` to another entity, by id, with a delete rule.
 ///
 /// ```swift
-/// Reference(\FeedSession.profileID, to: BabyProfile.self, onDelete: .nullify)
+/// Reference(\Note.notebookID, to: Notebook.self, onDelete: .nullify)
 /// ```
 /// The to-many side needs no declaration: it is a fetch on the key.
 public struct Reference<Source: Entity>: Sendable {
@@ -22,7 +22,7 @@ public struct Reference<Source: Entity>: Sendable {
   }
 }
 
-/// "\FeedSession.startTime" → "startTime": the name a key path has in files and messages.
+/// "\Note.createdAt" → "createdAt": the name a key path has in files and messages.
 func propertyName(of keyPath: AnyKeyPath) -> String {
   let text = String(describing: keyPath)
   guard let dot = text.firstIndex(of: ".") else { return text }

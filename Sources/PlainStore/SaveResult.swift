@@ -8,9 +8,10 @@ import Foundation
 /// object that holds its values.
 ///
 /// ```swift
-/// context.insert(FeedSession(uuid: UUID(), profileID: mia, startTime: nine))
+/// let inserted = Note(uuid: UUID(), notebookID: work, createdAt: nine)
+/// context.insert(inserted)
 /// let saved = try context.save()
-/// let feedID = saved.id(of: FeedSession.self, inserted.uuid)  // the stored feed of 9:00
+/// let noteID = saved.id(of: Note.self, inserted.uuid)  // the stored note of 9:00
 /// ```
 public struct SaveResult: Sendable, Equatable {
   /// The committed transaction; nil when the save changed nothing (the store already held

@@ -4,10 +4,10 @@ import Foundation
 ///
 /// ```swift
 /// let schema = Schema(version: 1, [
-///   EntitySchema(BabyProfile.self, unique: [[\.id]], indexed: [\.createdAt]),
-///   EntitySchema(FeedSession.self, unique: [[\.profileID, \.startTime]], indexed: [\.startTime],
-///                references: [Reference(\.profileID, to: BabyProfile.self, onDelete: .nullify)],
-///                segmentedBy: \.startTime),
+///   EntitySchema(Notebook.self, unique: [[\.id]], indexed: [\.createdAt]),
+///   EntitySchema(Note.self, unique: [[\.notebookID, \.createdAt]], indexed: [\.createdAt],
+///                references: [Reference(\.notebookID, to: Notebook.self, onDelete: .nullify)],
+///                segmentedBy: \.createdAt),
 /// ])
 /// ```
 public struct Schema: Sendable {
@@ -37,7 +37,7 @@ public struct EntitySchema: Sendable {
   public let indexedKeyNames: [String]
   public let segmentKeyName: String?
   /// Properties that sync as one value: a merge takes all of a group from one writer, never
-  /// one property from each (a feed's start and end, an amount's value and unit).
+  /// one property from each (an event's start and end, an amount's value and unit).
   public let fieldGroupNames: [[String]]
   /// Per uniqueness constraint: whether it includes the segment key, so that one month's
   /// objects are all a value can collide with.
@@ -53,7 +53,7 @@ public struct EntitySchema: Sendable {
   /// - Parameters:
   ///   - unique: key sets whose values may occur once; a save that repeats one merges into the
   ///     stored object (see ``StoreContext/save()``). `nil` is a value like any other here.
-  ///   - indexed: keys the app sorts on; recorded in `store.json`.
+  ///   - indexed: keys fetches sort on; recorded in `store.json`.
   ///   - references: to-one references to other entities, with their delete rules.
   ///   - segmentedBy: a date key; objects are kept in one file per month of it, and fetches
   ///     bounded in it (``FetchDescriptor/dateRange``) read only their months.

@@ -1,5 +1,3 @@
-import Foundation
-
 extension StoreContainer {
   /// A query whose ``LiveQuery/results`` follow the store (see ``LiveQuery``).
   ///

@@ -95,7 +95,7 @@ public final class StoreContainer: Sendable {
   /// - Returns: whether anything new was found.
   @discardableResult
   public func refresh() throws -> Bool {
-    let found = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
+    let found = try coordinator.catchUpWithOtherProcesses()
     coordinator.deliverRemoteChanges()
     let merged = try coordinator.syncArrived()
     return found || merged != nil
@@ -124,14 +124,14 @@ public final class StoreContainer: Sendable {
   /// Why this container rebuilt the store's local cache from `changes/` when it opened (a
   /// cache file missing or damaged), if it did: nothing was lost, and `check` says so.
   public var cacheRebuildReason: String? {
-    coordinator.state.withLock { $0.lastRebuildReason }
+    coordinator.lastRebuildReason
   }
 
-  /// Objects the last merge could not read as their entity ("FeedSession <id>: reason"): from a
+  /// Objects the last merge could not read as their entity ("Note <id>: reason"): from a
   /// device with a newer schema, or whose changes have not all arrived. They stay in their
   /// change files and join the state once they read.
   public var mergeWarnings: [String] {
-    coordinator.state.withLock { $0.mergeWarnings }
+    coordinator.mergeWarnings
   }
 
   /// The devices that write to this store's `changes/`, what has arrived from each and what is
@@ -162,7 +162,7 @@ public final class StoreContainer: Sendable {
       guard watcher == nil else { return }
       let coordinator = self.coordinator
       let newWatcher = FolderWatcher(folder: files.logURL) {
-        _ = try? coordinator.state.withLock { state in try coordinator.catchUp(&state) }  // a damaged file surfaces on the next fetch or save
+        _ = try? coordinator.catchUpWithOtherProcesses()  // a damaged file surfaces on the next fetch or save
         coordinator.deliverRemoteChanges()
       }
       newWatcher.start()
@@ -209,6 +209,6 @@ public final class StoreContainer: Sendable {
 
   /// Counters of the work this container did: segment files read, logs written, compactions.
   public var statistics: StoreStatistics {
-    coordinator.state.withLock { $0.statistics }
+    coordinator.statistics
   }
 }

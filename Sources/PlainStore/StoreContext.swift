@@ -75,7 +75,7 @@ public final class StoreContext: Sendable {
   /// separate ``update(_:)`` to forget. Saved with the context's next ``save()``.
   ///
   /// ```swift
-  /// try context.edit(FeedSession.self, id: feedID) { $0.memoText = "#night" }
+  /// try context.edit(Note.self, id: noteID) { $0.text = "#later" }
   /// try context.save()
   /// ```
   /// - Returns: the object as edited.
@@ -152,7 +152,7 @@ public final class StoreContext: Sendable {
 
   /// Catches up with other processes' commits (see ``StoreContainer/refresh()``).
   public func refresh() throws {
-    _ = try coordinator.state.withLock { state in try coordinator.catchUp(&state) }
+    try coordinator.catchUpWithOtherProcesses()
     coordinator.deliverRemoteChanges()
   }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// An async sequence of a query's results: the first element at once, then one after each
 /// commit that touches the query's entities (see ``StoreContainer/observe(_:)``).
 ///

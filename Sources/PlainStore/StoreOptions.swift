@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a container behaves; the defaults suit the app.
+/// How a container behaves; the defaults suit an app that shares its store with its extensions.
 public struct StoreOptions: Sendable {
   /// Written into each transaction this container's contexts commit.
   public var author: String
@@ -8,6 +8,9 @@ public struct StoreOptions: Sendable {
   public var clock: @Sendable () -> Date
   /// How long a save waits for another process's lock before it fails with `.locked`.
   public var lockTimeout: Duration
+  /// Who else may hold the lock, named in the message when waiting for it times out
+  /// ("… quit it (an app, its extension or a tool), then try again."); nil names no one.
+  public var lockHolderHint: String?
   /// Compact once this many commits have gathered in the log since the last compaction.
   public var compactionThreshold: Int
   /// Log files kept after compaction for processes that have not caught up yet.
@@ -15,8 +18,8 @@ public struct StoreOptions: Sendable {
   /// The most log files kept for registered history readers that fall behind.
   public var historyRetentionLimit: Int
   /// Where the change files — the part of the store that syncs between devices — live; nil:
-  /// `changes/` inside the store folder. The app points it into its iCloud container while
-  /// the cache stays in the app group, where its widget reads it.
+  /// `changes/` inside the store folder. An app may point it into its iCloud container while
+  /// the cache stays in its app group, where its extensions read it.
   public var syncFolder: URL?
   /// The device id this copy takes at its first commit (32 lowercase hex digits); nil: a random
   /// one. Fixed ids make two runs byte-identical, for tests and fixtures; never give two copies
@@ -42,6 +45,7 @@ public struct StoreOptions: Sendable {
     author: String = "app",
     clock: @escaping @Sendable () -> Date = { Date() },
     lockTimeout: Duration = .seconds(10),
+    lockHolderHint: String? = nil,
     compactionThreshold: Int = 64,
     logRetention: Int = 256,
     historyRetentionLimit: Int = 10_000,
@@ -60,6 +64,7 @@ public struct StoreOptions: Sendable {
     self.author = author
     self.clock = clock
     self.lockTimeout = lockTimeout
+    self.lockHolderHint = lockHolderHint
     self.compactionThreshold = max(1, compactionThreshold)
     self.logRetention = max(0, logRetention)
     self.historyRetentionLimit = max(logRetention, historyRetentionLimit)

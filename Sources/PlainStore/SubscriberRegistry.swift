@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The subscribers of an event, each an unbounded `AsyncStream`: the one registry behind every
-/// "from now on, as async sequence" API (a container's transactions and remote changes, the
-/// widget observer's refreshes). A stream that ends or is dropped leaves the registry by itself.
+/// "from now on, as async sequence" API (a container's transactions and remote changes, and a
+/// client's own events). A stream that ends or is dropped leaves the registry by itself.
 ///
 /// ```swift
 /// let saves = SubscriberRegistry<Transaction>()

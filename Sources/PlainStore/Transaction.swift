@@ -4,7 +4,7 @@ import Foundation
 public struct Transaction: Codable, Sendable, Equatable {
   /// Increases by one with every commit to the store, across all processes.
   public var sequence: Int
-  /// Who committed it (`StoreOptions.author` or the context's author): app, widget, importer, cli…
+  /// Who committed it (`StoreOptions.author` or the context's author): an app, an extension, an importer, a tool…
   public var author: String
   public var timestamp: Date
   /// Per entity name, the ids inserted, updated and deleted.

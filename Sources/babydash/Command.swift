@@ -1,5 +1,4 @@
 import ArgumentParsing
-import Foundation
 
 /// One `babydash` command: its words, what it takes, and what it does.
 struct Command {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why `babydash` stopped, and the exit status that says so (BSD's sysexits).
 struct CommandLineError: Error, CustomStringConvertible {
   enum Kind {

@@ -1,4 +1,3 @@
-import Foundation
 import PlainStore
 
 /// `compact`: opens the store and compacts its change files — a snapshot, then the deletion of

@@ -1,4 +1,3 @@
-import Foundation
 import PlainStore
 
 /// `reader`: acts as a named history reader in its own process. With `--consume-through S`

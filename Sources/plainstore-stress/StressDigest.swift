@@ -1,5 +1,4 @@
 import Foundation
-import PlainStore
 
 /// A fingerprint of a process's view of the store: FNV-1a (64 bit) over every item in id order,
 /// so equal views print equal digests in every process.

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Another process holding the store's lock past the timeout: the command exits 75 (temporary
-/// failure: try again), says so, and writes nothing.
+/// failure: try again), says so naming who may hold it, and writes nothing.
 @Suite struct LockedStoreCommandTests {
   @Test func aStoreLockedTooLongExits75AndWritesNothing() throws {
     let tool = try BabydashProcess()
@@ -23,6 +23,7 @@ import Testing
     let result = try tool.run(at: "2026-03-10T07:05:00Z", ["diaper", "Mia", "pee"])
     #expect(result.status == 75, "\(result.stderr)")
     #expect(result.stderr.contains("lock"), "\(result.stderr)")
+    #expect(result.stderr.contains("(the app, its widget or another babydash)"), "\(result.stderr)")
     #expect(try tool.snapshot() == before)
   }
 }

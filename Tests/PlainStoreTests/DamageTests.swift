@@ -245,6 +245,30 @@ import Testing
     #expect(context.hasChanges)
   }
 
+  @Test(arguments: [
+    (String?.none, "let it finish or quit it, then try again."),
+    ("the editor or a script", "let it finish or quit it (the editor or a script), then try again."),
+  ])
+  func aLockTimeoutNamesTheHoldersTheOptionsName(hint: String?, ending: String) throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    var options = Sample.options
+    options.lockTimeout = .milliseconds(200)
+    options.lockHolderHint = hint
+    let container = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options)
+    let fd = open(url.appendingPathComponent("local/lock").path, O_RDWR)
+    #expect(flock(fd, LOCK_EX) == 0)
+    defer { close(fd) }
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(4), name: "Ava"))
+    #expect {
+      try context.save()
+    } throws: { error in
+      let error = try #require(error as? StoreError)
+      return error.code == .locked && error.detail.hasSuffix(ending)
+    }
+  }
+
   @Test func aFolderWithoutStoreJSONIsNotTakenOver() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreForeign-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,5 +1,3 @@
-import Foundation
-
 extension LegacyExport {
   /// Checks what decoding cannot: no negative amount, a positive feed term.
   ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why a legacy import failed: what, where (the source and the record), and what to do.
 ///
 /// ``Code/unreadable`` (the file is missing or cannot be read) is told apart from bad data

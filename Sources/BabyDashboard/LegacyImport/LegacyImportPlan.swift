@@ -1,5 +1,4 @@
 import Foundation
-import PlainStore
 
 /// The store's objects for a legacy document, before anything is written: each record mapped,
 /// linked by profile id, deduplicated by the store's unique keys, with the record's position in

@@ -2,10 +2,12 @@ import Foundation
 
 /// Turns a context's unsaved changes into one transaction against the latest committed state:
 /// merges by property, resolves uniqueness conflicts by merging into the stored object, applies
-/// delete rules and checks references. Runs under the coordinator's lock (and, for a file store,
-/// the store's flock), so what it reads is what the transaction will follow.
+/// delete rules and checks references. Runs under the store's lock (and, for a file store, the
+/// store's flock), so what it reads is what the transaction will follow. It reads the committed
+/// objects through `reader` and does no I/O of its own.
 struct CommitPlanner {
-  let coordinator: StoreCoordinator
+  let schema: Schema
+  let reader: CommittedReader
   var state: StoreState
   let merge = PropertyMerge()
 
@@ -40,8 +42,9 @@ struct CommitPlanner {
     var segment: String
   }
 
-  init(coordinator: StoreCoordinator, state: StoreState) {
-    self.coordinator = coordinator
+  init(schema: Schema, reader: CommittedReader, state: StoreState) {
+    self.schema = schema
+    self.reader = reader
     self.state = state
   }
 
@@ -65,8 +68,8 @@ struct CommitPlanner {
 
   private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
     if let value = work[key] { return value }
-    let table = try coordinator.table(key.entity, state)
-    return try coordinator.committedObject(table, key.id, hint: hint, thorough: thorough, &state)
+    let table = try state.table(key.entity)
+    return try reader.committedObject(table, key.id, hint, thorough, &state)
   }
 
   /// Writes `value` (nil: deletes) for `key` in this transaction and keeps the uniqueness
@@ -74,13 +77,13 @@ struct CommitPlanner {
   private mutating func set(
     _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil
   ) throws {
-    let table = try coordinator.table(key.entity, state)
+    let table = try state.table(key.entity)
     let old: (any Entity)?
     if let pending = work[key] {
       old = pending
     } else {
       // First write of this object in the transaction: its committed value is the original.
-      let committed = try known ?? coordinator.committedObject(table, key.id, hint: hint ?? value, thorough: false, &state)
+      let committed = try known ?? reader.committedObject(table, key.id, hint ?? value, false, &state)
       originals[key] = .some(committed)
       if let committed {
         originalsBySegment[SegmentRef(entity: key.entity, segment: table.segment(of: committed)), default: []].append(key)
@@ -120,7 +123,7 @@ struct CommitPlanner {
   private mutating func put(_ change: PendingChange) throws {
     guard let value = change.value else { return }
     let key = ObjectKey(entity: change.entity, id: change.id)
-    let table = try coordinator.table(change.entity, state)
+    let table = try state.table(change.entity)
     let stored = try current(key, hint: change.snapshot ?? value, thorough: change.kind == .update)
     var merged: any Entity
     switch (change.kind, stored) {
@@ -172,9 +175,9 @@ struct CommitPlanner {
     let scope = IndexScope(entity: table.schema.name, constraint: constraint, segment: segment)
     if builtScopes.contains(scope) { return scope }
     if segmentWide {
-      try coordinator.ensureLoaded(table, segment, &state)
+      try reader.ensureLoaded(table, segment, &state)
     } else {
-      try coordinator.loadAll(table, &state)
+      try reader.loadAll(table, &state)
     }
     _ = table.uniqueIndex(constraint: constraint, segment: segment)  // the committed objects'
     // This transaction's writes made before the scope existed: of this month only (a bulk save
@@ -204,7 +207,7 @@ struct CommitPlanner {
   private mutating func delete(_ key: ObjectKey, hint: (any Entity)?) throws {
     guard let existing = try current(key, hint: hint, thorough: true) else { return }
     try set(key, to: nil, hint: existing)
-    for entity in coordinator.schema.entities {
+    for entity in schema.entities {
       for reference in entity.references where reference.targetEntity == key.entity {
         let referrers = try referrers(of: key.id, in: entity, through: reference)
         switch reference.deleteRule {
@@ -225,8 +228,8 @@ struct CommitPlanner {
   private mutating func referrers(of id: UUID, in entity: EntitySchema, through reference: AnyReference) throws
     -> [any Entity]
   {
-    let table = try coordinator.table(entity.name, state)
-    try coordinator.loadAll(table, &state)
+    let table = try state.table(entity.name)
+    try reader.loadAll(table, &state)
     var found: [any Entity] = []
     for slot in table.slots.values {
       for (objectID, object) in slot.objects ?? [:]
@@ -242,7 +245,7 @@ struct CommitPlanner {
 
   private mutating func checkDenyRules() throws {
     for key in denyChecks {
-      for entity in coordinator.schema.entities {
+      for entity in schema.entities {
         for reference in entity.references where reference.targetEntity == key.entity && reference.deleteRule == .deny {
           let remaining = try referrers(of: key.id, in: entity, through: reference)
           if !remaining.isEmpty {
@@ -261,7 +264,7 @@ struct CommitPlanner {
     // whatever order the transaction's objects are in, without sorting them all.
     var broken: (key: ObjectKey, reference: AnyReference, target: UUID)?
     for (key, value) in work {
-      guard let value, let entity = coordinator.schema.entity(named: key.entity) else { continue }
+      guard let value, let entity = schema.entity(named: key.entity) else { continue }
       for reference in entity.references {
         guard let target = reference.target(value) else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
@@ -284,7 +287,7 @@ struct CommitPlanner {
     for (key, final) in work {
       let original = originals[key] ?? nil
       if entitiesEqual(original, final) { continue }
-      let table = try coordinator.table(key.entity, state)
+      let table = try state.table(key.entity)
       switch (original, final) {
       case (nil, let value?):
         changes.append(LogChange(entity: key.entity, id: key.id, kind: .insert, segment: table.segment(of: value), from: nil, value: value))

@@ -16,10 +16,13 @@ import Synchronization
 final class FileLock: Sendable {
   let url: URL
   let displayPath: String
+  /// Who else may hold the lock (``StoreOptions/lockHolderHint``), named in the timeout's message.
+  let holderHint: String?
 
-  init(url: URL, displayPath: String) {
+  init(url: URL, displayPath: String, holderHint: String? = nil) {
     self.url = url
     self.displayPath = displayPath
+    self.holderHint = holderHint
   }
 
   /// Runs `body` holding the lock; waits up to `timeout` for another process to let go.
@@ -41,9 +44,10 @@ final class FileLock: Sendable {
         throw FileSystem.error(code, displayPath, "cannot take the lock")
       case .timedOut:
         // The waiting thread owns the descriptor now: it closes it once the lock comes.
+        let holders = holderHint.map { " (\($0))" } ?? ""
         throw StoreError(
           .locked, path: displayPath,
-          "another process has held the store's lock for over \(timeout) — let it finish or quit it (the app, its widget or another babydash), then try again.")
+          "another process has held the store's lock for over \(timeout) — let it finish or quit it\(holders), then try again.")
       }
     }
     defer { close(fd) }  // closing releases the lock

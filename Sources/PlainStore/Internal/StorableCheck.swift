@@ -1,5 +1,3 @@
-import Foundation
-
 /// Refuses, before anything is written, a save holding a value that store files cannot hold
 /// (a date outside years 0000–9999, NaN or an infinity): the encoder would refuse it halfway
 /// through a commit, and an in-memory store would keep what a file store cannot.

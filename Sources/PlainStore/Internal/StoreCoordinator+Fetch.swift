@@ -11,7 +11,7 @@ extension StoreCoordinator {
   ///
   /// Reads only the segments it must: the months of `dateRange` and of the bounds its predicate
   /// puts on the segment key; and when the first sort is the segment key and there is a limit,
-  /// the months newest (or oldest) first until the limit is filled, so the last feed costs one
+  /// the months newest (or oldest) first until the limit is filled, so the newest object costs one
   /// month whatever the years of history.
   func fetch<E: Entity>(_ descriptor: FetchDescriptor<E>, overlay: ContextOverlay<E>, counting: Bool = false) throws -> [E] {
     var order = FetchOrder<E>(descriptor.sortBy, leadingDate: nil)

@@ -1,5 +1,3 @@
-import Foundation
-
 extension StoreCoordinator {
   /// Runs `body`; when it finds a file of the cache damaged (a segment that no longer matches
   /// its checksum, a log file that does not parse), rebuilds the cache from `changes/` holding

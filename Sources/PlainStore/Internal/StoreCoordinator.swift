@@ -38,7 +38,7 @@ final class StoreCoordinator: Sendable {
     self.schema = schema
     self.options = options
     self.files = files
-    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"))
+    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint)
     self.state = Mutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try openFiles()
@@ -211,15 +211,18 @@ final class StoreCoordinator: Sendable {
   }
 
   func table(_ name: String, _ state: StoreState) throws -> EntityTable {
-    guard let table = state.tables[name] else {
-      throw StoreError(
-        .invalidObject, path: name,
-        "'\(name)' is not an entity of this store's schema — add its EntitySchema to the Schema.")
-    }
-    return table
+    try state.table(name)
   }
 
   // MARK: Catching up with other processes
+
+  /// Takes the lock and applies the commits other processes made since this one last looked
+  /// (announced by ``deliverRemoteChanges()``): what containers and contexts call.
+  /// - Returns: whether anything new was applied.
+  @discardableResult
+  func catchUpWithOtherProcesses() throws -> Bool {
+    try state.withLock { state in try catchUp(&state) }
+  }
 
   /// Applies the commits other processes made since this one last looked. Their transactions
   /// wait in `state.undelivered` until ``deliverRemoteChanges()`` announces them.
@@ -510,6 +513,17 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
 }
 
 extension StoreState {
+  /// The table of an entity of the schema.
+  /// - Throws: ``StoreError`` `.invalidObject` when the schema has no such entity.
+  func table(_ name: String) throws -> EntityTable {
+    guard let table = tables[name] else {
+      throw StoreError(
+        .invalidObject, path: name,
+        "'\(name)' is not an entity of this store's schema — add its EntitySchema to the Schema.")
+    }
+    return table
+  }
+
   /// The checksum the manifest holds for a segment file; nil for a manifest written before
   /// segments had one, or when the table has moved on to another file.
   func checksum(of file: String, _ entity: String, _ segment: String) -> String? {

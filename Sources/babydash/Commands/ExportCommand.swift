@@ -1,5 +1,4 @@
 import BabyDashboard
-import Foundation
 
 /// `babydash export`.
 enum ExportCommand {

@@ -2,7 +2,6 @@ import ArgumentParsing
 import BabyDashboard
 import BabyDashboardFixtures
 import BabyDashboardText
-import Foundation
 
 /// `babydash fixtures list` and `babydash fixtures SCENARIO`.
 enum FixturesCommands {

@@ -1,6 +1,5 @@
 import BabyDashboard
 import BabyDashboardText
-import Foundation
 
 /// `babydash stats`: the spec's telemetry — cache hits and misses, backfill coverage, the last
 /// migration's log.

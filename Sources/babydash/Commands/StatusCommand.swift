@@ -1,6 +1,5 @@
 import BabyDashboard
 import BabyDashboardText
-import Foundation
 
 /// `babydash status`: the dashboard, as its preview renders it.
 enum StatusCommand {

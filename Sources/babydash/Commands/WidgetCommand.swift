@@ -1,7 +1,6 @@
 import ArgumentParsing
 import BabyDashboard
 import BabyDashboardText
-import Foundation
 
 /// `babydash widget [--family small|medium] [--baby NAME]`.
 enum WidgetCommand {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Who wrote a value and when, in the order the merge ranks writers: the hybrid clock first,
 /// then the device id, then the device's sequence number. Two different changes never share a
 /// stamp, so "the last writer" is always one writer.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The name of one device's folder in `changes/`: 32 lowercase hex digits, random, minted once
 /// per copy of a store and never reused, so no two devices ever write the same file name.
 struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {

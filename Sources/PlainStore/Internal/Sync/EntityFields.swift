@@ -1,5 +1,3 @@
-import Foundation
-
 /// An entity's properties as exact JSON text, keyed by name: how the engine compares two
 /// values of an object property by property without knowing its type.
 enum EntityFields {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the merge needs to know of the entities, by property name: which properties travel
 /// together, which key sets are unique, and where references point.
 struct MergeSchema: Sendable {

@@ -6,7 +6,7 @@ import Foundation
 /// associative and idempotent, so the order files arrive in, duplicates and conflict copies
 /// never change the result.
 ///
-/// What the app sees is ``materialize()``: the live objects, with uniqueness constraints
+/// What the contexts see is ``materialize()``: the live objects, with uniqueness constraints
 /// restored (objects that share a unique key become one, the same one on every device) and
 /// references to deleted objects handled by their delete rule.
 struct MergedState: Sendable {
@@ -87,7 +87,7 @@ struct MergedState: Sendable {
     }
   }
 
-  // MARK: What the app sees
+  // MARK: What the contexts see
 
   /// The live objects per entity, as property name → exact JSON text (the identity included),
   /// after delete rules and uniqueness. References to deleted objects are handled first, as a

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The two texts every sync file carries, read with one message each when they are not what
 /// they must be.
 extension KeyedDecodingContainer {

@@ -1,0 +1,18 @@
+import Foundation
+
+/// How a commit plan reads committed objects that may not be in memory yet: the store that
+/// creates the planner supplies these, so the planner merges, indexes and checks without knowing
+/// where segments come from (files, a catch-up with other processes, or nothing in memory).
+///
+/// Each read may load segments into `state` (and, for a file store, catch up with other
+/// processes first). Built once per commit; calling one costs no allocation.
+struct CommittedReader {
+  /// Makes sure one segment of a table is in memory.
+  var ensureLoaded: (_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws -> Void
+  /// Makes sure every segment of a table is in memory.
+  var loadAll: (_ table: EntityTable, _ state: inout StoreState) throws -> Void
+  /// The committed object with this id, if any. `hint` (a value of the object) names the
+  /// segment to look in first; `thorough` loads every segment before it answers "none".
+  var committedObject:
+    (_ table: EntityTable, _ id: UUID, _ hint: (any Entity)?, _ thorough: Bool, _ state: inout StoreState) throws -> (any Entity)?
+}

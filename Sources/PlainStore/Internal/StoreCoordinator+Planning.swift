@@ -1,0 +1,24 @@
+extension StoreCoordinator {
+  /// What a commit plan reads through: this store's segment loading and object lookup.
+  var committedReader: CommittedReader {
+    CommittedReader(
+      ensureLoaded: { [self] table, segment, state in try ensureLoaded(table, segment, &state) },
+      loadAll: { [self] table, state in try loadAll(table, &state) },
+      committedObject: { [self] table, id, hint, thorough, state in
+        try committedObject(table, id, hint: hint, thorough: thorough, &state)
+      })
+  }
+
+  /// A planner for one commit against `state`.
+  func makePlanner(_ state: StoreState) -> CommitPlanner {
+    CommitPlanner(schema: schema, reader: committedReader, state: state)
+  }
+}
+
+extension CommitPlanner {
+  /// A planner that reads through `coordinator`. Kept for the commit's call site
+  /// (`StoreCoordinator+Commit.swift`) until it calls ``StoreCoordinator/makePlanner(_:)``.
+  init(coordinator: StoreCoordinator, state: StoreState) {
+    self.init(schema: coordinator.schema, reader: coordinator.committedReader, state: state)
+  }
+}

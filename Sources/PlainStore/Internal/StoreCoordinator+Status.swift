@@ -1,0 +1,21 @@
+extension StoreCoordinator {
+  /// Why the cache was last rebuilt from `changes/`, if it was.
+  var lastRebuildReason: String? {
+    state.withLock { $0.lastRebuildReason }
+  }
+
+  /// Objects of the last merge that could not be read as their entity.
+  var mergeWarnings: [String] {
+    state.withLock { $0.mergeWarnings }
+  }
+
+  /// Counters of the work this store did since it opened.
+  var statistics: StoreStatistics {
+    state.withLock { $0.statistics }
+  }
+
+  /// This copy's device id; nil until its first commit mints one.
+  var deviceID: DeviceID? {
+    state.withLock { $0.device }
+  }
+}

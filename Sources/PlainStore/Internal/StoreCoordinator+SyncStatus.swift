@@ -1,0 +1,26 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// What `changes/` holds and waits for, read from the folder now; nil for an in-memory store.
+  func syncStatus() throws -> SyncStatus? {
+    guard let files else { return nil }
+    let device = deviceID
+    let scan = try files.changes.scan(own: device, readableSchema: schema.version)
+    var newest: [DeviceID: ChangeFile] = [:]
+    for file in scan.files where file.sequence >= (newest[file.device]?.sequence ?? 0) { newest[file.device] = file }
+    var snapshots: [DeviceID: ChangeSnapshot] = [:]
+    for snapshot in scan.snapshots where snapshot.number >= (snapshots[snapshot.device]?.number ?? 0) { snapshots[snapshot.device] = snapshot }
+    let now = options.clock()
+    let devices = scan.devices.sorted { ($0 == device ? 0 : 1, $0.text) < ($1 == device ? 0 : 1, $1.text) }.map { id in
+      let lastActive = scan.lastActive[id].map(HybridLogicalClock.date(of:))
+      return SyncStatus.Device(
+        id: id.text, name: files.changes.deviceInfo(id)?.name ?? "", isThisDevice: id == device,
+        lastSequence: scan.lastSequence[id] ?? 0, lastChange: newest[id]?.timestamp ?? lastActive, waiting: scan.waiting[id] ?? 0,
+        snapshot: snapshots[id]?.number, acknowledgesThisDeviceThrough: device.flatMap { snapshots[id]?.covers[$0] },
+        isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false)
+    }
+    return SyncStatus(
+      thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,
+      artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan, files))
+  }
+}
