@@ -8,12 +8,12 @@ import Foundation
   import Darwin
 #endif
 
-/// The store's file discipline, for the files an app keeps beside its store (preferences, a
-/// widget's cache): the same implementation the store's own files go through.
+/// The store's file discipline, for the files an app keeps beside its store (preferences, an
+/// extension's cache): the same implementation the store's own files go through.
 ///
 /// - Files are 0600 and folders 0700, whatever the umask.
 /// - A symbolic link in place of a file or of its folder is refused, never followed, so that a
-///   planted link cannot send a read or a write outside the app's folder.
+///   planted link cannot send a read or a write outside the folder it belongs to.
 /// - Only regular files are read, replaced or locked: a FIFO is opened without blocking and
 ///   refused, as is a folder or a device where a file belongs.
 /// - A write goes to a hidden temporary file in the same folder (`.NAME.PID.RANDOM.tmp`), is

@@ -24,7 +24,7 @@ extension StoreCoordinator {
     var merged: [ObjectID: ObjectID] = [:]
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
-      var planner = CommitPlanner(coordinator: self, state: state)
+      var planner = makePlanner(state)
       let planned: LogEntry?
       do {
         planned = try planner.plan(changes, author: author, timestamp: options.clock())

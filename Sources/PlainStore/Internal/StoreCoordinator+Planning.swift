@@ -14,11 +14,3 @@ extension StoreCoordinator {
     CommitPlanner(schema: schema, reader: committedReader, state: state)
   }
 }
-
-extension CommitPlanner {
-  /// A planner that reads through `coordinator`. Kept for the commit's call site
-  /// (`StoreCoordinator+Commit.swift`) until it calls ``StoreCoordinator/makePlanner(_:)``.
-  init(coordinator: StoreCoordinator, state: StoreState) {
-    self.init(schema: coordinator.schema, reader: coordinator.committedReader, state: state)
-  }
-}

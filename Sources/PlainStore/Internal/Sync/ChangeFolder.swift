@@ -10,7 +10,7 @@ import Foundation
 /// device's own files are trusted to be whole: a damaged one is an error naming it.
 struct ChangeFolder: Sendable {
   let url: URL
-  /// How messages name the folder, e.g. "BabyDashboard.store/changes".
+  /// How messages name the folder, e.g. "Notes.store/changes".
   let displayName: String
 
   func deviceURL(_ device: DeviceID) -> URL { url.appendingPathComponent(device.text) }
