@@ -127,6 +127,13 @@ public final class StoreContainer: Sendable {
     coordinator.lastRebuildReason
   }
 
+  /// This device's change files that a power loss took (gone, or left short) and that this
+  /// container wrote again from `local/journal` when it opened: nothing was lost, and `check`
+  /// says so.
+  public var changeFilesRestored: [String] {
+    coordinator.restoredFromJournal
+  }
+
   /// Objects the last merge could not read as their entity ("Note <id>: reason"): from a
   /// device with a newer schema, or whose changes have not all arrived. They stay in their
   /// change files and join the state once they read.

@@ -125,6 +125,23 @@ import Testing
     for file in damaged { #expect(result.stderr.contains("'\(file)' is damaged"), "\(file): \(result.stderr)") }
   }
 
+  /// A power loss took a change file the commit had flushed into local/journal: the next command
+  /// writes it again, and `check` says so.
+  @Test func checkSaysWhichChangeFileTheJournalWroteAgain() throws {
+    defer { tool.removeAll() }
+    try succeed(["baby", "add", "Mia"])
+    try succeed(["diaper", "Mia", "pee", "--at", "09:00"])
+    let changes = tool.appGroup.appendingPathComponent("BabyDashboard.store/changes")
+    let device = try #require(try FileManager.default.contentsOfDirectory(atPath: changes.path).first)
+    let lost = changes.appendingPathComponent("\(device)/000000000002.json")
+    let bytes = try Data(contentsOf: lost)
+    try FileManager.default.removeItem(at: lost)
+    let result = try tool.run(at: Self.now, ["check"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect((result.stdout + result.stderr).contains("changes/\(device)/000000000002.json' was lost or cut short"), "\(result.stdout)\(result.stderr)")
+    #expect(try Data(contentsOf: lost) == bytes)
+  }
+
   @Test func statsShowsCacheHitsMissesAndCoverage() throws {
     defer { tool.removeAll() }
     try succeed(["baby", "add", "Mia"])

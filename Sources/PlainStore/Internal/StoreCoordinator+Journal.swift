@@ -30,7 +30,9 @@ extension StoreCoordinator {
   /// Runs holding the flock. A record whose file is missing or damaged (a power loss took it)
   /// is written again, flushed; a record whose name holds another whole change is passed
   /// over: a commit killed before its file was created, whose sequence a later commit took.
-  func settleJournal(_ files: StoreFiles) throws {
+  /// Returns the display paths of the change files it wrote again.
+  @discardableResult
+  func settleJournal(_ files: StoreFiles) throws -> [String] {
     let journal = files.journal
     let records: [CommitJournal.Record]
     do {
@@ -38,10 +40,11 @@ extension StoreCoordinator {
     } catch let error as StoreError where error.code == .damaged {
       // Not a regular file (a folder, a FIFO): the cache's own, so it goes; commits start a new one.
       try FileSystem.removeAnything(journal.url, displayPath: journal.displayPath)
-      return
+      return []
     }
     var unflushed: [URL] = []
     var folders: Set<URL> = []
+    var restored: [String] = []
     for record in records {
       let folder = files.changes.deviceURL(record.device)
       let url = folder.appendingPathComponent(record.fileName)
@@ -57,17 +60,20 @@ extension StoreCoordinator {
       }
       try files.changes.makeDeviceFolder(record.device)
       try FileSystem.createOnce(record.bytes, at: url, displayPath: path)
+      restored.append(path)
     }
     if !unflushed.isEmpty {
       try FileSystem.flushToDisk(files: unflushed, folders: folders.sorted { $0.path < $1.path }, displayPath: journal.displayPath)
     }
     if journal.size > 0 { try journal.empty() }
+    return restored
   }
 
   /// Settles the journal at open when a power loss took one of its change files, before
   /// anything reads `changes/`.
   func settleJournalIfNeeded(_ files: StoreFiles) throws {
     guard let lock, journalNeedsSettling(files) else { return }
-    try lock.withLock(timeout: options.lockTimeout) { try settleJournal(files) }
+    let restored = try lock.withLock(timeout: options.lockTimeout) { try settleJournal(files) }
+    state.withLock { $0.restoredFromJournal = restored }
   }
 }

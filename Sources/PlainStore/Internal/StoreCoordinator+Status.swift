@@ -4,6 +4,11 @@ extension StoreCoordinator {
     state.withLock { $0.lastRebuildReason }
   }
 
+  /// Change files written again from the journal when the store opened.
+  var restoredFromJournal: [String] {
+    state.withLock { $0.restoredFromJournal }
+  }
+
   /// Objects of the last merge that could not be read as their entity.
   var mergeWarnings: [String] {
     state.withLock { $0.mergeWarnings }

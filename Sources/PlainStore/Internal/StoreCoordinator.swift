@@ -446,6 +446,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// commit of this copy left, merged right after the commit that found them.
   var crashedCommits: Set<Int> = []
   var lastRebuildReason: String?
+  /// This device's change files that a power loss took, written again from the journal when
+  /// the store opened (display paths).
+  var restoredFromJournal: [String] = []
   /// Objects of the last merge that could not be read as their entity.
   var mergeWarnings: [String] = []
   /// Change files written with a newer schema version than this program's: left out of the
@@ -457,9 +460,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   }
 
   mutating func reset(to manifest: Manifest, schema: Schema) {
-    let statistics = self.statistics
+    let (statistics, restored) = (self.statistics, restoredFromJournal)
     self = StoreState(schema: schema)
     self.statistics = statistics
+    restoredFromJournal = restored
     self.manifest = manifest
     sequence = manifest.sequence
     folded = manifest.folded ?? FoldedChanges()

@@ -25,6 +25,7 @@ enum CheckCommand {
       if let reason = container.cacheRebuildReason {
         notes.append("note: the local cache was rebuilt from changes/, with all data (\(reason))")
       }
+      notes += container.changeFilesRestored.map { "note: '\($0)' was lost or cut short (a power loss?) and was written again from local/journal; nothing was lost" }
       notes += container.mergeWarnings.map { "note: cannot read \($0) yet; it stays in its change file" }
       if let sync = try container.syncStatus() {
         notes += sync.devices.filter { $0.waiting > 0 }.map { "note: waiting for \(Plural.count($0.waiting, "change")) from device \($0.id.prefix(8))" }

@@ -51,6 +51,8 @@ import Testing
     let written = try commitThree()
     for name in written.keys { try FileManager.default.removeItem(at: ownFolder.appendingPathComponent(name)) }
     try FileManager.default.removeItem(at: url.appendingPathComponent("local/log"))  // the cache's unflushed files went too
+    let reopened = try StoreContainer.file(at: url, schema: TestSchema.v1, options: Sample.options)
+    #expect(reopened.changeFilesRestored == written.keys.sorted().map { "Family.store/changes/\(Sample.device)/\($0)" })
     #expect(try owners() == ["Ava", "Mia", "Noah"])
     #expect(try changeFiles() == written, "the same bytes under the same names")
     #expect(try Data(contentsOf: journalURL).isEmpty, "settled: the files are on disk, the journal is empty")
