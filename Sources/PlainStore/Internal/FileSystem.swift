@@ -140,25 +140,18 @@ enum FileSystem {
     #endif
   }
 
-  /// Puts files written without a flush, and their folders' entries, on disk. On Linux one
-  /// `syncfs` of their file system does it with one journal commit, where a flush per file
-  /// would cost one each; elsewhere each file and folder is flushed.
+  /// Puts files written without a flush, and their folders' entries, on disk: each file, then
+  /// each folder. (Not `syncfs`: it would wait for every other program's writes to the same
+  /// disk too.) On ext4 the journal's own flushes have mostly written them already, so these
+  /// flushes are cheap.
   static func flushToDisk(files: [URL], folders: [URL], displayPath: String) throws {
-    #if os(Linux)
-      guard let any = folders.first ?? files.first?.deletingLastPathComponent() else { return }
-      let fd = open(any.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard fd >= 0 else { throw error(errno, displayPath, "cannot open its folder to flush it") }
+    for file in files {
+      let fd = open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      guard fd >= 0 else { throw openError(errno, displayPath) }
       defer { close(fd) }
-      guard linuxSyncfs(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
-    #else
-      for file in files {
-        let fd = open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw openError(errno, displayPath) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
-      }
-      for folder in folders { try syncFolder(folder, displayPath: displayPath) }
-    #endif
+      guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+    }
+    for folder in folders { try syncFolder(folder, displayPath: displayPath) }
   }
 
   /// The error for a failed `open` of a store file: a link is refused, as everywhere.
@@ -303,11 +296,6 @@ struct FileIdentity: Equatable, Sendable {
 }
 
 // The global read/write, renamed so they do not clash with Foundation's methods of the same name.
-#if os(Linux)
-  // glibc's syncfs, which Swift's Glibc module does not declare (it needs _GNU_SOURCE).
-  @_silgen_name("syncfs") private func linuxSyncfs(_ fd: CInt) -> CInt
-#endif
-
 #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
   @inline(__always) func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
