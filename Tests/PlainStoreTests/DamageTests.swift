@@ -219,39 +219,13 @@ import Testing
     if file == "store.json" {
       #expect(status == 1 && child.errorText.contains("store.json"), "\(status): \(child.errorText)")
     } else {
-      #expect(line == "opened 1", "\(String(describing: line)) \(child.errorText)")
+      #expect(line == "opened 1", "\(String(describing: line)), exit \(status): \(child.errorText)")
     }
   }
 
-  @Test func aLockHeldTooLongIsReportedAsLocked() throws {
-    let url = try makeStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-    var options = Sample.options
-    options.lockTimeout = .milliseconds(200)
-    let container = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options)
-    let fd = open(url.appendingPathComponent("local/lock").path, O_RDWR)
-    #expect(flock(fd, LOCK_EX) == 0)
-    defer { close(fd) }
-    let before = try snapshotFiles(url)
-    let context = container.newBackgroundContext()
-    context.insert(Owner(id: Sample.id(4), name: "Ava"))
-    #expect {
-      try context.save()
-    } throws: { error in
-      let error = try #require(error as? StoreError)
-      return error.code == .locked && error.path == "Family.store/local/lock"
-    }
-    #expect(try snapshotFiles(url) == before)
-    #expect(context.hasChanges)
-  }
-
-  @Test(arguments: [
-    (String?.none, "let it finish or quit it, then try again."),
-    ("the editor or a script", "let it finish or quit it (the editor or a script), then try again."),
-  ])
-  func aLockTimeoutNamesTheHoldersTheOptionsName(hint: String?, ending: String) throws {
-    let url = try makeStore()
-    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+  /// A context with one new owner on a store whose flock this process holds, as another
+  /// process would; the store waits 200 ms for it.
+  func contextWhileTheLockIsHeld(_ url: URL, hint: String? = nil, _ body: (StoreContext) throws -> Void) throws {
     var options = Sample.options
     options.lockTimeout = .milliseconds(200)
     options.lockHolderHint = hint
@@ -261,13 +235,42 @@ import Testing
     defer { close(fd) }
     let context = container.newBackgroundContext()
     context.insert(Owner(id: Sample.id(4), name: "Ava"))
-    #expect {
-      try context.save()
-    } throws: { error in
-      let error = try #require(error as? StoreError)
-      return error.code == .locked && error.detail.hasSuffix(ending)
+    try body(context)
+  }
+
+  @Test func aLockHeldTooLongIsReportedAsLocked() throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    try contextWhileTheLockIsHeld(url) { context in
+      let before = try snapshotFiles(url)
+      #expect {
+        try context.save()
+      } throws: { error in
+        let error = try #require(error as? StoreError)
+        return error.code == .locked && error.path == "Family.store/local/lock"
+      }
+      #expect(try snapshotFiles(url) == before)
+      #expect(context.hasChanges)
     }
   }
+
+  @Test(arguments: [
+    (String?.none, "let it finish or quit it, then try again."),
+    ("the editor or a script", "let it finish or quit it (the editor or a script), then try again."),
+  ])
+  func aLockTimeoutNamesTheHoldersTheOptionsName(hint: String?, ending: String) throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    try contextWhileTheLockIsHeld(url, hint: hint) { context in
+      #expect {
+        try context.save()
+      } throws: { error in
+        let error = try #require(error as? StoreError)
+        return error.code == .locked && error.detail.hasSuffix(ending)
+      }
+    }
+  }
+
 
   @Test func aFolderWithoutStoreJSONIsNotTakenOver() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreForeign-\(UUID().uuidString)")

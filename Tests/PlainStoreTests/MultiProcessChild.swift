@@ -67,7 +67,12 @@ final class MultiProcessChild {
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
       if let line = lines.first(where: { $0.hasPrefix(prefix) }) { return line }
-      if !process.isRunning { return lines.first(where: { $0.hasPrefix(prefix) }) }
+      if !process.isRunning {
+        // The process may have ended before the reader threads took its last output from the
+        // pipes (a loaded machine): read to the end before the last look.
+        _ = drained.wait(timeout: .now() + 30)
+        return lines.first(where: { $0.hasPrefix(prefix) })
+      }
       usleep(500)
     }
     return nil
