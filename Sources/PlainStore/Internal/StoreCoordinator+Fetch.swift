@@ -16,7 +16,7 @@ extension StoreCoordinator {
   func fetch<E: Entity>(_ descriptor: FetchDescriptor<E>, overlay: ContextOverlay<E>, counting: Bool = false) throws -> [E] {
     var order = FetchOrder<E>(descriptor.sortBy, leadingDate: nil)
     let matches = try repairingCache { try state.withLock { state -> [E] in
-      let table = try table(E.entityName, state)
+      let table = try state.table(E.entityName)
       let segmentKey = table.schema.segmentKeyPath as? KeyPath<E, Date>
       var leadingReverse: Bool?
       if let first = descriptor.sortBy.first {
@@ -99,7 +99,7 @@ extension StoreCoordinator {
   func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     try repairingCache {
       try state.withLock { state in
-        let table = try table(E.entityName, state)
+        let table = try state.table(E.entityName)
         return try committedObject(table, id, hint: nil, thorough: true, &state) as? E
       }
     }

@@ -17,7 +17,7 @@ extension StoreCoordinator {
       var objects: [ObjectChange] = []
       try reader.state.withLock { state in
         for entity in schema.entities.sorted(by: { $0.name < $1.name }) {
-          let table = try reader.table(entity.name, state)
+          let table = try state.table(entity.name)
           try reader.loadAll(table, &state)  // reads every segment: a damaged one refuses the migration
           var values: [any Entity] = []
           for slot in table.slots.values { values.append(contentsOf: (slot.objects ?? [:]).values) }

@@ -64,7 +64,7 @@ extension StoreCoordinator {
     let view = merged.materialize()
     var changes: [LogChange] = []
     for entity in schema.entities {
-      let table = try self.table(entity.name, state)
+      let table = try state.table(entity.name)
       try loadAll(table, &state)
       var current: [UUID: any Entity] = [:]
       for slot in table.slots.values { current.merge(slot.objects ?? [:]) { $1 } }

@@ -210,10 +210,6 @@ final class StoreCoordinator: Sendable {
     try FileSystem.makeFolder(files.changes.url, displayPath: files.changes.displayName)
   }
 
-  func table(_ name: String, _ state: StoreState) throws -> EntityTable {
-    try state.table(name)
-  }
-
   // MARK: Catching up with other processes
 
   /// Takes the lock and applies the commits other processes made since this one last looked
