@@ -95,9 +95,24 @@ public struct EntitySchema: Sendable {
   }
 }
 
-/// The values of one uniqueness constraint for one object.
-struct UniqueKey: Hashable, Sendable {
+/// The values of one uniqueness constraint for one object: two objects of an entity share a key
+/// set exactly when their keys for it are equal — the rule by which a save merges an insert
+/// into a stored object. Nil is a value like any other.
+public struct UniqueKey: Hashable, Sendable {
   var values: [UniqueKeyPart]
+}
+
+extension EntitySchema {
+  /// The object's key for each of the entity's unique key sets, in the order of
+  /// ``uniqueKeyNames``; `object` must be of this entity's type.
+  public func uniqueKeys(of object: any Entity) -> [UniqueKey] {
+    uniqueKeys.map { $0(object) }
+  }
+
+  /// The object's value of the segment key (``segmentKeyName``); nil when the entity has none.
+  public func segmentDate(of object: any Entity) -> Date? {
+    segmentDate?(object)
+  }
 }
 
 /// One property of a unique key. The types entities use are held as themselves, so that
