@@ -303,10 +303,7 @@ struct CommitPlanner {
       }
     }
     guard !changes.isEmpty else { return nil }
-    // By entity, then id, on precomputed keys: a bulk save sorts tens of thousands of changes.
-    changes = changes.map { (entity: $0.entity, order: uuidOrder($0.id), change: $0) }
-      .sorted { $0.entity != $1.entity ? $0.entity < $1.entity : $0.order < $1.order }
-      .map(\.change)
+    changes = changes.inLogOrder()
     return LogEntry(sequence: state.sequence + 1, author: author, timestamp: timestamp, changes: changes)
   }
 }

@@ -92,9 +92,7 @@ extension StoreCoordinator {
         changes.append(LogChange(entity: entity.name, id: id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
       }
     }
-    changes = changes.map { (entity: $0.entity, order: uuidOrder($0.id), change: $0) }
-      .sorted { $0.entity != $1.entity ? $0.entity < $1.entity : $0.order < $1.order }
-      .map(\.change)
+    changes = changes.inLogOrder()
     let entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
       folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage,
