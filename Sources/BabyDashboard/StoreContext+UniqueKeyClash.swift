@@ -11,7 +11,7 @@ extension StoreContext {
   ///
   /// - Returns: the clashing object, or nil when a save would keep both.
   public func clashingObject<E: Entity>(with object: E, schema: Schema) throws -> E? {
-    guard let entity = schema.entities.first(where: { $0.name == E.entityName }), !entity.uniqueKeyNames.isEmpty else {
+    guard let entity = schema.entity(named: E.entityName), !entity.uniqueKeyNames.isEmpty else {
       return nil
     }
     let keys = entity.uniqueKeys(of: object)
@@ -32,7 +32,7 @@ extension StoreContext {
   /// import) whether a save would merge them into a stored one — the rule of
   /// ``clashingObject(with:schema:)``, with one fetch instead of one per object.
   public func uniqueKeyIndex<E: Entity>(_ type: E.Type, schema: Schema) throws -> UniqueKeyIndex<E> {
-    guard let entity = schema.entities.first(where: { $0.name == E.entityName }), !entity.uniqueKeyNames.isEmpty else {
+    guard let entity = schema.entity(named: E.entityName), !entity.uniqueKeyNames.isEmpty else {
       return UniqueKeyIndex(entity: nil, stored: [])
     }
     var index = UniqueKeyIndex<E>(entity: entity, stored: [])

@@ -24,7 +24,8 @@ public struct Schema: Sendable {
     self.migrations = migrations
   }
 
-  func entity(named name: String) -> EntitySchema? {
+  /// The entity of this schema with that name (``Entity/entityName``), if any.
+  public func entity(named name: String) -> EntitySchema? {
     entities.first { $0.name == name }
   }
 }
