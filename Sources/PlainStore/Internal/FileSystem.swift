@@ -142,8 +142,7 @@ enum FileSystem {
 
   /// Puts files written without a flush, and their folders' entries, on disk: each file, then
   /// each folder. (Not `syncfs`: it would wait for every other program's writes to the same
-  /// disk too.) On ext4 the journal's own flushes have mostly written them already, so these
-  /// flushes are cheap.
+  /// disk too.) A file the kernel has written back already costs little to flush.
   static func flushToDisk(files: [URL], folders: [URL], displayPath: String) throws {
     for file in files {
       let fd = open(file.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
