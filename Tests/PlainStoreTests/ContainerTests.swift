@@ -110,7 +110,7 @@ import Testing
         #expect(mode(folder.appendingPathComponent(name).path) == 0o700, "\(name)")
       }
       for name in [
-        "store.json", "local/manifest.json", "local/log/00000001.json", "local/segments/Owner.all.00000001.json", "local/device-id",
+        "store.json", "local/manifest.json", "local/log/00000001.log", "local/segments/Owner.all.00000001.json", "local/device-id",
         "changes/\(Sample.device)/000000000001.json", "changes/\(Sample.device)/device.json",
       ] {
         #expect(mode(folder.appendingPathComponent(name).path) == 0o600, "\(name)")
@@ -127,13 +127,15 @@ import Testing
       let target = folder.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString).json")
       defer { try? FileManager.default.removeItem(at: target) }
       try Data("{}".utf8).write(to: target)
+      // In place of the stream the next commit appends to.
+      try FileManager.default.removeItem(at: folder.appendingPathComponent("local/log/00000001.log"))
       try FileManager.default.createSymbolicLink(
-        at: folder.appendingPathComponent("local/log/00000002.json"), withDestinationURL: target)
+        at: folder.appendingPathComponent("local/log/00000001.log"), withDestinationURL: target)
       context.insert(Owner(id: Sample.id(9), name: "Noah"))
       #expect {
         try context.save()
       } throws: { error in
-        (error as? StoreError)?.code == .symbolicLink && (error as? StoreError)?.path.hasSuffix("local/log/00000002.json") == true
+        (error as? StoreError)?.code == .symbolicLink && (error as? StoreError)?.path.hasSuffix("local/log/00000001.log") == true
       }
       #expect(try Data(contentsOf: target) == Data("{}".utf8))
       #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("changes/\(Sample.device)/000000000002.json").path))

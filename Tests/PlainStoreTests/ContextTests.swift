@@ -143,7 +143,7 @@ import Testing
       #expect(throws: StoreError.self) { try context.save() }
       let owners = try container.newBackgroundContext().fetchCount(FetchDescriptor<Owner>())
       #expect(owners == 0)
-      #expect(!FileManager.default.fileExists(atPath: container.directory!.appendingPathComponent("local/log/00000001.json").path))
+      #expect(!FileManager.default.fileExists(atPath: container.directory!.appendingPathComponent("local/log/00000001.log").path))
     }
   }
 

@@ -49,8 +49,8 @@ import Testing
       try data.write(to: path(url, ownChange))
       return (ownChange, .damaged)
     case .newerFormatLog:
-      try Data(#"{"formatVersion":7,"sequence":2}"#.utf8).write(to: path(url, "local/log/00000002.json"))
-      return ("local/log/00000002.json", .newerFormat(7))
+      try LocalLogFile(store: url).replace(2, with: #"{"formatVersion":7,"sequence":2}"#)
+      return ("local/log/00000002.log", .newerFormat(7))
     case .newerSchema:
       var text = try String(contentsOf: path(url, "store.json"), encoding: .utf8)
       text = text.replacingOccurrences(of: #""schemaVersion":1"#, with: #""schemaVersion":2"#)
@@ -87,8 +87,8 @@ import Testing
 
   /// Damage to the cache in local/: rebuilt from the change files, with all data.
   enum CacheDamage: String, CaseIterable, Sendable {
-    case truncatedManifest, missingManifest, damagedLog, missingLog, truncatedSegment, missingSegment, missingDeviceID,
-      missingCacheFolder, emptiedSegment, missingLogFolder, missingSegmentsFolder, missingLock
+    case truncatedManifest, missingManifest, damagedLog, flippedLogRecord, unfinishedLogRecord, missingLog, missingOlderLog
+    case truncatedSegment, missingSegment, missingDeviceID, missingCacheFolder, emptiedSegment, missingLogFolder, missingSegmentsFolder, missingLock
   }
 
   func apply(_ damage: CacheDamage, to url: URL) throws {
@@ -100,9 +100,18 @@ import Testing
     case .missingManifest:
       try FileManager.default.removeItem(at: path(url, "local/manifest.json"))
     case .damagedLog:
-      try Data(#"{"formatVersion":2,"sequence":2,"author":"x""#.utf8).write(to: path(url, "local/log/00000002.json"))
+      try LocalLogFile(store: url).replace(2, with: #"{"formatVersion":2,"sequence":2,"author":"x""#)
+    case .flippedLogRecord:
+      var data = try Data(contentsOf: path(url, "local/log/00000002.log"))
+      data[data.count - 3] ^= 0x01
+      try data.write(to: path(url, "local/log/00000002.log"))
+    case .unfinishedLogRecord:  // what a writer killed in the middle of an append leaves
+      let data = try Data(contentsOf: path(url, "local/log/00000002.log"))
+      try (data + Data("entry 0000000000".utf8)).write(to: path(url, "local/log/00000002.log"))
     case .missingLog:
-      try FileManager.default.removeItem(at: path(url, "local/log/00000002.json"))
+      try FileManager.default.removeItem(at: path(url, "local/log/00000002.log"))
+    case .missingOlderLog:
+      try FileManager.default.removeItem(at: path(url, "local/log/00000001.log"))
     case .truncatedSegment:
       let data = try Data(contentsOf: segment)
       try data.prefix(10).write(to: segment)
@@ -164,16 +173,25 @@ import Testing
   /// Names read from files become paths only once proved to stay inside the store: a crafted
   /// segment name in the log or the manifest is damage (the cache is rebuilt), and nothing is
   /// ever created outside.
-  @Test(arguments: ["local/log/00000002.json", "local/manifest.json"])
+  @Test(arguments: ["local/log/00000002.log", "local/manifest.json"])
   func aCraftedSegmentNameLeadsNowhere(_ file: String) throws {
     let url = try makeStore()
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     let outside = url.deletingLastPathComponent().appendingPathComponent("outside")
-    let crafted = try String(contentsOf: path(url, file), encoding: .utf8)
-      .replacingOccurrences(of: "Owner.all.00000001.json", with: "../../outside/x.json")
-      .replacingOccurrences(of: #""segment":"all""#, with: #""segment":"../../outside/x""#)
-    try #require(crafted != (try String(contentsOf: path(url, file), encoding: .utf8)))
-    try Data(crafted.utf8).write(to: path(url, file))
+    let craft = { (text: String) in
+      text.replacingOccurrences(of: "Owner.all.00000001.json", with: "../../outside/x.json")
+        .replacingOccurrences(of: #""segment":"all""#, with: #""segment":"../../outside/x""#)
+    }
+    if file.hasPrefix("local/log/") {
+      // The record stays whole: what it says is the damage.
+      let log = LocalLogFile(store: url)
+      try #require(craft(try log.json(of: 2)) != (try log.json(of: 2)))
+      try log.replace(2, with: craft(try log.json(of: 2)))
+    } else {
+      let crafted = craft(try String(contentsOf: path(url, file), encoding: .utf8))
+      try #require(crafted != (try String(contentsOf: path(url, file), encoding: .utf8)))
+      try Data(crafted.utf8).write(to: path(url, file))
+    }
     let container = try StoreContainer.file(at: url, schema: TestSchema.v1)
     let context = container.newBackgroundContext()
     context.insert(Owner(id: Sample.id(4), name: "Ava"))

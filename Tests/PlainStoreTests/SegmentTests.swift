@@ -83,7 +83,7 @@ import Testing
     }
   }
 
-  @Test func aCommitWritesOneLogFile() throws {
+  @Test func aCommitAppendsOneRecordToTheLog() throws {
     try withTemporaryStore { container in
       let context = container.newBackgroundContext()
       context.insert(Owner(id: Sample.id(1), name: "Mia"))
@@ -91,7 +91,10 @@ import Testing
       context.insert(Owner(id: Sample.id(2), name: "Noah"))
       try context.save()
       let log = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("local/log").path)
-      #expect(log.sorted() == ["00000001.json", "00000002.json"])
+      #expect(log == ["00000001.log"])
+      let records = try String(contentsOf: container.directory!.appendingPathComponent("local/log/00000001.log"), encoding: .utf8)
+        .split(separator: "\n").filter { $0.hasPrefix("entry ") }
+      #expect(records.map { $0.prefix(18) } == ["entry 000000000001", "entry 000000000002"])
       let segments = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("local/segments").path)
       #expect(segments.isEmpty)
       let changes = try FileManager.default.contentsOfDirectory(atPath: container.directory!.appendingPathComponent("changes/\(Sample.device)").path)

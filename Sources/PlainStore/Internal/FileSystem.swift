@@ -14,8 +14,10 @@ import Foundation
 /// Foundation's `Data.write(options: .atomic)` on Linux neither flushes the folder nor keeps the
 /// permissions, so the store does not use it.
 enum FileSystem {
-  /// Reads a whole regular file; nil if there is none. Refuses a symbolic link.
-  static func read(_ url: URL, displayPath: String) throws -> Data? {
+  /// Reads a regular file from `start` to its end (the whole file by default); nil if there
+  /// is none, or if it is shorter than `start` (not the file that was read before). Refuses a
+  /// symbolic link.
+  static func read(_ url: URL, displayPath: String, from start: Int = 0) throws -> Data? {
     // O_NONBLOCK: a FIFO planted in place of a file must not hang the open; fstat refuses it next.
     let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
@@ -32,7 +34,11 @@ enum FileSystem {
     guard (info.st_mode & S_IFMT) == S_IFREG else {
       throw StoreError(.damaged, path: displayPath, "is not a regular file — move it aside; the store was left untouched.")
     }
-    var data = Data(count: Int(info.st_size))
+    if start > 0 {
+      guard Int(info.st_size) >= start else { return nil }
+      guard lseek(fd, off_t(start), SEEK_SET) == off_t(start) else { throw error(errno, displayPath, "cannot read") }
+    }
+    var data = Data(count: max(0, Int(info.st_size) - start))
     var offset = 0
     while true {
       if offset == data.count { data.count += 4096 }  // the file may have grown: read to its end

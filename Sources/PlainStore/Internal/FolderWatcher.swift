@@ -9,9 +9,10 @@ import Synchronization
   import Darwin
 #endif
 
-/// Calls `onChange` soon after files appear in a folder: inotify on Linux, a file-system event
-/// source on Apple platforms, polling where neither works. Watches the folder, not a file,
-/// because an atomic rename replaces the file.
+/// Calls `onChange` soon after files appear in a folder or the folder's times change (what the
+/// local log's writer does after an append): inotify on Linux, a file-system event source on
+/// Apple platforms, polling where neither works. Watches the folder, not a file, because an
+/// atomic rename replaces the file and the log starts new ones.
 final class FolderWatcher: Sendable {
   private let stopped = Atomic<Bool>(false)
   private let folder: URL
@@ -62,7 +63,7 @@ final class FolderWatcher: Sendable {
       let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard fd >= 0 else { return false }
       defer { close(fd) }
-      let mask = UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE)
+      let mask = UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB)
       guard inotify_add_watch(fd, folder.path, mask) >= 0 else { return false }
       ready.signal()
       var buffer = [UInt8](repeating: 0, count: 4096)
@@ -82,7 +83,7 @@ final class FolderWatcher: Sendable {
     private func watchWithDispatchSource(_ ready: DispatchSemaphore) -> Bool {
       let fd = open(folder.path, O_EVTONLY)
       guard fd >= 0 else { return false }
-      let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .rename, .delete])
+      let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .attrib, .rename, .delete])
       source.setEventHandler { [onChange] in onChange() }
       source.setCancelHandler { close(fd) }
       source.resume()

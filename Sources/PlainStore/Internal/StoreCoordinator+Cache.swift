@@ -65,7 +65,7 @@ extension StoreCoordinator {
     _ = try files.changes.scan(own: device)
     // Local transaction numbers go on from the highest one on disk, so that other processes
     // and history readers of this device never see them go back.
-    let newestLog = FileSystem.list(files.logURL).compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.max() ?? 0
+    let newestLog = files.log.newestSequence()
     try createLayout(files)
     // Every old file of the cache goes, or the rebuild stops here (a stale log file left
     // behind would later read as history); the next open starts it again.
@@ -73,7 +73,7 @@ extension StoreCoordinator {
     try FileSystem.removeAnything(files.manifestURL, displayPath: files.display(files.manifestPath))
     try FileSystem.removeAnything(files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
     try FileSystem.removeFiles(in: files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
-    try FileSystem.removeFiles(in: files.logURL, displayPath: files.display(files.cachePrefix + "log"))
+    try FileSystem.removeFiles(in: files.logURL, displayPath: files.log.displayName)
     try state.withLock { state in
       let floor = max(newestLog, state.sequence)
       state.reset(to: Manifest(), schema: schema)

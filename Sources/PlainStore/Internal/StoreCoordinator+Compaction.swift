@@ -65,11 +65,7 @@ extension StoreCoordinator {
       FileSystem.remove(files.segmentsURL.appendingPathComponent(name))
       removed = true
     }
-    for name in FileSystem.list(files.logURL) {
-      guard name.hasSuffix(".json"), let sequence = Int(name.dropLast(5)), sequence <= keep else { continue }
-      FileSystem.remove(files.logURL.appendingPathComponent(name))
-      removed = true
-    }
+    if files.log.removeStreams(through: keep) { removed = true }
     if removed {
       try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
       try? FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))

@@ -1,30 +1,33 @@
 import Foundation
 
 extension StoreCoordinator {
-  /// The transactions after `token`, oldest first, read from the log.
+  /// The transactions after `token` (all the log still holds for nil), oldest first, read from
+  /// the log.
   func history(after token: HistoryToken?) throws -> [Transaction] {
-    let after = token?.sequence ?? 0
     guard let files else {
-      return state.withLock { state in state.memoryHistory.filter { $0.sequence > after } }
+      return state.withLock { state in state.memoryHistory.filter { $0.sequence > token?.sequence ?? 0 } }
     }
     let last = try state.withLock { state -> Int in
       try catchUp(&state)
       return state.sequence
     }
     deliverRemoteChanges()
-    let decoder = StoreCoding.makeDecoder(schema: schema)
-    var transactions: [Transaction] = []
-    var sequence = after + 1
-    while sequence <= last {
-      guard let entry = try readLog(sequence, decoder: decoder, values: false) else {
+    let after = token?.sequence ?? ((files.log.streams().first ?? last + 1) - 1)
+    guard after < last else { return [] }
+    var cursor: LocalLog.Cursor?
+    let entries = try readLog(from: after + 1, cursor: &cursor, decoder: StoreCoding.makeDecoder(schema: schema), values: false)
+    guard entries.count >= last - after else {
+      // Missing from a stream that should hold it is damage; from before every stream, pruned.
+      let missing = after + 1 + entries.count
+      if let stream = files.log.streams().last(where: { $0 <= missing }) {
         throw StoreError(
-          .historyPruned, path: files.display(files.logPath(sequence)),
-          "the history after transaction \(after) was pruned — read the current state instead and continue from token \(last).")
+          .damaged, path: files.log.displayPath(stream), "holds no whole record of transaction \(missing) — \(StoreFiles.untouched)")
       }
-      transactions.append(entry.transaction)
-      sequence += 1
+      throw StoreError(
+        .historyPruned, path: files.log.displayName,
+        "the history after transaction \(after) was pruned — read the current state instead and continue from token \(last).")
     }
-    return transactions
+    return entries.prefix(last - after).map(\.transaction)
   }
 
   /// The last transaction committed, as this process knows it.
@@ -56,11 +59,10 @@ extension StoreCoordinator {
       if let files {
         if state.manifest.sequence < min(token.sequence, state.sequence) { try compact(&state) }
         let limit = min(token.sequence, state.manifest.sequence, readersFloor(state.manifest))
-        for name in FileSystem.list(files.logURL) {
-          guard name.hasSuffix(".json"), let sequence = Int(name.dropLast(5)), sequence <= limit else { continue }
-          FileSystem.remove(files.logURL.appendingPathComponent(name))
+        if try files.log.removeRecords(through: limit) {
+          state.logCursor = nil  // its stream may be gone
+          try FileSystem.syncFolder(files.logURL, displayPath: files.log.displayName)
         }
-        try FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
       } else {
         let limit = min(token.sequence, readersFloor(state.manifest))
         state.memoryHistory.removeAll { $0.sequence <= limit }

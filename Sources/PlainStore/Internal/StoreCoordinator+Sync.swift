@@ -127,17 +127,18 @@ extension StoreCoordinator {
     return try StoreCoding.makeDecoder().decode(E.self, from: data)
   }
 
-  /// Writes a local transaction to the cache's log without flushing: it is rebuilt from the
-  /// change files if a power loss takes it. A failure leaves the state as it was.
+  /// Appends a local transaction to the cache's log without flushing: it is rebuilt from the
+  /// change files if a power loss takes it. Runs holding the flock, caught up with the log. A
+  /// failure leaves the state as it was.
   func writeLocalLog(_ entry: LogEntry, _ state: inout StoreState, _ files: StoreFiles) throws {
     var stored = entry
     if entry.origin != nil {
       // The values are in the change file already: the log names them only.
       for index in stored.changes.indices { stored.changes[index].value = nil }
     }
-    try files.write(
-      stored, to: files.logFileURL(entry.sequence), relative: files.logPath(entry.sequence), encoder: StoreCoding.makeEncoder(),
-      durable: false)
+    let json = try StoreCoding.makeEncoder().encode(stored)
+    state.logCursor = try files.log.append(
+      json, sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
     state.statistics.logFilesWritten += 1
   }
 

@@ -144,13 +144,20 @@ final class StoreCoordinator: Sendable {
       try catchUp(&state)
       state.undelivered = []
       state.undeliveredReload = false
-      // A log file past the last one read: one in between is lost, and the later ones must not
-      // be applied out of order by a later commit that fills the gap.
-      let newest = FileSystem.list(files.logURL).compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.max() ?? 0
-      if newest > state.sequence {
-        throw StoreError(
-          .missing, path: files.display(files.logPath(state.sequence + 1)),
-          "is missing while later log files are there.")
+      // Log records past the last one read: some in between are lost, and the later ones must
+      // not be applied out of order by a later commit that fills the gap.
+      switch files.layout {
+      case .format1:
+        let newest = FileSystem.list(files.logURL).compactMap { $0.hasSuffix(".json") ? Int($0.dropLast(5)) : nil }.max() ?? 0
+        if newest > state.sequence {
+          throw StoreError(.missing, path: files.display(files.format1LogPath(state.sequence + 1)), "is missing while later log files are there.")
+        }
+      case .format2:
+        if let later = files.log.streams().first(where: { $0 > state.sequence + 1 }) {
+          throw StoreError(
+            .missing, path: files.log.displayPath(later),
+            "starts at transaction \(later), but the log holds none from \(state.sequence + 1) on: the records in between are lost.")
+        }
       }
     }
   }
@@ -234,7 +241,7 @@ final class StoreCoordinator: Sendable {
           try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
         try checkSegmentNames(manifest, files)
         try checkSchemaVersion(manifest, files, opening: false)
-        if manifest.sequence > state.sequence && !FileSystem.exists(files.logFileURL(state.sequence + 1)) {
+        if manifest.sequence > state.sequence, try !logHolds(state.sequence + 1, state) {
           state.reload(from: manifest, schema: schema)
           appliedAny = true
         } else {
@@ -246,7 +253,7 @@ final class StoreCoordinator: Sendable {
         state.manifestIdentity = identity
       }
       do {
-        while let entry = try readLog(state.sequence + 1, decoder: decoder) {
+        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder) {
           state.apply(entry)
           state.undelivered.append(entry.transaction)
           appliedAny = true
@@ -264,26 +271,52 @@ final class StoreCoordinator: Sendable {
     return appliedAny
   }
 
-  /// One log entry; with `values`, the values of a commit of this device are read back from
+  /// Whether the local log still holds transaction `sequence` (compaction prunes old ones).
+  private func logHolds(_ sequence: Int, _ state: StoreState) throws -> Bool {
+    guard let files else { return false }
+    switch files.layout {
+    case .format1: return FileSystem.exists(files.format1LogURL(sequence))
+    case .format2: return try !files.log.read(from: sequence, cursor: state.logCursor).records.isEmpty
+    }
+  }
+
+  /// The local log's entries from `sequence` on, as far as they go without a gap, and `cursor`
+  /// moved past them. With `values`, the values of a commit of this device are read back from
   /// its change file (history needs only which objects changed).
-  func readLog(_ sequence: Int, decoder: StoreJSONDecoder, values: Bool = true) throws -> LogEntry? {
-    guard let files else { return nil }
-    let relative = files.logPath(sequence)
-    guard var entry = try files.decode(LogEntry.self, at: files.logFileURL(sequence), relative: relative, decoder: decoder)
-    else { return nil }
-    guard entry.sequence == sequence else {
-      throw StoreError(
-        .damaged, path: files.display(relative),
-        "holds transaction \(entry.sequence), not \(sequence) — \(StoreFiles.untouched)")
+  func readLog(from sequence: Int, cursor: inout LocalLog.Cursor?, decoder: StoreJSONDecoder, values: Bool = true) throws -> [LogEntry] {
+    guard let files else { return [] }
+    var entries: [(entry: LogEntry, path: String)] = []
+    switch files.layout {
+    case .format1:
+      var next = sequence
+      while let data = try FileSystem.read(files.format1LogURL(next), displayPath: files.display(files.format1LogPath(next))) {
+        let path = files.display(files.format1LogPath(next))
+        entries.append((try files.decode(LogEntry.self, from: data, path: path, decoder: decoder), path))
+        next += 1
+      }
+    case .format2:
+      let (records, after) = try files.log.read(from: sequence, cursor: cursor)
+      for record in records {
+        let path = files.log.displayPath(record.stream)
+        entries.append((try files.decode(LogEntry.self, from: record.bytes, path: path, decoder: decoder), path))
+      }
+      cursor = after
     }
-    if !values {
+    return try entries.enumerated().map { index, read in
+      var entry = read.entry
+      guard entry.sequence == sequence + index else {
+        throw StoreError(
+          .damaged, path: read.path, "holds transaction \(entry.sequence), not \(sequence + index) — \(StoreFiles.untouched)")
+      }
+      if !values {
+        return entry
+      } else if let origin = entry.origin {
+        try fillValues(&entry, from: origin, files: files, logPath: read.path)
+      } else if entry.changes.contains(where: { $0.kind != .delete && $0.value == nil }) {
+        throw StoreError(.damaged, path: read.path, "a change has no value and no change file holds it — \(StoreFiles.untouched)")
+      }
       return entry
-    } else if let origin = entry.origin {
-      try fillValues(&entry, from: origin, files: files, logPath: relative)
-    } else if entry.changes.contains(where: { $0.kind != .delete && $0.value == nil }) {
-      throw StoreError(.damaged, path: files.display(relative), "a change has no value and no change file holds it — \(StoreFiles.untouched)")
     }
-    return entry
   }
 
   /// Announces the other processes' commits noticed so far.
@@ -424,6 +457,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var sequence = 0
   var manifest = Manifest()
   var manifestIdentity: FileIdentity?
+  /// Where this process stopped reading the local log.
+  var logCursor: LocalLog.Cursor?
   /// Objects changed by the log entries since the manifest: with the count of entries, what
   /// decides when to compact.
   var changesSinceManifest = 0

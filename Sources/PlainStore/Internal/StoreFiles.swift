@@ -13,7 +13,7 @@ import Foundation
 ///     lock                   flock'ed by writers; never renamed
 ///     manifest.json          which segment files hold the state as of local transaction <sequence>
 ///     segments/<entity>.<segment>.<sequence>.json   one entity, one month of its segment key
-///     log/<sequence>.json    one local transaction: a commit of this device or a merge
+///     log/<sequence>.log     local transactions (commits of this device, merges) from <sequence> on
 /// ```
 /// Format 1 kept manifest.json, segments/, log/ and lock at the top; `format1` reads that
 /// layout, to migrate it.
@@ -30,9 +30,11 @@ struct StoreFiles: Sendable {
   /// The cache's folder as messages name it inside the store ("local/", or "" in format 1).
   let cachePrefix: String
   let changes: ChangeFolder
+  let layout: Layout
 
   init(root: URL, syncFolder: URL? = nil, layout: Layout = .format2) {
     self.root = root.standardizedFileURL
+    self.layout = layout
     self.rootName = self.root.lastPathComponent
     switch layout {
     case .format1:
@@ -54,6 +56,8 @@ struct StoreFiles: Sendable {
   var manifestURL: URL { cacheURL.appendingPathComponent("manifest.json") }
   var segmentsURL: URL { cacheURL.appendingPathComponent("segments") }
   var logURL: URL { cacheURL.appendingPathComponent("log") }
+  /// The local transactions (format 2): see ``LocalLog``.
+  var log: LocalLog { LocalLog(folder: logURL, displayName: display(cachePrefix + "log")) }
   var lockURL: URL { cacheURL.appendingPathComponent("lock") }
   var deviceIDURL: URL { cacheURL.appendingPathComponent("device-id") }
   /// This device's newest commits, each flushed once: see ``CommitJournal``.
@@ -65,12 +69,12 @@ struct StoreFiles: Sendable {
 
   var manifestPath: String { cachePrefix + "manifest.json" }
   func segmentPath(_ file: String) -> String { cachePrefix + "segments/" + file }
-  func logPath(_ sequence: Int) -> String { cachePrefix + "log/" + Self.logName(sequence) }
 
   func display(_ relative: String) -> String { rootName + "/" + relative }
 
-  static func logName(_ sequence: Int) -> String { ISO8601.pad(sequence, 8) + ".json" }
-  func logFileURL(_ sequence: Int) -> URL { logURL.appendingPathComponent(Self.logName(sequence)) }
+  /// Format 1 kept one file per local transaction: `log/<sequence>.json`.
+  func format1LogPath(_ sequence: Int) -> String { cachePrefix + "log/" + ISO8601.pad(sequence, 8) + ".json" }
+  func format1LogURL(_ sequence: Int) -> URL { logURL.appendingPathComponent(ISO8601.pad(sequence, 8) + ".json") }
 
   // MARK: Reading, with the errors that name the file
 
@@ -83,6 +87,11 @@ struct StoreFiles: Sendable {
     if let checksum, Self.checksum(data) != checksum {
       throw StoreError(.damaged, path: path, "its bytes do not match the checksum manifest.json holds — \(Self.untouched)")
     }
+    return try decode(type, from: data, path: path, decoder: decoder)
+  }
+
+  /// Decodes the bytes of a store file (or of a record in one) that messages name `path`.
+  func decode<T: VersionedStoreFile>(_ type: T.Type, from data: Data, path: String, decoder: StoreJSONDecoder) throws -> T {
     // One parse in the common case; the format version is probed only to explain a failure.
     let decoded: T
     do {
@@ -219,9 +228,9 @@ struct SegmentFileOut: Encodable {
   var objects: [AnyEncodableEntity]
 }
 
-/// log/<sequence>.json: one local transaction, with the full value of every object it puts —
-/// or, for a commit of this device, with the values left in its change file (`origin`), which
-/// holds them already.
+/// A record of log/<sequence>.log (a file of its own in format 1): one local transaction, with
+/// the full value of every object it puts — or, for a commit of this device, with the values
+/// left in its change file (`origin`), which holds them already.
 struct LogEntry: Codable {
   var formatVersion = StoreFiles.formatVersion
   var sequence: Int

@@ -34,7 +34,7 @@ enum CheckCommand {
       }
       let context = container.viewContext
       let counts = try context.contentCounts()
-      let transactions = try container.history(after: oldestKeptLog(in: session.storeDirectory) ?? container.currentToken)
+      let transactions = try container.history(after: nil)
       problems += try context.domainProblems(schema: container.schema)
       summary =
         "ok: \(Plural.count(counts.babies, "baby", "babies")), \(Plural.count(counts.feeds, "feed")), \(Plural.count(counts.diapers, "diaper change")); \(Plural.count(transactions.count, "transaction")) in the log; \(session.storeDirectory.path)"
@@ -80,12 +80,5 @@ enum CheckCommand {
     return names.filter { !$0.hasPrefix(".") && !known.contains($0) }.sorted().map {
       "stray file '\($0)' in the store folder: no version of the store writes it; move it away if it is not yours"
     }
-  }
-
-  /// The token just before the oldest log file still on disk: compaction removes older ones.
-  private static func oldestKeptLog(in store: URL) -> HistoryToken? {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("local/log").path)) ?? []
-    let sequences = names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.compactMap { Int($0.dropLast(5)) }
-    return sequences.min().map { HistoryToken(sequence: $0 - 1) }
   }
 }

@@ -70,9 +70,9 @@ struct DamageMatrix: Sendable {
       (seed, "2026-01-15T07:30:00Z", ["status"]),
     ]
     for (group, now, arguments) in steps { try run(group, now, arguments, scratch: scratch, expect: 0) }
-    // A cache compacted into segments (a rebuild compacts), then one commit after it in the log.
-    let local = seed.appendingPathComponent("BabyDashboard.store/local")
-    try FileManager.default.removeItem(at: local.appendingPathComponent("log/00000001.json"))
+    // A cache compacted into segments (a rebuild compacts; the marker a process leaves when it
+    // finds the cache damaged asks for one), then one commit after it in the log.
+    try Data().write(to: seed.appendingPathComponent("BabyDashboard.store/local/rebuild"))
     try run(seed, "2026-01-15T07:40:00Z", ["check"], scratch: scratch, expect: 0)
     try run(seed, "2026-01-15T08:00:00Z", ["diaper", "Mia", "pee", "--at", "07:45"], scratch: scratch, expect: 0)
     try run(seed, "2026-01-15T08:10:00Z", ["widget"], scratch: scratch, expect: 0)

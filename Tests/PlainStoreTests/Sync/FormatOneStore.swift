@@ -44,7 +44,7 @@ enum FormatOneStore {
         sequence: sequence, author: "v1", timestamp: Date(timeIntervalSince1970: 0),
         changes: [LogChange(entity: "StressItem", id: item.id, kind: .insert, segment: table.segment(of: item), from: nil, value: item)])
       entry.formatVersion = 1
-      try encoder.encode(entry).write(to: files.logFileURL(sequence))
+      try encoder.encode(entry).write(to: files.format1LogURL(sequence))
     }
   }
 }

@@ -1,0 +1,254 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `local/log/`: the local transactions of this device (its commits and its merges), appended as
+/// records to stream files. One file per transaction cost every commit a new file, which on a
+/// disk that allocates inodes slowly was a third of the commit; an append is a write.
+///
+/// A stream is named after the first sequence it holds (`<sequence, 8 digits>.log`). A writer
+/// starts a new stream once a compaction has folded part of the current one into the manifest,
+/// so that compaction can later remove whole streams no one needs. A record is a header line,
+/// the entry's JSON and a newline:
+/// `entry <sequence, 12 digits> <length, 16 hex> <FNV-1a 64, 16 hex>\n<JSON>\n`.
+/// Nothing is flushed: the log is cache, rebuilt from `changes/` after a power loss.
+///
+/// Readers take no lock. A record still being appended (shorter than its header or its length)
+/// is not there yet; a whole record that fails its checksum or breaks the order is damage. A
+/// writer holds the flock, so an unfinished tail it finds is a killed writer's: it is cut.
+struct LocalLog: Sendable {
+  let folder: URL
+  /// The folder as messages name it ("Notes.store/local/log").
+  let displayName: String
+
+  /// Where a reader stopped: the stream, the bytes of it read (whole records), and the sequence
+  /// the next record holds. Valid only to read on from `next`.
+  struct Cursor: Equatable, Sendable {
+    var stream: Int
+    var offset: Int
+    var next: Int
+  }
+
+  struct Record {
+    /// The stream that holds it.
+    var stream: Int
+    var sequence: Int
+    var bytes: Data
+  }
+
+  static func streamName(_ first: Int) -> String { ISO8601.pad(first, 8) + ".log" }
+
+  /// The first sequence of a stream, from its name; nil for any other name.
+  static func streamFirst(_ name: String) -> Int? {
+    guard name.hasSuffix(".log"), name.count >= 12 else { return nil }
+    let digits = name.dropLast(4)
+    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return Int(digits)
+  }
+
+  func url(_ stream: Int) -> URL { folder.appendingPathComponent(Self.streamName(stream)) }
+  func displayPath(_ stream: Int) -> String { displayName + "/" + Self.streamName(stream) }
+
+  /// The streams on disk, by their first sequence, oldest first.
+  func streams() -> [Int] {
+    FileSystem.list(folder).compactMap(Self.streamFirst).sorted()
+  }
+
+  // MARK: Reading
+
+  /// The records from `sequence` on, as far as they go without a gap, and where reading
+  /// stopped. The records start at `sequence` or there are none (it was pruned, or not written
+  /// yet). `cursor` saves finding and scanning the stream again when it stopped at `sequence`.
+  func read(from sequence: Int, cursor: Cursor?) throws -> (records: [Record], cursor: Cursor?) {
+    var located = false
+    var position = cursor?.next == sequence ? cursor : nil
+    if position == nil {
+      position = locate(sequence)
+      located = true
+    }
+    guard var position else { return ([], nil) }
+    var records: [Record] = []
+    while true {
+      guard let data = try FileSystem.read(url(position.stream), displayPath: displayPath(position.stream), from: position.offset)
+      else {
+        // The stream went (compaction pruned it, or a rebuild replaced it): find the sequence
+        // again, once.
+        guard records.isEmpty, !located, let again = locate(sequence) else { return (records, records.isEmpty ? nil : position) }
+        position = again
+        located = true
+        continue
+      }
+      try parse(data, &position) { record in
+        if record.sequence >= sequence { records.append(record) }
+      }
+      // The next stream starts where this one ends, if a writer has started it.
+      guard position.next != position.stream, FileSystem.exists(url(position.next)) else { break }
+      position = Cursor(stream: position.next, offset: 0, next: position.next)
+    }
+    return (records, position)
+  }
+
+  /// The stream that holds `sequence` if any does: the newest one that starts at or before it.
+  private func locate(_ sequence: Int) -> Cursor? {
+    guard let first = streams().last(where: { $0 <= sequence }) else { return nil }
+    return Cursor(stream: first, offset: 0, next: first)
+  }
+
+  private static let tag = Array("entry ".utf8)
+  /// "entry " + 12 digits + " " + 16 hex + " " + 16 hex + "\n"
+  private static let headerLength = 6 + 12 + 1 + 16 + 1 + 16 + 1
+
+  /// Reads the whole records in `data` (the stream from `position.offset` on), moving
+  /// `position` past each. Stops at an unfinished tail.
+  private func parse(_ data: Data, _ position: inout Cursor, _ each: (Record) -> Void) throws {
+    let path = displayPath(position.stream)
+    try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+      let bytes = buffer.bindMemory(to: UInt8.self)
+      var at = 0
+      while bytes.count - at >= Self.headerLength {
+        let header = bytes[at..<(at + Self.headerLength)]
+        guard header.starts(with: Self.tag), header.last == UInt8(ascii: "\n"),
+          let fields = Self.fields(String(decoding: header.dropFirst(Self.tag.count).dropLast(), as: UTF8.self))
+        else {
+          throw StoreError(.damaged, path: path, "holds no record header at byte \(position.offset + at) — \(StoreFiles.untouched)")
+        }
+        let end = at + Self.headerLength + fields.length + 1
+        guard end <= bytes.count else { return }  // still being appended
+        let body = Data(UnsafeRawBufferPointer(rebasing: buffer[(at + Self.headerLength)..<(end - 1)]))
+        guard bytes[end - 1] == UInt8(ascii: "\n"), ChangeFileCodec.checksum(body) == fields.checksum else {
+          throw StoreError(
+            .damaged, path: path, "the record of transaction \(fields.sequence) fails its checksum — \(StoreFiles.untouched)")
+        }
+        guard fields.sequence == position.next else {
+          throw StoreError(
+            .damaged, path: path, "holds transaction \(fields.sequence) where \(position.next) belongs — \(StoreFiles.untouched)")
+        }
+        each(Record(stream: position.stream, sequence: fields.sequence, bytes: body))
+        position.offset += end - at
+        position.next += 1
+        at = end
+      }
+    }
+  }
+
+  /// The highest sequence a record header on disk names, whole or damaged; 0 when there is
+  /// none. A rebuild numbers on from it, so that no process sees the sequence go back.
+  func newestSequence() -> Int {
+    guard let newest = streams().last else { return 0 }
+    let data = (try? FileSystem.read(url(newest), displayPath: displayPath(newest))) ?? Data()
+    var highest = newest - 1
+    for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+    where line.count == Self.headerLength - 1 && line.starts(with: Self.tag) {
+      if let fields = Self.fields(String(decoding: line.dropFirst(Self.tag.count), as: UTF8.self)) {
+        highest = max(highest, fields.sequence)
+      }
+    }
+    return highest
+  }
+
+  private static func fields(_ text: String) -> (sequence: Int, length: Int, checksum: UInt64)? {
+    let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 12, let sequence = Int(parts[0]), parts[1].count == 16,
+      let length = Int(parts[1], radix: 16), length >= 0, parts[2].count == 16, let checksum = UInt64(parts[2], radix: 16)
+    else { return nil }
+    return (sequence, length, checksum)
+  }
+
+  // MARK: Writing
+
+  /// Appends the record of transaction `sequence`, not flushed, and returns the cursor past it.
+  /// `cursor` is where a reader holding the flock stopped, at `sequence`; a new stream starts
+  /// when there is none or when the manifest has folded in part of the current one (its first
+  /// sequence is at or before `manifestSequence`).
+  func append(_ json: Data, sequence: Int, after cursor: Cursor?, manifestSequence: Int) throws -> Cursor {
+    var position = Cursor(stream: sequence, offset: 0, next: sequence)
+    if let cursor, cursor.next == sequence, cursor.stream == sequence || cursor.stream > manifestSequence {
+      position = cursor
+    }
+    let path = displayPath(position.stream)
+    let fd = open(url(position.stream).path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw FileSystem.openError(errno, path) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw FileSystem.error(errno, path, "cannot read its size") }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw StoreError(.damaged, path: path, "is not a regular file — \(StoreFiles.untouched)")
+    }
+    guard Int(info.st_size) >= position.offset else {
+      throw StoreError(.damaged, path: path, "is shorter than the records read from it — \(StoreFiles.untouched)")
+    }
+    fchmod(fd, 0o600)  // whatever the umask
+    if Int(info.st_size) > position.offset {
+      // Past the records read: a tail a killed writer left unfinished, or garbage a power loss
+      // left, is cut; a whole record means this writer did not catch up, and nothing is cut.
+      var probe = position
+      let tail = try FileSystem.read(url(position.stream), displayPath: path, from: position.offset) ?? Data()
+      var whole = 0
+      _ = try? parse(tail, &probe) { _ in whole += 1 }
+      guard whole == 0 else {
+        throw StoreError(.damaged, path: path, "holds transaction \(sequence) already — \(StoreFiles.untouched)")
+      }
+      guard ftruncate(fd, off_t(position.offset)) == 0 else { throw FileSystem.error(errno, path, "cannot cut an unfinished record") }
+    }
+    guard lseek(fd, off_t(position.offset), SEEK_SET) == off_t(position.offset) else {
+      throw FileSystem.error(errno, path, "cannot write")
+    }
+    let record = Self.frame(sequence: sequence, body: json)
+    do {
+      try FileSystem.writeAll(record, to: fd, displayPath: path)
+    } catch {
+      _ = ftruncate(fd, off_t(position.offset))
+      throw error
+    }
+    // Watchers of the folder hear of the append: a write to a file in a folder is no event
+    // for the folder on every platform, a change of the folder's times is.
+    _ = utimes(folder.path, nil)
+    return Cursor(stream: position.stream, offset: position.offset + record.count, next: sequence + 1)
+  }
+
+  /// One record as a stream holds it: header line, JSON, newline.
+  static func frame(sequence: Int, body: Data) -> Data {
+    var record = Data(
+      "entry \(ChangeFileName.sequenceText(sequence)) \(hex16(UInt64(body.count))) \(hex16(ChangeFileCodec.checksum(body)))\n".utf8)
+    record.append(body)
+    record.append(UInt8(ascii: "\n"))
+    return record
+  }
+
+  // MARK: Pruning
+
+  /// Removes every record at or before `sequence`: the streams that hold nothing later, and the
+  /// older records of the one that holds `sequence`, whose later ones become a stream of their
+  /// own (replaced atomically, so a reader finds one or the other). Runs holding the flock.
+  @discardableResult
+  func removeRecords(through sequence: Int) throws -> Bool {
+    let removed = removeStreams(through: sequence)
+    guard let first = streams().first, first <= sequence else { return removed }
+    var later = Data()
+    for record in try read(from: sequence + 1, cursor: nil).records where record.stream == first {
+      later.append(Self.frame(sequence: record.sequence, body: record.bytes))
+    }
+    try FileSystem.writeAtomically(later, to: url(sequence + 1), displayPath: displayPath(sequence + 1), durable: false)
+    FileSystem.remove(url(first))
+    return true
+  }
+
+  /// Removes the streams whose every record is at or before `sequence` (never the newest, which
+  /// the next record goes to). Returns whether it removed any.
+  @discardableResult
+  func removeStreams(through sequence: Int) -> Bool {
+    let all = streams()
+    var removed = false
+    for (stream, next) in zip(all, all.dropFirst()) where next - 1 <= sequence {
+      FileSystem.remove(url(stream))
+      removed = true
+    }
+    return removed
+  }
+}
