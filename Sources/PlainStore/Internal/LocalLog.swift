@@ -75,6 +75,7 @@ struct LocalLog: Sendable {
     guard var position else { return ([], nil) }
     var records: [Record] = []
     while true {
+      try skip(to: sequence, &position)
       guard let data = try FileSystem.read(url(position.stream), displayPath: displayPath(position.stream), from: position.offset)
       else {
         // The stream went (compaction pruned it, or a rebuild replaced it): find the sequence
@@ -113,9 +114,7 @@ struct LocalLog: Sendable {
       var at = 0
       while bytes.count - at >= Self.headerLength {
         let header = bytes[at..<(at + Self.headerLength)]
-        guard header.starts(with: Self.tag), header.last == UInt8(ascii: "\n"),
-          let fields = Self.fields(String(decoding: header.dropFirst(Self.tag.count).dropLast(), as: UTF8.self))
-        else {
+        guard let fields = Self.header(header) else {
           throw StoreError(.damaged, path: path, "holds no record header at byte \(position.offset + at) — \(StoreFiles.untouched)")
         }
         let end = at + Self.headerLength + fields.length + 1
@@ -143,13 +142,42 @@ struct LocalLog: Sendable {
     guard let newest = streams().last else { return 0 }
     let data = (try? FileSystem.read(url(newest), displayPath: displayPath(newest))) ?? Data()
     var highest = newest - 1
-    for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-    where line.count == Self.headerLength - 1 && line.starts(with: Self.tag) {
-      if let fields = Self.fields(String(decoding: line.dropFirst(Self.tag.count), as: UTF8.self)) {
-        highest = max(highest, fields.sequence)
-      }
+    for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+      if let fields = Self.header(line + [UInt8(ascii: "\n")]) { highest = max(highest, fields.sequence) }
     }
     return highest
+  }
+
+  /// The fields of a header line (its newline included); nil if it is not one.
+  private static func header(_ line: some BidirectionalCollection<UInt8>) -> (sequence: Int, length: Int, checksum: UInt64)? {
+    guard line.count == headerLength, line.starts(with: tag), line.last == UInt8(ascii: "\n") else { return nil }
+    return fields(String(decoding: line.dropFirst(tag.count).dropLast(), as: UTF8.self))
+  }
+
+  /// Moves `position` past the records before `sequence` by their headers alone, reading and
+  /// checking none of their JSON: opening reads a stream from its start to find the records
+  /// after the manifest, and a bulk save's record can be megabytes. Stops where a header is not
+  /// whole or not right, for ``parse`` to say what is wrong there.
+  private func skip(to sequence: Int, _ position: inout Cursor) throws {
+    guard position.next < sequence else { return }
+    let path = displayPath(position.stream)
+    let fd = open(url(position.stream).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    if fd < 0 {
+      if errno == ENOENT { return }
+      throw FileSystem.openError(errno, path)
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+    var line = [UInt8](repeating: 0, count: Self.headerLength)
+    while position.next < sequence {
+      let count = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, Self.headerLength, off_t(position.offset)) }
+      guard count == Self.headerLength, let fields = Self.header(line), fields.sequence == position.next else { return }
+      let end = position.offset + Self.headerLength + fields.length + 1
+      guard end <= Int(info.st_size) else { return }
+      position.offset = end
+      position.next += 1
+    }
   }
 
   private static func fields(_ text: String) -> (sequence: Int, length: Int, checksum: UInt64)? {
