@@ -214,7 +214,7 @@ public final class StoreContainer: Sendable {
     try coordinator.compactNow()
   }
 
-  /// Counters of the work this container did: segment files read, logs written, compactions.
+  /// Counters of the work this container did: segment files read, log records written, compactions.
   public var statistics: StoreStatistics {
     coordinator.statistics
   }

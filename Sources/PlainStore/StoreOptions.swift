@@ -13,9 +13,10 @@ public struct StoreOptions: Sendable {
   public var lockHolderHint: String?
   /// Compact once this many commits have gathered in the log since the last compaction.
   public var compactionThreshold: Int
-  /// Log files kept after compaction for processes that have not caught up yet.
+  /// Log records kept after compaction for processes that have not caught up yet (the log
+  /// goes by whole streams, so at least this many).
   public var logRetention: Int
-  /// The most log files kept for registered history readers that fall behind.
+  /// The most log records kept for registered history readers that fall behind.
   public var historyRetentionLimit: Int
   /// Where the change files — the part of the store that syncs between devices — live; nil:
   /// `changes/` inside the store folder. An app may point it into its iCloud container while

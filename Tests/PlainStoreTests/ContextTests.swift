@@ -220,7 +220,7 @@ import Testing
       try context.save()
       context.insert(mia)
       #expect(try context.save().transaction == nil)
-      #expect(container.statistics.logFilesWritten == 1)
+      #expect(container.statistics.logRecordsWritten == 1)
     }
   }
 }

@@ -139,7 +139,7 @@ extension StoreCoordinator {
     let json = try StoreCoding.makeEncoder().encode(stored)
     state.logCursor = try files.log.append(
       json, sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
-    state.statistics.logFilesWritten += 1
+    state.statistics.logRecordsWritten += 1
   }
 
   /// Puts the values of a local log entry back from the change file that holds them.

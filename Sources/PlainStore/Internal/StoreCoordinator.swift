@@ -571,8 +571,8 @@ extension StoreState {
 public struct StoreStatistics: Sendable, Equatable {
   /// Segment files read from disk since the container opened.
   public var segmentFilesRead = 0
-  /// Log files written by this container's saves.
-  public var logFilesWritten = 0
+  /// Records appended to the local log by this container (its saves and merges).
+  public var logRecordsWritten = 0
   /// Compactions this container ran.
   public var compactions = 0
   /// Times this container rebuilt the local cache from the change files.
