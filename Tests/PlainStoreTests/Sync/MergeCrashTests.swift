@@ -44,7 +44,7 @@ import Testing
       defer { folder.remove() }
       var random = SplitMix64(seed: 0x3E_26E)
       var killed = 0
-      for round in 0..<Self.kills {
+      let prepare = { (round: Int) throws -> (own: [MultiProcessItem], arrived: [MultiProcessItem]) in
         try? FileManager.default.removeItem(at: folder.store)
         let own = FormatOneStore.items(30, seed: round)
         do {
@@ -53,9 +53,18 @@ import Testing
           for item in own { context.insert(item) }
           try context.save()
         }
-        let arrived = try Self.writeForeignChanges(to: folder.store, round: round, files: 12, perFile: 15, deleting: own[0].id)
+        return (own, try Self.writeForeignChanges(to: folder.store, round: round, files: 12, perFile: 15, deleting: own[0].id))
+      }
+      // The kills land at random within what one whole open and merge takes on this machine
+      // now: a fixed window would let a fast machine finish most merges before their kill.
+      _ = try prepare(-1)
+      let started = ContinuousClock.now
+      #expect(try MultiProcessChild(["open", folder.store.path]).waitForExit() == 0)
+      let window = max(UInt64((ContinuousClock.now - started) / .microseconds(1)), 1_000)
+      for round in 0..<Self.kills {
+        let (own, arrived) = try prepare(round)
         let child = try MultiProcessChild(["open", folder.store.path])
-        usleep(UInt32(random.next() % 80_000))
+        usleep(UInt32(random.next() % window))
         child.kill()
         if child.waitForExit() == -SIGKILL { killed += 1 }
         let expected = Set((own.dropFirst() + arrived).map(\.id))
