@@ -134,8 +134,8 @@ public final class StoreContext: Sendable {
   public func save() throws -> SaveResult {
     let pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
     guard !pending.isEmpty else { return SaveResult(transaction: nil) }
-    try StorableCheck.check(pending)
-    let result = try coordinator.commit(pending, author: author)
+    let encoded = try StorableCheck.check(pending)
+    let result = try coordinator.commit(pending, author: author, encoded: encoded)
     changes.withLock { changes in
       for change in pending {
         let key = ObjectKey(entity: change.entity, id: change.id)

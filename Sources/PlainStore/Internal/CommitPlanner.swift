@@ -30,6 +30,9 @@ struct CommitPlanner {
   private var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
   private(set) var merged: [ObjectKey: ObjectKey] = [:]
+  /// Objects this transaction writes exactly as the context gave them: their JSON from the
+  /// check before the commit is theirs, and is not encoded again.
+  private(set) var asGiven: Set<ObjectKey> = []
 
   struct SegmentRef: Hashable {
     var entity: String
@@ -91,6 +94,7 @@ struct CommitPlanner {
       old = committed
     }
     work[key] = .some(value)
+    asGiven.remove(key)  // written again, by a delete rule say: no longer what was given
     let newSegment = value.map(table.segment(of:))
     if let newSegment { workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key) }
     guard indexedEntities.contains(key.entity) else { return }
@@ -126,6 +130,7 @@ struct CommitPlanner {
     let table = try state.table(change.entity)
     let stored = try current(key, hint: change.snapshot ?? value, thorough: change.kind == .update)
     var merged: any Entity
+    var isGiven = false
     switch (change.kind, stored) {
     case (.update, nil):
       throw StoreError(
@@ -135,6 +140,7 @@ struct CommitPlanner {
           : "is not stored, so it cannot be updated — nothing was saved; insert it instead.")
     case (_, nil):
       merged = value
+      isGiven = true
     case (.insert, let stored?):
       // The inserted object sets what it carries: its nils leave the stored values alone.
       merged = try self.merge.apply(try self.merge.setProperties(of: value), to: stored)
@@ -143,6 +149,7 @@ struct CommitPlanner {
         merged = try self.merge.apply(try self.merge.changes(of: value, from: snapshot), to: stored)
       } else {
         merged = value
+        isGiven = true
       }
     }
     // Uniqueness: a stored object with the same key takes this one's changes instead.
@@ -165,6 +172,7 @@ struct CommitPlanner {
       return
     }
     try set(key, to: merged, hint: stored, known: .some(stored))
+    if isGiven { asGiven.insert(key) }
   }
 
   /// The index of one uniqueness constraint over the objects a value could collide with: its

@@ -4,19 +4,24 @@
 ///
 /// The rule itself is `StorableValue`'s, applied by encoding each changed object as the commit
 /// will; this turns the encoder's error into a `StoreError` that names the object and property.
+/// The JSON is the commit's: a change file writes an object the commit stores as given from it,
+/// so that each object is encoded once.
 enum StorableCheck {
-  static func check(_ changes: [PendingChange]) throws {
+  static func check(_ changes: [PendingChange]) throws -> [ObjectKey: RawJSON] {
     let encoder = StoreCoding.makeEncoder()
+    var encoded: [ObjectKey: RawJSON] = [:]
+    encoded.reserveCapacity(changes.count)
     for change in changes {
       guard let value = change.value else { continue }
       do {
-        _ = try encoder.encode(AnyEncodableEntity(value: value))
+        encoded[ObjectKey(entity: change.entity, id: change.id)] = RawJSON(bytes: Array(try encoder.encode(AnyEncodableEntity(value: value))))
       } catch EncodingError.invalidValue(_, let context) {
         throw refusal(change, property: name(context.codingPath), context.debugDescription)
       } catch {
         throw refusal(change, property: nil, "cannot be encoded: \(error)")
       }
     }
+    return encoded
   }
 
   private static func refusal(_ change: PendingChange, property: String?, _ reason: String) -> StoreError {

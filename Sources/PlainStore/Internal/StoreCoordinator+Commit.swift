@@ -2,25 +2,26 @@ import Foundation
 
 extension StoreCoordinator {
   /// Commits a context's changes as one transaction: all or nothing, durable before it returns.
-  /// Returns nil when the changes change nothing.
-  func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
+  /// Returns nil when the changes change nothing. `encoded`: the objects' JSON, as the check
+  /// before the commit encoded them.
+  func commit(_ changes: [PendingChange], author: String, encoded: [ObjectKey: RawJSON] = [:]) throws -> SaveResult {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
     let result: SaveResult
     if let lock {
       // A damaged cache file found before the change file is written: rebuilt, and the commit
       // tried once more (nothing of it is on disk yet).
       result = try repairingCache {
-        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author) }
+        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author, encoded: encoded) }
       }
     } else {
-      result = try commitHoldingLock(changes, author: author)
+      result = try commitHoldingLock(changes, author: author, encoded: encoded)
     }
     deliverRemoteChanges()
     if let transaction = result.transaction { broadcaster.announceSave(transaction) }
     return result
   }
 
-  private func commitHoldingLock(_ changes: [PendingChange], author: String) throws -> SaveResult {
+  private func commitHoldingLock(_ changes: [PendingChange], author: String, encoded: [ObjectKey: RawJSON]) throws -> SaveResult {
     var merged: [ObjectID: ObjectID] = [:]
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
@@ -48,7 +49,9 @@ extension StoreCoordinator {
         state.cleanedTemporaryFiles = true
       }
       // The commit point: this device's change file, durable (in the journal, or on its own).
-      let written = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)
+      let given = planner.asGiven
+      let written = try writeChangeFile(
+        for: entry, originals: planner.originalValue, encoded: { key in given.contains(key) ? encoded[key] : nil }, &state, files)
       entry.folded = [written.change.stamp]
       entry.origin = written.change.stamp
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
@@ -104,17 +107,22 @@ extension StoreCoordinator {
   /// A name already taken holds a commit of this device that a crash kept from the cache: it
   /// is skipped here and merged right after.
   private func writeChangeFile(
-    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
+    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, encoded: (ObjectKey) -> RawJSON?, _ state: inout StoreState,
+    _ files: StoreFiles
   ) throws -> WrittenChange {
     let device = try ensureDevice(&state, files)
     let objects = try entry.changes.map { change -> ObjectChange in
+      let key = ObjectKey(entity: change.entity, id: change.id)
       switch change.kind {
       case .insert:
-        return ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: nil)
+        var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: nil)
+        object.encodedValue = encoded(key)
+        return object
       case .update:
-        let groups = try changedGroups(
-          from: originals(ObjectKey(entity: change.entity, id: change.id)), to: change.value, mergeSchema.entities[change.entity])
-        return ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
+        let groups = try changedGroups(from: originals(key), to: change.value, mergeSchema.entities[change.entity])
+        var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
+        object.encodedValue = encoded(key)
+        return object
       case .delete:
         return ObjectChange(entity: change.entity, id: change.id, kind: .delete, fields: nil)
       }

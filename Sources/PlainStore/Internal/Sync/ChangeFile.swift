@@ -68,6 +68,9 @@ struct ObjectChange: Codable, Equatable, Sendable {
   var fields: [String: RawJSON]?
   /// For an upsert being written: the object itself, encoded as `fields`.
   var value: (any Entity)?
+  /// For an upsert being written: `value`'s JSON when it was encoded already, written as
+  /// `fields` as it is.
+  var encodedValue: RawJSON?
   /// The field groups the upsert sets (see ``MergeSchema``); nil: every group in `fields`.
   /// An update carries the whole object, so that the processes of its own device read it
   /// whole, but sets only the groups it changed, so a merge takes only those.
@@ -108,7 +111,9 @@ struct ObjectChange: Codable, Equatable, Sendable {
     try container.encode(entity, forKey: .entity)
     try container.encode(id, forKey: .id)
     try container.encode(kind, forKey: .kind)
-    if let value {
+    if let encodedValue {
+      try container.encode(encodedValue, forKey: .fields)
+    } else if let value {
       try container.encode(AnyEncodableEntity(value: value), forKey: .fields)
     } else {
       try container.encodeIfPresent(fields, forKey: .fields)
