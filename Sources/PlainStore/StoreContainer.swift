@@ -161,7 +161,8 @@ public final class StoreContainer: Sendable {
   }
 
   /// Watches the store folder and refreshes as soon as another process commits (inotify on
-  /// Linux, a file-system event source on Apple platforms, polling otherwise). File containers
+  /// Linux, a file-system event source on Apple platforms, polling otherwise; a burst of
+  /// commits is caught up with once per 10 ms). File containers
   /// start watching when they open unless ``StoreOptions/watchesOtherProcesses`` is off.
   public func startWatching() {
     guard let files = coordinator.files else { return }
