@@ -133,4 +133,30 @@ import Testing
     #expect(FileSystem.size(journalURL) ?? 0 > 0)
     #expect(try owners().count == 4)
   }
+  /// Of two records with one sequence, the later is the commit: the earlier one's writer was
+  /// killed before the cache recorded it, and the next commit took its sequence. A power loss
+  /// that then took the later commit's file must bring that one back, not the earlier.
+  @Test func theLaterOfTwoRecordsWithOneSequenceIsTheCommit() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let written = try commitThree()
+    let device = DeviceID(Sample.device)!
+    let zed = Owner(id: Sample.id(9), name: "Zed")
+    let killed = CommitJournal.Record(
+      device: device, sequence: 3,
+      bytes: try ChangeFileCodec.encode(
+        ChangeFile(
+          device: device, sequence: 3, hlc: HybridLogicalClock.wallBits(Sample.epoch) + 3, author: "killed", timestamp: Sample.epoch,
+          schemaVersion: 1, objects: [ObjectChange(entity: "Owner", id: zed.id, kind: .upsert, fields: try EntityFields.of(zed))])))
+    let records = CommitJournal.parse([UInt8](try Data(contentsOf: journalURL)))
+    var journal = Data()
+    for record in records.prefix(2) + [killed, records[2]] {
+      journal.append(Data(CommitJournal.header(record).utf8))
+      journal.append(record.bytes)
+    }
+    try journal.write(to: journalURL)
+    #expect(try CommitJournal(url: journalURL, displayPath: "journal").records().map(\.bytes) == records.map(\.bytes))
+    try FileManager.default.removeItem(at: ownFolder.appendingPathComponent("000000000003.json"))
+    #expect(try owners() == ["Ava", "Mia", "Noah"])
+    #expect(try changeFiles() == written)
+  }
 }

@@ -67,10 +67,15 @@ struct CommitJournal: Sendable {
   /// The journal's size in bytes; 0 when it is empty or not there.
   var size: Int { FileSystem.size(url) ?? 0 }
 
-  /// Every whole record, oldest first. Damaged stretches are skipped.
+  /// Every whole record, oldest first; of two with the same device and sequence, the later
+  /// only: the earlier one's commit was killed before the cache recorded it, and the later
+  /// commit took its sequence. Damaged stretches are skipped.
   func records() throws -> [Record] {
     guard let data = try FileSystem.read(url, displayPath: displayPath) else { return [] }
-    return Self.parse([UInt8](data))
+    let all = Self.parse([UInt8](data))
+    var last: [String: Int] = [:]
+    for (index, record) in all.enumerated() { last[record.device.text + "/" + record.fileName] = index }
+    return all.enumerated().filter { last[$0.element.device.text + "/" + $0.element.fileName] == $0.offset }.map(\.element)
   }
 
   /// Empties the journal once every change file it holds is on disk. Not flushed: records
