@@ -76,9 +76,11 @@ struct CommitPlanner {
   }
 
   /// Writes `value` (nil: deletes) for `key` in this transaction and keeps the uniqueness
-  /// indexes in step. `known` is the object's current value when the caller already read it.
+  /// indexes in step. `known` is the object's current value when the caller already read it;
+  /// `computed`, `value`'s segment and unique keys when the caller computed them.
   private mutating func set(
-    _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil
+    _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil,
+    computed: (segment: String, keys: [UniqueKey])? = nil
   ) throws {
     let table = try state.table(key.entity)
     let old: (any Entity)?
@@ -95,7 +97,7 @@ struct CommitPlanner {
     }
     work[key] = .some(value)
     asGiven.remove(key)  // written again, by a delete rule say: no longer what was given
-    let newSegment = value.map(table.segment(of:))
+    let newSegment = computed?.segment ?? value.map(table.segment(of:))
     if let newSegment { workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key) }
     guard indexedEntities.contains(key.entity) else { return }
     let oldSegment = old.map(table.segment(of:))
@@ -107,7 +109,9 @@ struct CommitPlanner {
       }
       if let value, let segment = newSegment {
         let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        if builtScopes.contains(scope) { indexChanges[scope, default: [:]][keyOf(value)] = .some(key.id) }
+        if builtScopes.contains(scope) {
+          indexChanges[scope, default: [:]][computed?.keys[constraint] ?? keyOf(value)] = .some(key.id)
+        }
       }
     }
   }
@@ -154,9 +158,10 @@ struct CommitPlanner {
     }
     // Uniqueness: a stored object with the same key takes this one's changes instead.
     let segment = table.segment(of: merged)
-    for (index, keyOf) in table.schema.uniqueKeys.enumerated() {
+    let keys = table.schema.uniqueKeys.map { $0(merged) }
+    for index in keys.indices {
       let scope = try uniqueScope(table, constraint: index, segment: segment)
-      guard let otherID = indexed(keyOf(merged), in: scope, table), otherID != merged.id else { continue }
+      guard let otherID = indexed(keys[index], in: scope, table), otherID != merged.id else { continue }
       let otherKey = ObjectKey(entity: change.entity, id: otherID)
       guard let other = try current(otherKey, hint: merged, thorough: true) else { continue }
       let changes =
@@ -171,7 +176,7 @@ struct CommitPlanner {
       self.merged[key] = otherKey
       return
     }
-    try set(key, to: merged, hint: stored, known: .some(stored))
+    try set(key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys))
     if isGiven { asGiven.insert(key) }
   }
 
