@@ -42,10 +42,16 @@ enum SegmentKey {
   /// Whether `file` is a segment file name the store writes, `<entity>.<segment>.<8 digits>.json`
   /// with a known entity: a name that could lead outside `segments/` never passes.
   static func isSegmentFileName(_ file: String, entities: Set<String>) -> Bool {
-    let parts = file.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 4, parts[3] == "json", entities.contains(String(parts[0])), isValid(String(parts[1])),
-      parts[2].count == 8, parts[2].allSatisfy({ $0.isASCII && $0.isNumber })
-    else { return false }
-    return true
+    // By UTF-8 bytes, not Characters: opening checks every name the manifest lists.
+    let utf8 = file.utf8
+    let dot = UInt8(ascii: ".")
+    guard utf8.count > 15, utf8.suffix(5).elementsEqual(".json".utf8) else { return false }
+    let stem = utf8.dropLast(5)  // <entity>.<segment>.<8 digits>
+    guard stem.suffix(8).allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+    let head = stem.dropLast(8)  // <entity>.<segment>.
+    guard head.last == dot, let split = head.firstIndex(of: dot), split != head.startIndex else { return false }
+    let entity = String(decoding: head[..<split], as: UTF8.self)
+    let segment = String(decoding: head[head.index(after: split)...].dropLast(), as: UTF8.self)
+    return entities.contains(entity) && isValid(segment)
   }
 }

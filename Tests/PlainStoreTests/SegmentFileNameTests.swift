@@ -1,0 +1,21 @@
+import Testing
+
+@testable import PlainStore
+
+/// Names read from the manifest become paths only if they are names the store writes.
+@Suite struct SegmentFileNameTests {
+  @Test(arguments: ["Event.2026-01.00000001.json", "Owner.all.00000042.json", "Event.0999-12.12345678.json"])
+  func namesTheStoreWritesPass(_ name: String) {
+    #expect(SegmentKey.isSegmentFileName(name, entities: ["Event", "Owner"]))
+  }
+
+  @Test(arguments: [
+    "../outside/x.json", "Event.2026-01.0000001.json", "Event.2026-01.000000001.json", "Event.2026-13.00000001.json",
+    "Ev.ent.all.00000001.json", ".all.00000001.json", "Event.all.00000001.json.tmp", "Event..00000001.json",
+    "Badge.all.00000001.json", "Event.all.0000000a.json", "Event.all.00000001.JSON", "Event.all.00000001json",
+    "Event.all..00000001.json", "Event.a/l.00000001.json", "Event.all.00000001.json/", "Évent.all.00000001.json", "",
+  ])
+  func anythingElseIsRefused(_ name: String) {
+    #expect(!SegmentKey.isSegmentFileName(name, entities: ["Event", "Owner", "Ev.ent"]))
+  }
+}
