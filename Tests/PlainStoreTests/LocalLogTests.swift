@@ -56,6 +56,14 @@ import Testing
     try (LocalLog.frame(sequence: 1, body: json(1)) + LocalLog.frame(sequence: 3, body: json(3))).write(to: log.url(1))
     let order = try #require(throws: StoreError.self) { try log.read(from: 1, cursor: nil) }
     #expect(order.detail.contains("holds transaction 3 where 2 belongs"))
+
+    // A length no record has (one that would overflow an offset) is damage, from any position.
+    let huge = Data("entry 000000000002 7fffffffffffffff 0000000000000000\n{}\n".utf8)
+    try (LocalLog.frame(sequence: 1, body: json(1)) + huge).write(to: log.url(1))
+    for from in [1, 2, 3] {
+      let length = try #require(throws: StoreError.self) { try log.read(from: from, cursor: nil) }
+      #expect(length.detail.contains("no record header"), "from \(from)")
+    }
   }
 
   @Test func aNewStreamStartsAfterACompactionAndReadersFollowIt() throws {

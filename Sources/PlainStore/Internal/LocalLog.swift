@@ -102,6 +102,9 @@ struct LocalLog: Sendable {
   }
 
   private static let tag = Array("entry ".utf8)
+  /// Far above any record, low enough that an offset past one never overflows: a damaged
+  /// length is damage, not a crash.
+  private static let maximumRecordLength = 1 << 40
   /// "entry " + 12 digits + " " + 16 hex + " " + 16 hex + "\n"
   private static let headerLength = 6 + 12 + 1 + 16 + 1 + 16 + 1
 
@@ -183,7 +186,8 @@ struct LocalLog: Sendable {
   private static func fields(_ text: String) -> (sequence: Int, length: Int, checksum: UInt64)? {
     let parts = text.split(separator: " ", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 12, let sequence = Int(parts[0]), parts[1].count == 16,
-      let length = Int(parts[1], radix: 16), length >= 0, parts[2].count == 16, let checksum = UInt64(parts[2], radix: 16)
+      let length = Int(parts[1], radix: 16), (0..<maximumRecordLength).contains(length), parts[2].count == 16,
+      let checksum = UInt64(parts[2], radix: 16)
     else { return nil }
     return (sequence, length, checksum)
   }
