@@ -45,10 +45,10 @@ struct WriterMode {
         // Say what this process sees, so that a failure can be told apart from a slow machine.
         let items = try context.fetch(FetchDescriptor<StressItem>())
         let byWriter = Dictionary(grouping: items, by: \.writer).mapValues(\.count).sorted { $0.key < $1.key }
-        let logs = (try? FileManager.default.contentsOfDirectory(atPath: arguments.store.appendingPathComponent("log").path)) ?? []
+        let logs = (try? FileManager.default.contentsOfDirectory(atPath: arguments.store.appendingPathComponent("local/log").path)) ?? []
         StressOutput.fail(
           "saw only \(count) of \(expectTotal) items after 120 s (token \(container.currentToken.sequence); "
-            + "by writer \(byWriter.map { "\($0.key)=\($0.value)" }.joined(separator: " ")); log files \(logs.sorted().joined(separator: " ")))")
+            + "by writer \(byWriter.map { "\($0.key)=\($0.value)" }.joined(separator: " ")); log streams \(logs.sorted().joined(separator: " ")))")
       }
       Thread.sleep(forTimeInterval: 0.01)
       try container.refresh()

@@ -2,7 +2,7 @@ import Foundation
 
 extension StoreCoordinator {
   /// Writes the segments that changed since the manifest, then the manifest (the commit point),
-  /// then removes the files nothing refers to any more and the log files no one needs.
+  /// then removes the files nothing refers to any more and the log streams no one needs.
   /// Runs holding the store's flock and the coordinator's lock.
   func compact(_ state: inout StoreState) throws {
     guard let files else { return }
