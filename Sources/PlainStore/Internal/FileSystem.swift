@@ -121,6 +121,26 @@ enum FileSystem {
     return temporary
   }
 
+  /// Opens a private regular file to append to, creating it: its descriptor (the caller closes
+  /// it) and its size. Anything else in its place (a folder, a FIFO) is damage, said with
+  /// `otherwise`; a link is refused.
+  static func openForAppending(_ url: URL, displayPath: String, otherwise: String) throws -> (fd: Int32, size: Int) {
+    let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw openError(errno, displayPath) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let code = errno
+      close(fd)
+      throw error(code, displayPath, "cannot read its size")
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
+      throw StoreError(.damaged, path: displayPath, "is not a regular file — \(otherwise)")
+    }
+    fchmod(fd, 0o600)  // whatever the umask
+    return (fd, Int(info.st_size))
+  }
+
   /// Writes all of `data` at the descriptor's position.
   static func writeAll(_ data: Data, to fd: Int32, displayPath: String) throws {
     try data.withUnsafeBytes { buffer in

@@ -204,19 +204,12 @@ struct LocalLog: Sendable {
       position = cursor
     }
     let path = displayPath(position.stream)
-    let fd = open(url(position.stream).path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw FileSystem.openError(errno, path) }
+    let (fd, size) = try FileSystem.openForAppending(url(position.stream), displayPath: path, otherwise: StoreFiles.untouched)
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw FileSystem.error(errno, path, "cannot read its size") }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw StoreError(.damaged, path: path, "is not a regular file — \(StoreFiles.untouched)")
-    }
-    guard Int(info.st_size) >= position.offset else {
+    guard size >= position.offset else {
       throw StoreError(.damaged, path: path, "is shorter than the records read from it — \(StoreFiles.untouched)")
     }
-    fchmod(fd, 0o600)  // whatever the umask
-    if Int(info.st_size) > position.offset {
+    if size > position.offset {
       // Past the records read: a tail a killed writer left unfinished, or garbage a power loss
       // left, is cut; a whole record means this writer did not catch up, and nothing is cut.
       var probe = position
@@ -227,9 +220,6 @@ struct LocalLog: Sendable {
         throw StoreError(.damaged, path: path, "holds transaction \(sequence) already — \(StoreFiles.untouched)")
       }
       guard ftruncate(fd, off_t(position.offset)) == 0 else { throw FileSystem.error(errno, path, "cannot cut an unfinished record") }
-    }
-    guard lseek(fd, off_t(position.offset), SEEK_SET) == off_t(position.offset) else {
-      throw FileSystem.error(errno, path, "cannot write")
     }
     let record = Self.frame(sequence: sequence, body: json)
     do {

@@ -113,19 +113,12 @@ extension StoreCoordinator {
     let device = try ensureDevice(&state, files)
     let objects = try entry.changes.map { change -> ObjectChange in
       let key = ObjectKey(entity: change.entity, id: change.id)
-      switch change.kind {
-      case .insert:
-        var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: nil)
-        object.encodedValue = encoded(key)
-        return object
-      case .update:
-        let groups = try changedGroups(from: originals(key), to: change.value, mergeSchema.entities[change.entity])
-        var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
-        object.encodedValue = encoded(key)
-        return object
-      case .delete:
-        return ObjectChange(entity: change.entity, id: change.id, kind: .delete, fields: nil)
-      }
+      guard change.kind != .delete else { return ObjectChange(entity: change.entity, id: change.id, kind: .delete, fields: nil) }
+      let groups =
+        change.kind == .update ? try changedGroups(from: originals(key), to: change.value, mergeSchema.entities[change.entity]) : nil
+      var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
+      object.encodedValue = encoded(key)
+      return object
     }
     let hlc = state.clock.tick(now: entry.timestamp)
     try files.changes.makeDeviceFolder(device)

@@ -73,8 +73,9 @@ struct StoreFiles: Sendable {
   func display(_ relative: String) -> String { rootName + "/" + relative }
 
   /// Format 1 kept one file per local transaction: `log/<sequence>.json`.
-  func format1LogPath(_ sequence: Int) -> String { cachePrefix + "log/" + ISO8601.pad(sequence, 8) + ".json" }
-  func format1LogURL(_ sequence: Int) -> URL { logURL.appendingPathComponent(ISO8601.pad(sequence, 8) + ".json") }
+  func format1LogPath(_ sequence: Int) -> String { cachePrefix + "log/" + Self.format1LogName(sequence) }
+  func format1LogURL(_ sequence: Int) -> URL { logURL.appendingPathComponent(Self.format1LogName(sequence)) }
+  private static func format1LogName(_ sequence: Int) -> String { ISO8601.pad(sequence, 8) + ".json" }
 
   // MARK: Reading, with the errors that name the file
 

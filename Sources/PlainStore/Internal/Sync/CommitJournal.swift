@@ -42,16 +42,10 @@ struct CommitJournal: Sendable {
   /// Returns the journal's size after the append.
   @discardableResult
   func append(_ record: Record) throws -> Int {
-    let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw FileSystem.openError(errno, displayPath) }
+    let (fd, size) = try FileSystem.openForAppending(
+      url, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw FileSystem.error(errno, displayPath, "cannot read its size") }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      throw StoreError(.damaged, path: displayPath, "is not a regular file — it is rebuilt the next time the store opens.")
-    }
-    fchmod(fd, 0o600)  // whatever the umask
-    let before = off_t(info.st_size)
+    let before = off_t(size)
     var frame = Data(Self.header(record).utf8)
     frame.append(record.bytes)
     do {
