@@ -50,6 +50,8 @@ public struct EntitySchema: Sendable {
   /// The segment key itself, for reading bounds on it out of a fetch's predicate.
   let segmentKeyPath: (AnyKeyPath & Sendable)?
   let sortDescriptorOnSegmentKey: @Sendable (Bool) -> AnySortMatcher?
+  /// An empty segment of this entity, holding its objects as their own type.
+  let makeObjects: @Sendable () -> any SegmentObjects
 
   /// - Parameters:
   ///   - unique: key sets whose values may occur once; a save that repeats one merges into the
@@ -76,13 +78,12 @@ public struct EntitySchema: Sendable {
     self.segmentKeyName = segmentedBy.map(propertyName(of:))
     self.segmentKeyPath = segmentedBy
     self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
-    self.uniqueKeys = unique.map { keyPaths in
+    let typedKeys = unique.map { keyPaths -> @Sendable (E) -> UniqueKey in
       let parts = keyPaths.map(UniqueKeyPart.reader)
-      return { object in
-        let object = object as! E
-        return UniqueKey(values: parts.map { $0(object) })
-      }
+      return { object in UniqueKey(values: parts.map { $0(object) }) }
     }
+    self.uniqueKeys = typedKeys.map { keyOf in { keyOf($0 as! E) } }
+    self.makeObjects = { TypedSegmentObjects<E>(uniqueKeys: typedKeys) }
     self.references = references.map(AnyReference.init)
     if let segmentedBy {
       self.segmentDate = { ($0 as! E)[keyPath: segmentedBy] }
@@ -157,6 +158,8 @@ struct AnyReference: Sendable {
   let keyName: String
   let targetEntity: String
   let deleteRule: DeleteRule
+  /// The reference's key path, for reading it without a cast from a table of its entity.
+  let key: AnyKeyPath & Sendable
   let target: @Sendable (any Entity) -> UUID?
   let nullified: @Sendable (any Entity) -> any Entity
 
@@ -165,6 +168,7 @@ struct AnyReference: Sendable {
     targetEntity = reference.targetEntity
     deleteRule = reference.deleteRule
     let key = reference.key
+    self.key = key
     target = { ($0 as! E)[keyPath: key] }
     nullified = { object in
       var copy = object as! E

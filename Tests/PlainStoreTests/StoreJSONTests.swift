@@ -173,7 +173,7 @@ import Testing
     manifest.sequence = 9
     manifest.segments = ["Event": ["2026-01": SegmentEntry(file: "Event.2026-01.9.json", count: 3)], "Owner": [:]]
     manifest.readers = ["widget": 4]
-    let segment = SegmentFileOut(entity: "Event", segment: "2026-01", objects: [AnyEncodableEntity(value: event)])
+    let segment = SegmentFile(entity: "Event", segment: "2026-01", objects: [event])
     let header = StoreHeader(schema: TestSchema.v1)
     #expect(try StoreJSONEncoder().encode(entry) == Self.foundationEncoder().encode(entry))
     #expect(try StoreJSONEncoder().encode(manifest) == Self.foundationEncoder().encode(manifest))

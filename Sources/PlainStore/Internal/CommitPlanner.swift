@@ -245,10 +245,7 @@ struct CommitPlanner {
     try reader.loadAll(table, &state)
     var found: [any Entity] = []
     for slot in table.slots.values {
-      for (objectID, object) in slot.objects ?? [:]
-      where work[ObjectKey(entity: entity.name, id: objectID)] == nil && reference.target(object) == id {
-        found.append(object)
-      }
+      found += slot.objects?.referrers(to: id, through: reference) { work[ObjectKey(entity: entity.name, id: $0)] != nil } ?? []
     }
     for (key, value) in work where key.entity == entity.name {
       if let value, reference.target(value) == id { found.append(value) }

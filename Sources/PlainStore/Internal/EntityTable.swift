@@ -24,7 +24,7 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
 
   struct Slot {
     var file: String?
-    var objects: [UUID: any Entity]?
+    var objects: (any SegmentObjects)?
     var pending: [PendingOperation] = []
 
     var isLoaded: Bool { objects != nil }
@@ -56,16 +56,16 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   /// otherwise, and remembered for the next compaction either way.
   func apply(_ operation: Operation, to segment: String, sequence: Int) {
     // Mutate the slot in place: copying it out would copy its objects on every change.
-    if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: [:]) }
-    let loaded = slots[segment]!.isLoaded
+    if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: schema.makeObjects()) }
+    let objects = slots[segment]!.objects
     switch operation {
     case .put(let object):
-      reindex(removing: slots[segment]!.objects?[object.id], adding: object, id: object.id, in: segment, loaded: loaded)
-      slots[segment]!.objects?[object.id] = object
+      reindex(objects, adding: object, id: object.id, in: segment)
+      objects?.put(object)
       segmentOf[object.id] = segment
     case .remove(let id):
-      reindex(removing: slots[segment]!.objects?[id], adding: nil, id: id, in: segment, loaded: loaded)
-      slots[segment]!.objects?[id] = nil
+      reindex(objects, adding: nil, id: id, in: segment)
+      objects?.remove(id)
       if segmentOf[id] == segment { segmentOf[id] = nil }
     }
     slots[segment]!.pending.append(PendingOperation(sequence: sequence, operation: operation))
@@ -76,65 +76,55 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   func uniqueIndex(constraint: Int, segment: String) -> [UniqueKey: UUID] {
     let key = IndexKey(constraint: constraint, segment: segment)
     if let index = uniqueIndexes[key] { return index }
-    let keyOf = schema.uniqueKeys[constraint]
     var index: [UniqueKey: UUID] = [:]
     for name in segment == "*" ? Array(slots.keys) : [segment] {
-      for (id, object) in slots[name]?.objects ?? [:] { index[keyOf(object)] = id }
+      slots[name]?.objects?.addUniqueKeys(constraint: constraint, to: &index)
     }
     uniqueIndexes[key] = index
     return index
   }
 
-  /// Keeps the built indexes in step with one change to `segment`.
-  private func reindex(removing old: (any Entity)?, adding new: (any Entity)?, id: UUID, in segment: String, loaded: Bool) {
+  /// Keeps the built indexes in step with one change to `segment`, whose objects (nil: not
+  /// loaded) still hold the object's old value.
+  private func reindex(_ objects: (any SegmentObjects)?, adding new: (any Entity)?, id: UUID, in segment: String) {
     guard !uniqueIndexes.isEmpty else { return }
-    guard loaded else {
+    guard let objects else {
       // The segment's objects are not in memory, so the old value is unknown: drop what it
       // could make stale; they are rebuilt when needed.
       uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
       return
     }
     for (constraint, keyOf) in schema.uniqueKeys.enumerated() {
-      for scope in [segment, "*"] {
-        let key = IndexKey(constraint: constraint, segment: scope)
-        guard uniqueIndexes[key] != nil else { continue }
-        if let old {
-          let oldKey = keyOf(old)
-          if uniqueIndexes[key]![oldKey] == id { uniqueIndexes[key]![oldKey] = nil }
-        }
-        if let new { uniqueIndexes[key]![keyOf(new)] = id }
+      let scopes = [IndexKey(constraint: constraint, segment: segment), IndexKey(constraint: constraint, segment: "*")]
+        .filter { uniqueIndexes[$0] != nil }
+      guard !scopes.isEmpty else { continue }
+      let oldKey = objects.uniqueKey(of: id, constraint: constraint)
+      let newKey = new.map(keyOf)
+      for scope in scopes {
+        if let oldKey, uniqueIndexes[scope]![oldKey] == id { uniqueIndexes[scope]![oldKey] = nil }
+        if let newKey { uniqueIndexes[scope]![newKey] = id }
       }
     }
   }
 
   /// Fills a segment from its file's objects plus the changes committed since.
-  func load(_ segment: String, objects fileObjects: [any Entity]) {
-    load(segment, byID: Self.byID(fileObjects))
-  }
-
-  /// A segment file's objects by id: built on the thread that decoded the file, so that a
-  /// fetch reading many months hashes them on every core.
-  static func byID(_ fileObjects: [any Entity]) -> [UUID: any Entity] {
-    var objects = [UUID: any Entity](minimumCapacity: fileObjects.count)
-    for object in fileObjects { objects[object.id] = object }
-    return objects
-  }
-
-  /// Fills a segment from its file's objects, by id, plus the changes committed since.
-  func load(_ segment: String, byID fileObjects: [UUID: any Entity]) {
+  func load(_ segment: String, objects: any SegmentObjects) {
     guard var slot = slots[segment], !slot.isLoaded else { return }
     uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
-    var objects = fileObjects
-    for pending in slot.pending {
-      switch pending.operation {
-      case .put(let object): objects[object.id] = object
-      case .remove(let id): objects[id] = nil
-      }
-    }
+    Self.replay(slot.pending, into: objects)
     // An object already placed elsewhere keeps its place; one hash lookup per object.
-    for id in objects.keys { Self.keep(&segmentOf[id, default: segment]) }
+    objects.forEachID { id in Self.keep(&segmentOf[id, default: segment]) }
     slot.objects = objects
     slots[segment] = slot
+  }
+
+  private static func replay(_ pending: [PendingOperation], into objects: any SegmentObjects) {
+    for pending in pending {
+      switch pending.operation {
+      case .put(let object): objects.put(object)
+      case .remove(let id): objects.remove(id)
+      }
+    }
   }
 
   private static func keep(_ segment: inout String) {}
@@ -154,13 +144,9 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
       slot.file = nil
       slot.pending.removeAll { $0.sequence <= sequence }
       if !slot.isLoaded {
-        slot.objects = [:]
-        for pending in slot.pending {
-          switch pending.operation {
-          case .put(let object): slot.objects?[object.id] = object
-          case .remove(let id): slot.objects?[id] = nil
-          }
-        }
+        let objects = schema.makeObjects()
+        Self.replay(slot.pending, into: objects)
+        slot.objects = objects
       }
       slots[segment] = slot
     }

@@ -15,18 +15,16 @@ extension StoreCoordinator {
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
         try ensureLoaded(table, segment, &state)
-        let objects = (table.slots[segment]?.objects ?? [:]).values
-          .map { (order: uuidOrder($0.id), object: $0) }.sorted { $0.order < $1.order }.map(\.object)
-        if objects.isEmpty {
+        let objects = table.slots[segment]?.objects
+        if objects.map({ $0.count == 0 }) ?? true {
           manifest.segments[name]?[segment] = nil
           table.slots[segment]?.file = nil
         } else {
           let file = "\(name).\(segment).\(ISO8601.pad(state.sequence, 8)).json"
-          let content = SegmentFileOut(entity: name, segment: segment, objects: objects.map(AnyEncodableEntity.init))
-          let data = try encoder.encode(content)
+          let data = try objects!.encodeFile(entity: name, segment: segment, encoder: encoder)
           try FileSystem.writeAtomically(data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)))
           manifest.segments[name, default: [:]][segment] = SegmentEntry(
-            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
+            file: file, count: objects!.count, size: data.count, checksum: StoreFiles.checksum(data))
           table.slots[segment]?.file = file
           written.append(file)
         }

@@ -40,15 +40,12 @@ extension StoreCoordinator {
       var found: [E] = []
       for segment in segments {
         try ensureLoaded(table, segment, &state)
-        if let objects = table.slots[segment]?.objects {
+        if let segmentObjects = table.slots[segment]?.objects {
+          let objects = (segmentObjects as! TypedSegmentObjects<E>).byID  // the table of E's name holds E
           if overlay.changed.isEmpty {
-            for object in objects.values {
-              let object = object as! E
-              if try accepts(object) { found.append(object) }
-            }
+            for object in objects.values where try accepts(object) { found.append(object) }
           } else {
             for (id, object) in objects where overlay.changed[id] == nil {
-              let object = object as! E
               if try accepts(object) { found.append(object) }
             }
           }

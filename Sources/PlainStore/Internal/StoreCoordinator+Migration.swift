@@ -20,7 +20,7 @@ extension StoreCoordinator {
           let table = try state.table(entity.name)
           try reader.loadAll(table, &state)  // reads every segment: a damaged one refuses the migration
           var values: [any Entity] = []
-          for slot in table.slots.values { values.append(contentsOf: (slot.objects ?? [:]).values) }
+          for slot in table.slots.values { slot.objects?.forEachObject { values.append($0) } }
           values.sort { uuidPrecedes($0.id, $1.id) }
           objects += values.map { ObjectChange(entity: entity.name, id: $0.id, kind: .upsert, value: $0, groups: nil) }
         }

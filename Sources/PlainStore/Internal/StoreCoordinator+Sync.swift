@@ -67,7 +67,7 @@ extension StoreCoordinator {
       let table = try state.table(entity.name)
       try loadAll(table, &state)
       var current: [UUID: any Entity] = [:]
-      for slot in table.slots.values { current.merge(slot.objects ?? [:]) { $1 } }
+      for slot in table.slots.values { slot.objects?.forEachObject { current[$0.id] = $0 } }
       var target: [UUID: any Entity] = [:]
       for (id, fields) in view[entity.name] ?? [:] {
         do {

@@ -351,10 +351,10 @@ final class StoreCoordinator: Sendable {
     guard let files, let file = table.slots[segment]?.file else { return true }
     let relative = files.segmentPath(file)
     let decoder = StoreCoding.makeDecoder(schema: schema)
-    let decoded: [any Entity]?
+    let decoded: (any SegmentObjects)?
     do {
       decoded = try Self.decodeSegment(
-        table.schema.type, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
+        table.schema, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
         files: files, decoder: decoder, checksum: state.checksum(of: file, table.schema.name, segment))
     } catch let error as StoreError where Self.isCacheDamage(error, files) {
       throw markCacheDamaged(error, files)
@@ -365,10 +365,26 @@ final class StoreCoordinator: Sendable {
     return true
   }
 
+  /// A segment file's objects, hashed by id (on the calling thread), or nil when the file is
+  /// not there.
+  private static func decodeSegment(
+    _ schema: EntitySchema, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder,
+    checksum: String?
+  ) throws -> (any SegmentObjects)? {
+    func typed<E: Entity>(_ type: E.Type) throws -> (any SegmentObjects)? {
+      guard let objects = try decodeSegment(type, url: url, relative: relative, segment: segment, files: files, decoder: decoder, checksum: checksum)
+      else { return nil }
+      let table = schema.makeObjects() as! TypedSegmentObjects<E>
+      table.fill(objects)
+      return table
+    }
+    return try typed(schema.type)
+  }
+
   private static func decodeSegment<E: Entity>(
     _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder,
     checksum: String?
-  ) throws -> [any Entity]? {
+  ) throws -> [E]? {
     guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder, checksum: checksum)
     else {
       return nil
@@ -397,17 +413,16 @@ final class StoreCoordinator: Sendable {
       return (segment, file)
     }
     guard jobs.count > 1 else { return }
-    let results = Mutex<[Int: Result<[UUID: any Entity]?, any Error>]>([:])
-    let type = table.schema.type
+    let results = Mutex<[Int: Result<(any SegmentObjects)?, any Error>]>([:])
+    let entity = table.schema
     let schema = self.schema
     let checksums = jobs.map { state.checksum(of: $0.file, table.schema.name, $0.segment) }
     DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
       let job = jobs[index]
       let result = Result {
         try Self.decodeSegment(
-          type, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
-          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), checksum: checksums[index]
-        ).map(EntityTable.byID)
+          entity, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
+          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), checksum: checksums[index])
       }
       results.withLock { $0[index] = result }
     }
@@ -418,14 +433,14 @@ final class StoreCoordinator: Sendable {
     }
     table.segmentOf.reserveCapacity(table.segmentOf.count + loading)
     for (index, job) in jobs.enumerated() {
-      let objects: [UUID: any Entity]?
+      let objects: (any SegmentObjects)?
       do {
         objects = try decoded[index]?.get()
       } catch let error as StoreError where Self.isCacheDamage(error, files) {
         throw markCacheDamaged(error, files)
       }
       guard let objects else { continue }
-      table.load(job.segment, byID: objects)
+      table.load(job.segment, objects: objects)
       state.statistics.segmentFilesRead += 1
     }
   }

@@ -221,14 +221,6 @@ struct SegmentFile<E: Entity>: Codable {
   var objects: [E]
 }
 
-/// The header of a segment file, for writing one from existentials.
-struct SegmentFileOut: Encodable {
-  var formatVersion = StoreFiles.formatVersion
-  var entity: String
-  var segment: String
-  var objects: [AnyEncodableEntity]
-}
-
 /// A record of log/<sequence>.log (a file of its own in format 1): one local transaction, with
 /// the full value of every object it puts — or, for a commit of this device, with the values
 /// left in its change file (`origin`), which holds them already.

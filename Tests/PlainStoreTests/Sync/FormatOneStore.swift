@@ -31,7 +31,7 @@ enum FormatOneStore {
       let bySegment = Dictionary(grouping: items.prefix(half)) { table.segment(of: $0) }
       for (segment, objects) in bySegment {
         let name = "StressItem.\(segment).00000001.json"
-        var out = SegmentFileOut(entity: "StressItem", segment: segment, objects: objects.map(AnyEncodableEntity.init))
+        var out = SegmentFile(entity: "StressItem", segment: segment, objects: objects)
         out.formatVersion = 1
         try encoder.encode(out).write(to: files.segmentsURL.appendingPathComponent(name))
         manifest.segments["StressItem", default: [:]][segment] = SegmentEntry(file: name, count: objects.count)

@@ -1,0 +1,94 @@
+import Foundation
+
+/// One segment's committed objects, as the engine sees them whatever their entity.
+///
+/// The objects are held as their entity's own type (``TypedSegmentObjects``): a fetch, a
+/// uniqueness index, a reference scan and a compaction read them without a cast or an
+/// existential box per object, and each object costs its own size in memory instead of a box
+/// beside the table. Only the engine's per-object steps, which see one object at a time through
+/// `any Entity`, box the object they read.
+protocol SegmentObjects: AnyObject, Sendable {
+  var count: Int { get }
+  /// The object with this id, boxed.
+  subscript(id: UUID) -> (any Entity)? { get }
+  /// Stores `object`, which must be of this table's entity type.
+  func put(_ object: any Entity)
+  func remove(_ id: UUID)
+  func forEachID(_ body: (UUID) -> Void)
+  /// Every object, boxed: for the rare steps that need them all as `any Entity` (a merge, a
+  /// migration).
+  func forEachObject(_ body: (any Entity) throws -> Void) rethrows
+  /// The object's key for one uniqueness constraint, if it is here.
+  func uniqueKey(of id: UUID, constraint: Int) -> UniqueKey?
+  /// Adds every object's key for one uniqueness constraint to `index`.
+  func addUniqueKeys(constraint: Int, to index: inout [UniqueKey: UUID])
+  /// The objects whose `reference` points at `target`, boxed, leaving out those `skip` names.
+  func referrers(to target: UUID, through reference: AnyReference, skip: (UUID) -> Bool) -> [any Entity]
+  /// The segment file's bytes: the objects in id order.
+  func encodeFile(entity: String, segment: String, encoder: StoreJSONEncoder) throws -> Data
+}
+
+/// A segment's objects of one entity type, by id.
+final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable {
+  // Only ever touched inside the coordinator's Mutex, or by the one thread that decoded it.
+  var byID: [UUID: E]
+  let uniqueKeys: [@Sendable (E) -> UniqueKey]
+
+  init(_ byID: [UUID: E] = [:], uniqueKeys: [@Sendable (E) -> UniqueKey]) {
+    self.byID = byID
+    self.uniqueKeys = uniqueKeys
+  }
+
+  /// The objects of a decoded segment file, hashed by id on the thread that decoded them, so
+  /// that a fetch reading many months hashes them on every core.
+  func fill(_ objects: [E]) {
+    byID.reserveCapacity(objects.count)
+    for object in objects { byID[object.id] = object }
+  }
+
+  var count: Int { byID.count }
+
+  subscript(id: UUID) -> (any Entity)? { byID[id] }
+
+  func put(_ object: any Entity) {
+    let object = object as! E
+    byID[object.id] = object
+  }
+
+  func remove(_ id: UUID) { byID[id] = nil }
+
+  func forEachID(_ body: (UUID) -> Void) {
+    for id in byID.keys { body(id) }
+  }
+
+  func forEachObject(_ body: (any Entity) throws -> Void) rethrows {
+    for object in byID.values { try body(object) }
+  }
+
+  func uniqueKey(of id: UUID, constraint: Int) -> UniqueKey? {
+    byID[id].map(uniqueKeys[constraint])
+  }
+
+  func addUniqueKeys(constraint: Int, to index: inout [UniqueKey: UUID]) {
+    let keyOf = uniqueKeys[constraint]
+    for (id, object) in byID { index[keyOf(object)] = id }
+  }
+
+  func referrers(to target: UUID, through reference: AnyReference, skip: (UUID) -> Bool) -> [any Entity] {
+    let key = reference.key as! KeyPath<E, UUID?>
+    var found: [any Entity] = []
+    for (id, object) in byID where object[keyPath: key] == target && !skip(id) { found.append(object) }
+    return found
+  }
+
+  func encodeFile(entity: String, segment: String, encoder: StoreJSONEncoder) throws -> Data {
+    // Sorts the ids, not the objects, and in an array of a concrete type: this class is not
+    // specialized for E, so its generic sorts and copies of E cost a call per step.
+    var order: [(order: UUIDOrder, id: UUID)] = []
+    order.reserveCapacity(byID.count)
+    for id in byID.keys { order.append((uuidOrder(id), id)) }
+    order.sort { $0.order < $1.order }
+    let objects = order.map { byID[$0.id]! }
+    return try encoder.encode(SegmentFile(entity: entity, segment: segment, objects: objects))
+  }
+}

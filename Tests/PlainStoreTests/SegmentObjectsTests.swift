@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+/// A segment's objects held as their own type: what the engine reads through the erased
+/// interface is what it stored, and the segment file is the objects in id order.
+@Suite struct SegmentObjectsTests {
+  let eventSchema = TestSchema.v1.entity(named: "Event")!
+
+  func event(_ n: Int, owner: Int?, day: Double) -> Event {
+    Event(uuid: Sample.id(n), ownerID: owner.map(Sample.id), at: Sample.date(days: day), title: "event \(n)", amount: nil)
+  }
+
+  @Test func storesItsEntityTypeAndAnswersThroughTheErasedInterface() throws {
+    let objects = eventSchema.makeObjects()
+    #expect(objects is TypedSegmentObjects<Event>)
+    for n in [3, 1, 2] { objects.put(event(n, owner: n == 2 ? nil : 9, day: Double(n))) }
+    objects.put(event(3, owner: 9, day: 30))  // replaces
+    objects.remove(Sample.id(1))
+    #expect(objects.count == 2)
+    #expect(objects[Sample.id(3)] as? Event == event(3, owner: 9, day: 30))
+    #expect(objects[Sample.id(1)] == nil)
+    var ids: [UUID] = []
+    objects.forEachID { ids.append($0) }
+    #expect(Set(ids) == [Sample.id(2), Sample.id(3)])
+
+    let keyOf = eventSchema.uniqueKeys[0]
+    #expect(objects.uniqueKey(of: Sample.id(3), constraint: 0) == keyOf(event(3, owner: 9, day: 30)))
+    #expect(objects.uniqueKey(of: Sample.id(1), constraint: 0) == nil)
+    var index: [UniqueKey: UUID] = [:]
+    objects.addUniqueKeys(constraint: 0, to: &index)
+    #expect(index == [keyOf(event(2, owner: nil, day: 2)): Sample.id(2), keyOf(event(3, owner: 9, day: 30)): Sample.id(3)])
+
+    let reference = eventSchema.references[0]
+    #expect(objects.referrers(to: Sample.id(9), through: reference) { _ in false }.map(\.id) == [Sample.id(3)])
+    #expect(objects.referrers(to: Sample.id(9), through: reference) { $0 == Sample.id(3) }.isEmpty)
+  }
+
+  @Test func theSegmentFileIsTheObjectsInIDOrder() throws {
+    let objects = eventSchema.makeObjects()
+    let events = [7, 300, 2, 41, 5].map { event($0, owner: nil, day: 1) }
+    for event in events { objects.put(event) }
+    let encoder = StoreCoding.makeEncoder()
+    let data = try objects.encodeFile(entity: "Event", segment: "2026-01", encoder: encoder)
+    let sorted = events.sorted { uuidPrecedes($0.id, $1.id) }
+    #expect(data == (try encoder.encode(SegmentFile(entity: "Event", segment: "2026-01", objects: sorted))))
+    let decoded = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(SegmentFile<Event>.self, from: data)
+    #expect(decoded.objects.map(\.id) == [2, 5, 7, 41, 300].map(Sample.id))
+  }
+}
