@@ -245,6 +245,32 @@ import Testing
     }
   }
 
+  /// Objects past the scan limit are read through a member table: every member found, escaped
+  /// keys included, nested large objects apart, and a missing key still an error.
+  @Test func largeObjectsFindEveryMember() throws {
+    struct Wide: Codable, Equatable {
+      var outer: [String: [String: Int]]
+      var last: Int
+    }
+    var inner: [String: Int] = [:]
+    for n in 0..<(JSONDecoding.scanLimit * 3) { inner["key \(n)"] = n }
+    inner["quote \" and \\u00e9 é"] = -1
+    var outer: [String: [String: Int]] = [:]
+    for n in 0..<(JSONDecoding.scanLimit + 2) { outer["month \(n)"] = inner.mapValues { $0 + n } }
+    let wide = Wide(outer: outer, last: 7)
+    let data = try Self.foundationEncoder().encode(wide)
+    #expect(try StoreJSONDecoder().decode(Wide.self, from: data) == wide)
+    #expect(try StoreJSONDecoder().decode(Wide.self, from: data) == Self.foundationDecoder().decode(Wide.self, from: data))
+
+    struct Missing: Decodable {
+      var absent: Int
+      init(from decoder: Decoder) throws {
+        absent = try decoder.container(keyedBy: JSONCodingKey.self).decode(Int.self, forKey: JSONCodingKey(stringValue: "absent"))
+      }
+    }
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode(Missing.self, from: try Self.foundationEncoder().encode(inner)) }
+  }
+
   @Test func missingKeyIsKeyNotFoundAtItsPath() throws {
     let text = #"{"zeta":{},"alpha":[],"map":{},"matrix":[]}"#
     #expect {

@@ -20,10 +20,13 @@ extension StoreCoordinator {
       state.withLock { $0.awaitingUpdate = waiting }
       return nil
     }
-    let transaction = try lock.withLock(timeout: options.lockTimeout) {
-      try state.withLock { state -> Transaction? in
-        try catchUp(&state)
-        return try mergeArrived(&state, files: files, always: false)?.transaction
+    // A damaged cache file the merge reads (a segment) is rebuilt, which merges too.
+    let transaction = try repairingCache {
+      try lock.withLock(timeout: options.lockTimeout) {
+        try state.withLock { state -> Transaction? in
+          try catchUp(&state)
+          return try mergeArrived(&state, files: files, always: false)?.transaction
+        }
       }
     }
     deliverRemoteChanges()  // the merge reaches observers as a remote change

@@ -123,19 +123,9 @@ final class StoreCoordinator: Sendable {
       try checkSegmentNames(manifest, files)
       try checkSchemaVersion(manifest, files, opening: true)
     }
-    // Names checked above, so plain concatenation stays inside segments/.
-    let segmentsFolder = files.segmentsURL.path + "/"
-    for entries in manifest?.segments.values.map(\.values) ?? [] {
-      for entry in entries {
-        let size = FileSystem.size(atPath: segmentsFolder + entry.file)
-        guard let size else {
-          throw StoreError(.missing, path: files.display(files.segmentPath(entry.file)), "manifest.json lists this segment but the file is not there.")
-        }
-        if let expected = entry.size, expected != size {
-          throw StoreError(.damaged, path: files.display(files.segmentPath(entry.file)), "holds \(size) bytes where manifest.json says \(expected).")
-        }
-      }
-    }
+    // The segment files are not looked at here: a missing, truncated or damaged one is found
+    // when a fetch or a save first reads it (by its size and checksum), and the cache rebuilt
+    // then (`repairingCache`), so opening costs the manifest and not one call per month.
     let device = try readDeviceID(files)
     try state.withLock { state in
       state.reset(to: manifest ?? Manifest(), schema: schema)
@@ -355,7 +345,7 @@ final class StoreCoordinator: Sendable {
     do {
       decoded = try Self.decodeSegment(
         table.schema, url: files.segmentsURL.appendingPathComponent(file), relative: relative, segment: segment,
-        files: files, decoder: decoder, checksum: state.checksum(of: file, table.schema.name, segment))
+        files: files, decoder: decoder, expected: state.manifestEntry(of: file, table.schema.name, segment))
     } catch let error as StoreError where Self.isCacheDamage(error, files) {
       throw markCacheDamaged(error, files)
     }
@@ -369,10 +359,10 @@ final class StoreCoordinator: Sendable {
   /// not there.
   private static func decodeSegment(
     _ schema: EntitySchema, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder,
-    checksum: String?
+    expected: SegmentEntry?
   ) throws -> (any SegmentObjects)? {
     func typed<E: Entity>(_ type: E.Type) throws -> (any SegmentObjects)? {
-      guard let objects = try decodeSegment(type, url: url, relative: relative, segment: segment, files: files, decoder: decoder, checksum: checksum)
+      guard let objects = try decodeSegment(type, url: url, relative: relative, segment: segment, files: files, decoder: decoder, expected: expected)
       else { return nil }
       let table = schema.makeObjects() as! TypedSegmentObjects<E>
       table.fill(objects)
@@ -383,9 +373,9 @@ final class StoreCoordinator: Sendable {
 
   private static func decodeSegment<E: Entity>(
     _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder,
-    checksum: String?
+    expected: SegmentEntry?
   ) throws -> [E]? {
-    guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder, checksum: checksum)
+    guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder, expected: expected)
     else {
       return nil
     }
@@ -416,13 +406,13 @@ final class StoreCoordinator: Sendable {
     let results = Mutex<[Int: Result<(any SegmentObjects)?, any Error>]>([:])
     let entity = table.schema
     let schema = self.schema
-    let checksums = jobs.map { state.checksum(of: $0.file, table.schema.name, $0.segment) }
+    let expected = jobs.map { state.manifestEntry(of: $0.file, table.schema.name, $0.segment) }
     DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
       let job = jobs[index]
       let result = Result {
         try Self.decodeSegment(
           entity, url: files.segmentsURL.appendingPathComponent(job.file), relative: files.segmentPath(job.file),
-          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), checksum: checksums[index])
+          segment: job.segment, files: files, decoder: StoreCoding.makeDecoder(schema: schema), expected: expected[index])
       }
       results.withLock { $0[index] = result }
     }
@@ -576,9 +566,9 @@ extension StoreState {
 
   /// The checksum the manifest holds for a segment file; nil for a manifest written before
   /// segments had one, or when the table has moved on to another file.
-  func checksum(of file: String, _ entity: String, _ segment: String) -> String? {
+  func manifestEntry(of file: String, _ entity: String, _ segment: String) -> SegmentEntry? {
     guard let entry = manifest.segments[entity]?[segment], entry.file == file else { return nil }
-    return entry.checksum
+    return entry
   }
 }
 

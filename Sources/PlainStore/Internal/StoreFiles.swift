@@ -79,13 +79,17 @@ struct StoreFiles: Sendable {
 
   // MARK: Reading, with the errors that name the file
 
-  /// Decodes one file; nil when it does not exist. A damaged file or a newer format is an error.
+  /// Decodes one file; nil when it does not exist. A damaged file or a newer format is an error,
+  /// and so is a file whose size or checksum is not the one `expected` (its manifest entry) says.
   func decode<T: VersionedStoreFile>(
-    _ type: T.Type, at url: URL, relative: String, decoder: StoreJSONDecoder, checksum: String? = nil
+    _ type: T.Type, at url: URL, relative: String, decoder: StoreJSONDecoder, expected: SegmentEntry? = nil
   ) throws -> T? {
     let path = display(relative)
     guard let data = try FileSystem.read(url, displayPath: path) else { return nil }
-    if let checksum, Self.checksum(data) != checksum {
+    if let size = expected?.size, data.count != size {
+      throw StoreError(.damaged, path: path, "holds \(data.count) bytes where manifest.json says \(size) — \(Self.untouched)")
+    }
+    if let checksum = expected?.checksum, Self.checksum(data) != checksum {
       throw StoreError(.damaged, path: path, "its bytes do not match the checksum manifest.json holds — \(Self.untouched)")
     }
     return try decode(type, from: data, path: path, decoder: decoder)
@@ -206,7 +210,7 @@ struct Manifest: Codable, Equatable {
 struct SegmentEntry: Codable, Equatable {
   var file: String
   var count: Int
-  /// The file's size in bytes: a truncated or emptied segment is noticed when the store opens.
+  /// The file's size in bytes: a truncated or emptied segment is noticed before it is parsed.
   var size: Int?
   /// The FNV-1a checksum of the file's bytes (16 hex digits): a segment damaged in place (a
   /// flipped byte, zeros) is noticed when it is read, and the cache rebuilt.

@@ -12,6 +12,11 @@ final class JSONDecoding: Decoder {
   var path: [any CodingKey]
 
   var codingPath: [any CodingKey] { path }
+  /// The members of large objects by key, built at their first lookup: a dictionary of many
+  /// entries (the manifest's segments) read by scanning for each key would cost its size squared.
+  private var memberTables: [Int: [String: Int]] = [:]
+  /// Objects with more members than this are looked up through a member table.
+  static let scanLimit = 16
 
   init(document: JSONDocument, userInfo: [CodingUserInfoKey: Any], node: Int = 0, path: [any CodingKey] = []) {
     self.document = document
@@ -30,6 +35,20 @@ final class JSONDecoding: Decoder {
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     JSONSingleValueDecodingContainer(decoder: self, node: node, base: .at(path.count))
+  }
+
+  /// The value node of member `name` of the large object at `object`, or nil.
+  func member(_ name: String, of object: Int) -> Int? {
+    if let table = memberTables[object] { return table[name] }
+    var table: [String: Int] = [:]
+    table.reserveCapacity(Int(document.nodes[object].count))
+    var child = object + 1
+    for _ in 0..<document.nodes[object].count {
+      table[document.string(document.nodes[child])] = child + 1
+      child = document.next(child + 1)
+    }
+    memberTables[object] = table
+    return table[name]
   }
 
   // MARK: Coding paths, built only for errors

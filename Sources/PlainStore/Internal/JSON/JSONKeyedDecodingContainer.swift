@@ -1,7 +1,8 @@
 import Foundation
 
 /// An object's members, found by comparing key bytes in place: store objects have a handful of
-/// keys, so a scan beats building a dictionary per object.
+/// keys, so a scan beats building a dictionary per object. A large object (a dictionary of many
+/// entries) is looked up through a member table the decoder builds once.
 struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: JSONDecoding
   let object: Int
@@ -41,8 +42,10 @@ struct JSONKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
   private func find(_ key: Key) -> Int? {
     let document = decoder.document
     let name = key.stringValue
+    let count = document.nodes[object].count
+    if Int(count) > JSONDecoding.scanLimit { return decoder.member(name, of: object) }
     var child = object + 1
-    for _ in 0..<document.nodes[object].count {
+    for _ in 0..<count {
       if document.keyEquals(child, name) { return child + 1 }
       child = document.next(child + 1)
     }
