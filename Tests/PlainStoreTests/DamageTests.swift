@@ -170,6 +170,37 @@ import Testing
     #expect(second.statistics.cacheRebuilds == 0, "the rebuilt cache is whole")
   }
 
+  /// Opening reads the manifest, not the segment files: a truncated segment costs nothing until
+  /// it is read, and then its size gives it away and the cache is rebuilt on the spot — also when
+  /// the reader is the merge of a change another device made.
+  @Test(arguments: [false, true])
+  func aTruncatedSegmentIsRebuiltWhenFirstRead(byAMerge: Bool) throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    let segment = path(url, "local/segments/Event.2026-01.00000001.json")
+    let data = try Data(contentsOf: segment)
+    try data.prefix(data.count - 1).write(to: segment)
+    if byAMerge {
+      // Another device's copy of the store adds an owner; its change file arrives.
+      let other = url.deletingLastPathComponent().appendingPathComponent("Other.store")
+      try FileManager.default.copyItem(at: url.appendingPathComponent("changes"), to: other.appendingPathComponent("changes"))
+      let otherDevice = "0000000000000000000000000000d002"
+      let options = StoreOptions(author: "test", clock: Sample.fixedClock, deviceID: otherDevice)
+      let context = try StoreContainer.file(at: other, schema: TestSchema.v1, options: options).newBackgroundContext()
+      context.insert(Owner(id: Sample.id(5), name: "Ivy"))
+      try context.save()
+      try FileManager.default.copyItem(
+        at: other.appendingPathComponent("changes/\(otherDevice)"), to: url.appendingPathComponent("changes/\(otherDevice)"))
+    }
+    let container = try StoreContainer.file(at: url, schema: TestSchema.v1)
+    #expect(container.statistics.cacheRebuilds == (byAMerge ? 1 : 0))
+    #expect(try container.newBackgroundContext().fetch(FetchDescriptor<Event>()).map(\.amount) == [90])
+    #expect(container.statistics.cacheRebuilds == 1)
+    #expect(container.cacheRebuildReason?.contains("Event.2026-01.00000001.json': holds \(data.count - 1) bytes where manifest.json says \(data.count)") == true)
+    let owners = try container.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted()
+    #expect(owners == (byAMerge ? ["Ivy", "Mia", "Noah"] : ["Mia", "Noah"]))
+  }
+
   /// Names read from files become paths only once proved to stay inside the store: a crafted
   /// segment name in the log or the manifest is damage (the cache is rebuilt), and nothing is
   /// ever created outside.
