@@ -16,6 +16,10 @@ struct PendingChange: Sendable {
 struct ObjectKey: Hashable, Sendable {
   var entity: String
   var id: UUID
+
+  /// The id alone: ids are unique across entities in practice, so hashing the entity's name
+  /// too would only double the cost of every table a commit plan keeps (equality checks both).
+  func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 func entitiesEqual(_ lhs: (any Entity)?, _ rhs: (any Entity)?) -> Bool {
