@@ -15,8 +15,8 @@ import Testing
   @Test func storesItsEntityTypeAndAnswersThroughTheErasedInterface() throws {
     let objects = eventSchema.makeObjects()
     #expect(objects is TypedSegmentObjects<Event>)
-    for n in [3, 1, 2] { objects.put(event(n, owner: n == 2 ? nil : 9, day: Double(n))) }
-    objects.put(event(3, owner: 9, day: 30))  // replaces
+    for n in [3, 1, 2] { objects.put(event(n, owner: n == 2 ? nil : 9, day: Double(n)), encoded: nil) }
+    objects.put(event(3, owner: 9, day: 30), encoded: nil)  // replaces
     objects.remove(Sample.id(1))
     #expect(objects.count == 2)
     #expect(objects[Sample.id(3)] as? Event == event(3, owner: 9, day: 30))
@@ -40,12 +40,36 @@ import Testing
   @Test func theSegmentFileIsTheObjectsInIDOrder() throws {
     let objects = eventSchema.makeObjects()
     let events = [7, 300, 2, 41, 5].map { event($0, owner: nil, day: 1) }
-    for event in events { objects.put(event) }
+    for event in events { objects.put(event, encoded: nil) }
     let encoder = StoreCoding.makeEncoder()
     let data = try objects.encodeFile(entity: "Event", segment: "2026-01", encoder: encoder)
     let sorted = events.sorted { uuidPrecedes($0.id, $1.id) }
     #expect(data == (try encoder.encode(SegmentFile(entity: "Event", segment: "2026-01", objects: sorted))))
-    let decoded = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(SegmentFile<Event>.self, from: data)
+    let decoded = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(SegmentFile<[Event]>.self, from: data)
     #expect(decoded.objects.map(\.id) == [2, 5, 7, 41, 300].map(Sample.id))
+  }
+
+  /// An object put with its commit's JSON is written as that JSON, until the segment lets go of
+  /// it or the object is put again without.
+  @Test func anObjectsCommitJSONIsWrittenAsItIs() throws {
+    let objects = eventSchema.makeObjects()
+    let encoder = StoreCoding.makeEncoder()
+    let decoder = StoreCoding.makeDecoder(schema: TestSchema.v1)
+    let titles = { () throws -> [String] in
+      try decoder.decode(SegmentFile<[Event]>.self, from: try objects.encodeFile(entity: "Event", segment: "2026-01", encoder: encoder))
+        .objects.map(\.title)
+    }
+    // A marker the object itself would never encode to: proof the JSON given is the one written.
+    var marked = event(1, owner: nil, day: 1)
+    marked.title = "as the commit encoded it"
+    let markedJSON = RawJSON(bytes: Array(try encoder.encode(marked)))
+    objects.put(event(1, owner: nil, day: 1), encoded: markedJSON)
+    objects.put(event(2, owner: nil, day: 1), encoded: nil)
+    #expect(try titles() == ["as the commit encoded it", "event 2"])
+    objects.forgetEncoded()
+    #expect(try titles() == ["event 1", "event 2"])
+    objects.put(event(2, owner: nil, day: 1), encoded: markedJSON)
+    objects.put(event(2, owner: nil, day: 1), encoded: nil)
+    #expect(try titles() == ["event 1", "event 2"])
   }
 }

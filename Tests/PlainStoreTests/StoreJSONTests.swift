@@ -185,7 +185,7 @@ import Testing
     #expect(back.changes.map(\.id) == entry.changes.map(\.id))
     #expect(back.changes[0].value as? Event == event)
     #expect(try decoder.decode(Manifest.self, from: StoreJSONEncoder().encode(manifest)) == manifest)
-    let file = try decoder.decode(SegmentFile<Event>.self, from: StoreJSONEncoder().encode(segment))
+    let file = try decoder.decode(SegmentFile<[Event]>.self, from: StoreJSONEncoder().encode(segment))
     #expect(file.objects == [event])
   }
 

@@ -36,7 +36,8 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   }
 
   enum Operation {
-    case put(any Entity)
+    /// The object, with its JSON when the commit has it (see `LogChange.encoded`).
+    case put(any Entity, RawJSON?)
     case remove(UUID)
   }
 
@@ -59,9 +60,9 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
     if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: schema.makeObjects()) }
     let objects = slots[segment]!.objects
     switch operation {
-    case .put(let object):
+    case .put(let object, let encoded):
       reindex(objects, adding: object, id: object.id, in: segment)
-      objects?.put(object)
+      objects?.put(object, encoded: encoded)
       segmentOf[object.id] = segment
     case .remove(let id):
       reindex(objects, adding: nil, id: id, in: segment)
@@ -121,7 +122,7 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   private static func replay(_ pending: [PendingOperation], into objects: any SegmentObjects) {
     for pending in pending {
       switch pending.operation {
-      case .put(let object): objects.put(object)
+      case .put(let object, let encoded): objects.put(object, encoded: encoded)
       case .remove(let id): objects.remove(id)
       }
     }

@@ -11,8 +11,9 @@ protocol SegmentObjects: AnyObject, Sendable {
   var count: Int { get }
   /// The object with this id, boxed.
   subscript(id: UUID) -> (any Entity)? { get }
-  /// Stores `object`, which must be of this table's entity type.
-  func put(_ object: any Entity)
+  /// Stores `object`, which must be of this table's entity type, with its JSON when the commit
+  /// has it: the segment file writes that JSON as it is (see `encodeFile`).
+  func put(_ object: any Entity, encoded: RawJSON?)
   func remove(_ id: UUID)
   func forEachID(_ body: (UUID) -> Void)
   /// Every object, boxed: for the rare steps that need them all as `any Entity` (a merge, a
@@ -24,14 +25,19 @@ protocol SegmentObjects: AnyObject, Sendable {
   func addUniqueKeys(constraint: Int, to index: inout [UniqueKey: UUID])
   /// The objects whose `reference` points at `target`, boxed, leaving out those `skip` names.
   func referrers(to target: UUID, through reference: AnyReference, skip: (UUID) -> Bool) -> [any Entity]
-  /// The segment file's bytes: the objects in id order.
+  /// The segment file's bytes: the objects in id order, each as the JSON its commit encoded
+  /// when there is one (the same bytes encoding it again would give).
   func encodeFile(entity: String, segment: String, encoder: StoreJSONEncoder) throws -> Data
+  /// Lets go of the objects' JSON, once a segment file holds it.
+  func forgetEncoded()
 }
 
 /// A segment's objects of one entity type, by id.
 final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable {
   // Only ever touched inside the coordinator's Mutex, or by the one thread that decoded it.
   var byID: [UUID: E]
+  /// The JSON of the objects put with it since the segment file was last written.
+  private var encodedByID: [UUID: RawJSON] = [:]
   let uniqueKeys: [@Sendable (E) -> UniqueKey]
 
   init(_ byID: [UUID: E] = [:], uniqueKeys: [@Sendable (E) -> UniqueKey]) {
@@ -50,12 +56,22 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
 
   subscript(id: UUID) -> (any Entity)? { byID[id] }
 
-  func put(_ object: any Entity) {
+  func put(_ object: any Entity, encoded: RawJSON?) {
     let object = object as! E
     byID[object.id] = object
+    if let encoded {
+      encodedByID[object.id] = encoded
+    } else if !encodedByID.isEmpty {
+      encodedByID[object.id] = nil
+    }
   }
 
-  func remove(_ id: UUID) { byID[id] = nil }
+  func remove(_ id: UUID) {
+    byID[id] = nil
+    if !encodedByID.isEmpty { encodedByID[id] = nil }
+  }
+
+  func forgetEncoded() { encodedByID = [:] }
 
   func forEachID(_ body: (UUID) -> Void) {
     for id in byID.keys { body(id) }
@@ -88,7 +104,20 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
     order.reserveCapacity(byID.count)
     for id in byID.keys { order.append((uuidOrder(id), id)) }
     order.sort { $0.order < $1.order }
-    let objects = order.map { byID[$0.id]! }
+    let objects = InIDOrder(objects: order.map { byID[$0.id]! }, encoded: order.map { encodedByID[$0.id] })
     return try encoder.encode(SegmentFile(entity: entity, segment: segment, objects: objects))
+  }
+
+  /// A segment's objects as a JSON array: each one's JSON from its commit, or encoded now.
+  private struct InIDOrder: Encodable {
+    let objects: [E]
+    let encoded: [RawJSON?]
+
+    func encode(to encoder: Encoder) throws {
+      var container = encoder.unkeyedContainer()
+      for (object, json) in zip(objects, encoded) {
+        if let json { try container.encode(json) } else { try container.encode(object) }
+      }
+    }
   }
 }

@@ -48,10 +48,14 @@ extension StoreCoordinator {
         for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
         state.cleanedTemporaryFiles = true
       }
+      // An object stored as it was given keeps the JSON the check made of it: the change file
+      // and its segment write that, so each object is encoded once.
+      for index in entry.changes.indices {
+        let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
+        if planner.asGiven.contains(key) { entry.changes[index].encoded = encoded[key] }
+      }
       // The commit point: this device's change file, durable (in the journal, or on its own).
-      let given = planner.asGiven
-      let written = try writeChangeFile(
-        for: entry, originals: planner.originalValue, encoded: { key in given.contains(key) ? encoded[key] : nil }, &state, files)
+      let written = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)
       entry.folded = [written.change.stamp]
       entry.origin = written.change.stamp
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
@@ -107,7 +111,7 @@ extension StoreCoordinator {
   /// A name already taken holds a commit of this device that a crash kept from the cache: it
   /// is skipped here and merged right after.
   private func writeChangeFile(
-    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, encoded: (ObjectKey) -> RawJSON?, _ state: inout StoreState,
+    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState,
     _ files: StoreFiles
   ) throws -> WrittenChange {
     let device = try ensureDevice(&state, files)
@@ -117,7 +121,7 @@ extension StoreCoordinator {
       let groups =
         change.kind == .update ? try changedGroups(from: originals(key), to: change.value, mergeSchema.entities[change.entity]) : nil
       var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
-      object.encodedValue = encoded(key)
+      object.encodedValue = change.encoded
       return object
     }
     let hlc = state.clock.tick(now: entry.timestamp)

@@ -26,6 +26,7 @@ extension StoreCoordinator {
           manifest.segments[name, default: [:]][segment] = SegmentEntry(
             file: file, count: objects!.count, size: data.count, checksum: StoreFiles.checksum(data))
           table.slots[segment]?.file = file
+          objects!.forgetEncoded()
           written.append(file)
         }
         table.slots[segment]?.pending = []

@@ -375,7 +375,7 @@ final class StoreCoordinator: Sendable {
     _ type: E.Type, url: URL, relative: String, segment: String, files: StoreFiles, decoder: StoreJSONDecoder,
     expected: SegmentEntry?
   ) throws -> [E]? {
-    guard let file = try files.decode(SegmentFile<E>.self, at: url, relative: relative, decoder: decoder, expected: expected)
+    guard let file = try files.decode(SegmentFile<[E]>.self, at: url, relative: relative, decoder: decoder, expected: expected)
     else {
       return nil
     }
@@ -528,7 +528,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
         table.apply(.remove(change.id), to: from, sequence: entry.sequence)
       }
       if let value = change.value {
-        table.apply(.put(value), to: change.segment, sequence: entry.sequence)
+        table.apply(.put(value, change.encoded), to: change.segment, sequence: entry.sequence)
       } else {
         table.apply(.remove(change.id), to: change.segment, sequence: entry.sequence)
       }

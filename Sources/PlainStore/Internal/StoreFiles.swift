@@ -145,7 +145,7 @@ protocol VersionedStoreFile: Decodable {
 
 extension StoreHeader: VersionedStoreFile {}
 extension Manifest: VersionedStoreFile {}
-extension SegmentFile: VersionedStoreFile {}
+extension SegmentFile: VersionedStoreFile where Objects: Decodable {}
 extension LogEntry: VersionedStoreFile {}
 
 /// store.json
@@ -217,13 +217,17 @@ struct SegmentEntry: Codable, Equatable {
   var checksum: String?
 }
 
-/// segments/<entity>.<segment>.<sequence>.json
-struct SegmentFile<E: Entity>: Codable {
+/// segments/<entity>.<segment>.<sequence>.json; `Objects` is the array of objects (read as
+/// `[E]`, written from the objects or the JSON their commit encoded).
+struct SegmentFile<Objects> {
   var formatVersion = StoreFiles.formatVersion
   var entity: String
   var segment: String
-  var objects: [E]
+  var objects: Objects
 }
+
+extension SegmentFile: Encodable where Objects: Encodable {}
+extension SegmentFile: Decodable where Objects: Decodable {}
 
 /// A record of log/<sequence>.log (a file of its own in format 1): one local transaction, with
 /// the full value of every object it puts — or, for a commit of this device, with the values
@@ -281,6 +285,9 @@ struct LogChange: Codable {
   /// The segment it was in before, when an update moved it.
   var from: String?
   var value: (any Entity)?
+  /// The value's JSON as the save's check encoded it, when the commit stores the value as it
+  /// was given: the change file and the segment write it as it is. Not part of the log record.
+  var encoded: RawJSON?
 
   enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, value }
 

@@ -3,8 +3,8 @@ import Testing
 
 @testable import PlainStore
 
-/// A save encodes each object once: the JSON its check made is what the change file holds,
-/// byte for byte what encoding the object there would have written.
+/// A save encodes each object once: the JSON its check made is what the change file and the
+/// segment file hold, byte for byte what encoding the object there would have written.
 @Suite struct EncodedOnceTests {
   @Test func theCheckedJSONIsTheChangeFilesBytes() throws {
     try withTemporaryStore { container in
@@ -29,6 +29,36 @@ import Testing
         }
         #expect(try ChangeFileCodec.encode(change) == bytes, "\(name)")
       }
+    }
+  }
+
+  /// A segment written by the compaction after a save holds the save's JSON of its objects,
+  /// mixed with objects encoded there (those of an earlier save whose JSON was let go), and is
+  /// the bytes of encoding all of them; an object a delete rule changed is written as stored.
+  @Test func theCheckedJSONIsTheSegmentsBytes() throws {
+    try withTemporaryStore { container in
+      let context = container.newBackgroundContext()
+      context.insert(Owner(id: Sample.id(1), name: "Mia"))
+      context.insert(Event(uuid: Sample.id(2), ownerID: Sample.id(1), at: Sample.epoch, title: "feed \"night\" ☾", amount: 90.5))
+      try context.save()
+      try container.compact()
+      context.insert(Event(uuid: Sample.id(3), ownerID: Sample.id(1), at: Sample.date(days: 1), title: "feed", amount: 1e-7))
+      context.insert(Event(uuid: Sample.id(4), ownerID: nil, at: Sample.date(days: 2), title: "ünïcode\n", amount: nil))
+      try context.save()
+      context.insert(Event(uuid: Sample.id(5), ownerID: Sample.id(6), at: Sample.date(days: 3), title: "nullified", amount: 2))
+      context.insert(Owner(id: Sample.id(6), name: "Noah"))
+      try context.save()
+      context.delete(Owner(id: Sample.id(6), name: "Noah"))
+      try context.save()
+      try container.compact()
+
+      let segments = container.directory!.appendingPathComponent("local/segments")
+      let name = try #require(try FileManager.default.contentsOfDirectory(atPath: segments.path).first { $0.hasPrefix("Event.2026-01.") })
+      let bytes = try Data(contentsOf: segments.appendingPathComponent(name))
+      let file = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(SegmentFile<[Event]>.self, from: bytes)
+      #expect(file.objects.map(\.id) == [2, 3, 4, 5].map(Sample.id))
+      #expect(file.objects.last?.ownerID == nil)
+      #expect(try StoreCoding.makeEncoder().encode(file) == bytes)
     }
   }
 
