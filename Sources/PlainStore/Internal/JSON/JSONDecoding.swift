@@ -77,7 +77,34 @@ final class JSONDecoding: Decoder {
 
   /// Decodes the node at `index`, which sits at `key` under `base` (nil: at `base` itself).
   func unbox<T: Decodable>(_ type: T.Type, at index: Int, base: Base, key: (any CodingKey)?) throws -> T {
-    if let value = try fastValue(type, at: index, base: base, key: key) { return value }
+    // The types read straight from the node: those with a fixed JSON form in store files, and
+    // the common primitives that generic code (arrays, dictionaries) decodes through `unbox`.
+    // Checked here and not in a function returning `T?`: this code runs unspecialized, and an
+    // optional of a generic type costs a runtime metadata lookup on every value.
+    if T.self == String.self { return unsafeBitCast(try string(index, base, key), to: T.self) }
+    if T.self == Date.self { return unsafeBitCast(try date(index, base, key), to: T.self) }
+    if T.self == UUID.self { return unsafeBitCast(try uuid(index, base, key), to: T.self) }
+    if T.self == Double.self { return unsafeBitCast(try double(index, base, key), to: T.self) }
+    if T.self == Int.self { return unsafeBitCast(try integer(index, Int.self, base, key), to: T.self) }
+    if T.self == Bool.self { return unsafeBitCast(try bool(index, base, key), to: T.self) }
+    if T.self == JSONValue.self { return unsafeBitCast(jsonValue(index), to: T.self) }
+    if T.self == RawJSON.self { return unsafeBitCast(RawJSON(bytes: document.rawText(index)), to: T.self) }
+    if T.self == URL.self {
+      let text = try string(index, base, key)
+      guard let url = URL(string: text) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: codingPath(base, key), debugDescription: "Invalid URL string."))
+      }
+      return url as! T
+    }
+    if T.self == Data.self {
+      let text = try string(index, base, key)
+      guard let data = Data(base64Encoded: text) else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: codingPath(base, key), debugDescription: "Encountered Data is not valid Base64."))
+      }
+      return data as! T
+    }
     let savedNode = node
     let savedPath: [any CodingKey]?
     switch base {
@@ -94,36 +121,6 @@ final class JSONDecoding: Decoder {
       if let savedPath { path = savedPath } else if key != nil { path.removeLast() }
     }
     return try T(from: self)
-  }
-
-  /// The types read straight from the node: those with a fixed JSON form in store files, and
-  /// the common primitives that generic code (arrays, dictionaries) decodes through `unbox`.
-  private func fastValue<T: Decodable>(_ type: T.Type, at index: Int, base: Base, key: (any CodingKey)?) throws -> T? {
-    if T.self == String.self { return unsafeBitCast(try string(index, base, key), to: T.self) }
-    if T.self == Date.self { return unsafeBitCast(try date(index, base, key), to: T.self) }
-    if T.self == UUID.self { return unsafeBitCast(try uuid(index, base, key), to: T.self) }
-    if T.self == Double.self { return unsafeBitCast(try double(index, base, key), to: T.self) }
-    if T.self == Int.self { return unsafeBitCast(try integer(index, Int.self, base, key), to: T.self) }
-    if T.self == Bool.self { return unsafeBitCast(try bool(index, base, key), to: T.self) }
-    if T.self == JSONValue.self { return unsafeBitCast(jsonValue(index), to: T.self) }
-    if T.self == RawJSON.self { return unsafeBitCast(RawJSON(bytes: document.rawText(index)), to: T.self) }
-    if T.self == URL.self {
-      let text = try string(index, base, key)
-      guard let url = URL(string: text) else {
-        throw DecodingError.dataCorrupted(
-          .init(codingPath: codingPath(base, key), debugDescription: "Invalid URL string."))
-      }
-      return url as? T
-    }
-    if T.self == Data.self {
-      let text = try string(index, base, key)
-      guard let data = Data(base64Encoded: text) else {
-        throw DecodingError.dataCorrupted(
-          .init(codingPath: codingPath(base, key), debugDescription: "Encountered Data is not valid Base64."))
-      }
-      return data as? T
-    }
-    return nil
   }
 
   func isNull(_ index: Int) -> Bool { document.nodes[index].kind == .null }
