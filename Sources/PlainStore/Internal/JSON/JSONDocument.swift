@@ -24,6 +24,8 @@ struct JSONDocument {
   func keyEquals(_ index: Int, _ key: String) -> Bool {
     let node = nodes[index]
     if node.flag { return string(node) == key }
+    // Most keys a scan passes differ in length: told apart without touching the bytes.
+    guard key.utf8.count == Int(node.count) else { return false }
     let raw = slice(node)
     if let equal = key.utf8.withContiguousStorageIfAvailable({ utf8 in
       utf8.count == raw.count && (raw.count == 0 || memcmp(utf8.baseAddress!, raw.baseAddress!, raw.count) == 0)
