@@ -158,6 +158,31 @@ import Testing
     let uuid = try StoreJSONDecoder().decode([UUID].self, from: lower)
     #expect(uuid == [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!])
     #expect(String(decoding: try StoreJSONEncoder().encode(uuid), as: UTF8.self) == #"["E621E1F8-C36C-495A-93FC-0C247A3E6E5F"]"#)
+    // Every digit at every place, in either case, against Foundation's own reading.
+    let digits = Array("0123456789abcdef")
+    for shift in 0..<16 {
+      let hex = (0..<32).map { digits[($0 + shift) % 16] }
+      var text = ""
+      for (place, digit) in hex.enumerated() {
+        if [8, 12, 16, 20].contains(place) { text += "-" }
+        text.append(place % 2 == 0 ? digit : Character(digit.uppercased()))
+      }
+      #expect(try StoreJSONDecoder().decode([UUID].self, from: Data("[\"\(text)\"]".utf8)) == [UUID(uuidString: text.uppercased())!])
+    }
+  }
+
+  /// Anything but 32 hex digits in 8-4-4-4-12 is refused, whichever place holds the wrong byte.
+  @Test func aUUIDWithAWrongByteAnywhereIsRefused() throws {
+    let text = Array("e621e1f8-c36c-495a-93fc-0c247a3e6e5f".utf8)
+    for place in text.indices {
+      for wrong in ["g", "-", ":", "/", "G", "@", " "].map({ UInt8(ascii: $0) }) where wrong != text[place] {
+        var bad = text
+        bad[place] = wrong
+        let json = Data("[\"".utf8) + Data(bad) + Data("\"]".utf8)
+        #expect(throws: DecodingError.self, "\(String(decoding: bad, as: UTF8.self))") { try StoreJSONDecoder().decode([UUID].self, from: json) }
+      }
+    }
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([UUID].self, from: Data(#"["e621e1f8-c36c-495a-93fc-0c247a3e6e5"]"#.utf8)) }
   }
 
   @Test func storeFilesAreFoundationsBytes() throws {

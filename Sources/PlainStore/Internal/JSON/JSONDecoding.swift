@@ -236,28 +236,34 @@ final class JSONDecoding: Decoder {
     guard raw.count == 36, raw[8] == UInt8(ascii: "-"), raw[13] == UInt8(ascii: "-"), raw[18] == UInt8(ascii: "-"),
       raw[23] == UInt8(ascii: "-")
     else { return nil }
-    var high: UInt64 = 0
-    var low: UInt64 = 0
-    var digits = 0
-    for byte in raw where byte != UInt8(ascii: "-") {
-      var value = byte &- UInt8(ascii: "0")
-      if value >= 10 {
-        value = (byte | 0x20) &- UInt8(ascii: "a")
-        guard value < 6 else { return nil }
-        value += 10
+    // Each byte of the UUID from two hex digits at fixed places, through a table: no branch per
+    // digit. A byte that is not a hex digit reads as 0xFF and sets the high bit of `invalid`.
+    var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var invalid: UInt8 = 0
+    withUnsafeMutableBytes(of: &bytes) { out in
+      for index in 0..<16 {
+        let at = uuidDigitOffsets[index]
+        let high = hexValues[Int(raw[at])]
+        let low = hexValues[Int(raw[at + 1])]
+        invalid |= high | low
+        out[index] = high << 4 | (low & 0x0F)
       }
-      if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
-      digits += 1
     }
-    guard digits == 32 else { return nil }
-    let h = high.bigEndian
-    let l = low.bigEndian
-    return withUnsafeBytes(of: (h, l)) { bytes in
-      UUID(
-        uuid: (
-          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-        ))
+    guard invalid & 0x80 == 0 else { return nil }
+    return UUID(uuid: bytes)
+  }
+
+  /// Where the two hex digits of each byte of a UUID's text start.
+  private static let uuidDigitOffsets: [Int] = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
+
+  /// A hex digit's value by its byte (either case); 0xFF for any other byte.
+  private static let hexValues: [UInt8] = (0...255).map { byte -> UInt8 in
+    switch UInt8(byte) {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt8(byte) - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt8(byte) - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt8(byte) - UInt8(ascii: "A") + 10
+    default: return 0xFF
     }
   }
 
