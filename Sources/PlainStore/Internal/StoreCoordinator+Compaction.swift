@@ -15,19 +15,18 @@ extension StoreCoordinator {
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
         try ensureLoaded(table, segment, &state)
-        let objects = table.slots[segment]?.objects
-        if objects.map({ $0.count == 0 }) ?? true {
-          manifest.segments[name]?[segment] = nil
-          table.slots[segment]?.file = nil
-        } else {
+        if let objects = table.slots[segment]?.objects, objects.count > 0 {
           let file = "\(name).\(segment).\(ISO8601.pad(state.sequence, 8)).json"
-          let data = try objects!.encodeFile(entity: name, segment: segment, encoder: encoder)
+          let data = try objects.encodeFile(entity: name, segment: segment, encoder: encoder)
           try FileSystem.writeAtomically(data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)))
           manifest.segments[name, default: [:]][segment] = SegmentEntry(
-            file: file, count: objects!.count, size: data.count, checksum: StoreFiles.checksum(data))
+            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
           table.slots[segment]?.file = file
-          objects!.forgetEncoded()
+          objects.forgetEncoded()
           written.append(file)
+        } else {
+          manifest.segments[name]?[segment] = nil
+          table.slots[segment]?.file = nil
         }
         table.slots[segment]?.pending = []
       }

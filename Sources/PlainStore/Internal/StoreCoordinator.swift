@@ -564,8 +564,8 @@ extension StoreState {
     return table
   }
 
-  /// The checksum the manifest holds for a segment file; nil for a manifest written before
-  /// segments had one, or when the table has moved on to another file.
+  /// The manifest's entry for a segment file (its size and checksum, when the manifest was
+  /// written late enough to hold them); nil when the table has moved on to another file.
   func manifestEntry(of file: String, _ entity: String, _ segment: String) -> SegmentEntry? {
     guard let entry = manifest.segments[entity]?[segment], entry.file == file else { return nil }
     return entry
