@@ -105,7 +105,8 @@ public final class StoreContainer: Sendable {
 
   /// Merges the change files that other devices' copies wrote and a sync engine brought into
   /// `changes/`, as one transaction authored "sync" (announced as a remote change). Opening a
-  /// store and ``refresh()`` do it too. Returns nil when nothing new had arrived.
+  /// store and ``refresh()`` do it too. Returns nil when nothing new had arrived, or nothing
+  /// that changes an object (a snapshot of what this copy holds already).
   @discardableResult
   public func sync() throws -> Transaction? {
     try coordinator.syncArrived()
@@ -189,7 +190,9 @@ public final class StoreContainer: Sendable {
 
   // MARK: History
 
-  /// The transactions committed after `token` (all retained ones for nil), oldest first.
+  /// The transactions committed after `token` (all retained ones for nil), oldest first. Every
+  /// one changes an object: a merge that only folded a snapshot takes a sequence number but is
+  /// no transaction, so sequences may skip.
   /// - Throws: ``StoreError`` `.historyPruned` when some of them were pruned.
   public func history(after token: HistoryToken?) throws -> [Transaction] {
     try coordinator.history(after: token)

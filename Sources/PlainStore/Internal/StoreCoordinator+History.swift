@@ -27,7 +27,7 @@ extension StoreCoordinator {
         .historyPruned, path: files.log.displayName,
         "the history after transaction \(after) was pruned — read the current state instead and continue from token \(last).")
     }
-    return entries.prefix(last - after).map(\.transaction)
+    return entries.prefix(last - after).filter(\.changesObjects).map(\.transaction)
   }
 
   /// The last transaction committed, as this process knows it.

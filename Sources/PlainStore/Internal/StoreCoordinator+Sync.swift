@@ -25,7 +25,7 @@ extension StoreCoordinator {
       try lock.withLock(timeout: options.lockTimeout) {
         try state.withLock { state -> Transaction? in
           try catchUp(&state)
-          return try mergeArrived(&state, files: files, always: false)?.transaction
+          return try mergeArrived(&state, files: files, always: false).flatMap { $0.changesObjects ? $0.transaction : nil }
         }
       }
     }
@@ -103,7 +103,7 @@ extension StoreCoordinator {
       foldedSnapshots: Dictionary(arrivedSnapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil)
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
-    state.undelivered.append(entry.transaction)
+    if entry.changesObjects { state.undelivered.append(entry.transaction) }
     state.statistics.changeFilesMerged += arrived.count
     return entry
   }

@@ -245,7 +245,7 @@ final class StoreCoordinator: Sendable {
       do {
         for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder) {
           state.apply(entry)
-          state.undelivered.append(entry.transaction)
+          if entry.changesObjects { state.undelivered.append(entry.transaction) }
           appliedAny = true
         }
       } catch let error as StoreError where error.code == .missing && state.manifest.sequence > state.sequence {

@@ -250,6 +250,11 @@ struct LogEntry: Codable {
   /// The change file that holds the values of the objects this transaction puts.
   var origin: ChangeStamp?
 
+  /// Whether the entry changes an object. One that does not only records what a merge folded
+  /// (a snapshot that held nothing new): it keeps its place in the log, so that every process
+  /// folds the same, but it is no transaction to history readers or observers.
+  var changesObjects: Bool { !changes.isEmpty }
+
   var transaction: Transaction {
     var byEntity: [String: EntityChanges] = [:]
     for change in changes {

@@ -53,6 +53,37 @@ import Testing
     #expect(idle.snapshotWritten == nil && idle.changeFilesDeleted == 0 && idle.snapshotsDeleted == 0)
   }
 
+  /// A snapshot that holds nothing new to a device is folded (the device records it, and does
+  /// not merge it again), but it is no transaction: not returned by `sync()`, not in history.
+  @Test func aSnapshotThatChangesNothingIsNoTransaction() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let clock = TestClock(Sample.epoch)
+    let a = SyncedDevice(scratch.url, 1, clock)
+    let b = SyncedDevice(scratch.url, 2, clock)
+    try a.write { $0.insert(Owner(id: Sample.id(1), name: "Mia")) }
+    try mirror([a, b])
+    #expect(try b.container().sync() == nil, "opening merged it already")
+    let before = try b.container().currentToken
+    #expect(try b.container().history(after: nil).map(\.author) == ["sync"])
+
+    _ = try a.container().compactChanges()
+    try mirror([a, b])
+    #expect(try b.container().sync() == nil)
+    #expect(try b.container().history(after: before).isEmpty)
+    #expect(try b.container().history(after: nil).map(\.author) == ["sync"])
+    #expect(try b.container().refresh() == false)
+    // Folded once: a second copy of the same cache merges nothing more, and the next real
+    // change is the next transaction.
+    b.close()
+    #expect(try b.container().sync() == nil)
+    try a.write { $0.insert(Owner(id: Sample.id(2), name: "Noah")) }
+    try mirror([a, b])
+    let next = try #require(try b.container().sync())
+    #expect(next.changes["Owner"]?.inserted == [Sample.id(2)])
+    #expect(try b.container().history(after: before).map(\.sequence) == [next.sequence])
+  }
+
   @Test func aDeviceSilentForLongerThanTheIntervalStopsHoldingBackAndMergesWhenItReturns() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
