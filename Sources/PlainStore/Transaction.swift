@@ -2,7 +2,8 @@ import Foundation
 
 /// One committed save: the unit of history and of change notifications.
 public struct Transaction: Codable, Sendable, Equatable {
-  /// Increases by one with every commit to the store, across all processes.
+  /// Increases by one with every commit to the store, across all processes (and with every
+  /// merge, including one that changed no object and so is no transaction: history may skip it).
   public var sequence: Int
   /// Who committed it (`StoreOptions.author` or the context's author): an app, an extension, an importer, a tool…
   public var author: String
