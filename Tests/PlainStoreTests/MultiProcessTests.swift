@@ -7,6 +7,16 @@ import Testing
 /// Real processes on one store: plainstore-stress children write while this process reads and
 /// watches. Serialized (with the suites nested in it) because they share two cores.
 @Suite(.serialized) struct MultiProcessTests {
+  /// Six writer processes past the change-compaction threshold (1000 commits), as
+  /// `plainstore-stress bench` checks them: every item, and every commit a transaction in
+  /// order — the merge of the snapshot a compaction writes is none.
+  @Test func severalWritersPastAChangeCompactionLeaveOneTransactionPerCommit() throws {
+    let shared = MultiProcessFolder()
+    defer { shared.remove() }
+    let child = try MultiProcessChild.run(["bench", shared.store.path, "--writers", "6", "--commits", "200", "--threshold", "16"])
+    #expect(child.lines.last?.hasPrefix("writers=6 commits_each=200 total=1200 ") == true, "\(child.lines)")
+  }
+
   @Test func concurrentWritersCommitEveryBatchExactlyOnce() async throws {
     let writers = 4
     let commits = 250
