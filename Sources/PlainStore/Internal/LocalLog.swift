@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -26,6 +27,18 @@ struct LocalLog: Sendable {
   let folder: URL
   /// The folder as messages name it ("Notes.store/local/log").
   let displayName: String
+  private let lastURL = LastStreamURL()
+
+  init(folder: URL, displayName: String) {
+    self.folder = folder
+    self.displayName = displayName
+  }
+
+  /// The URL of the stream asked for last: every commit and every catch-up asks for the
+  /// newest stream's, and a URL costs a parse on Linux.
+  private final class LastStreamURL: Sendable {
+    let value = Mutex<(stream: Int, url: URL)?>(nil)
+  }
 
   /// Where a reader stopped: the stream, the bytes of it read (whole records), and the sequence
   /// the next record holds. Valid only to read on from `next`.
@@ -52,7 +65,12 @@ struct LocalLog: Sendable {
     return Int(digits)
   }
 
-  func url(_ stream: Int) -> URL { folder.appendingPathComponent(Self.streamName(stream)) }
+  func url(_ stream: Int) -> URL {
+    if let last = lastURL.value.withLock({ $0 }), last.stream == stream { return last.url }
+    let built = folder.appendingPathComponent(Self.streamName(stream))
+    lastURL.value.withLock { $0 = (stream, built) }
+    return built
+  }
   func displayPath(_ stream: Int) -> String { displayName + "/" + Self.streamName(stream) }
 
   /// The streams on disk, by their first sequence, oldest first.

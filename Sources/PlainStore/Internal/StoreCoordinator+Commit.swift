@@ -128,15 +128,16 @@ extension StoreCoordinator {
     try files.changes.makeDeviceFolder(device)
     let folder = files.changes.deviceURL(device)
     var sequence = state.folded.newest(of: device) + 1
-    while FileSystem.exists(folder.appendingPathComponent(ChangeFileName.changeName(sequence: sequence))) {
+    var url = folder.appendingPathComponent(ChangeFileName.changeName(sequence: sequence))
+    while FileSystem.exists(url) {
       state.crashedCommits.insert(sequence)
       sequence += 1
+      url = folder.appendingPathComponent(ChangeFileName.changeName(sequence: sequence))
     }
     let change = ChangeFile(
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
       schemaVersion: schema.version, objects: objects)
     let bytes = try ChangeFileCodec.encode(change)
-    let url = folder.appendingPathComponent(change.fileName)
     let path = files.changes.display(device, change.fileName)
     guard bytes.count <= Self.journalRecordLimit else {
       try FileSystem.createOnce(bytes, at: url, displayPath: path)

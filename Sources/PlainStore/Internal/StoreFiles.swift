@@ -31,6 +31,19 @@ struct StoreFiles: Sendable {
   let cachePrefix: String
   let changes: ChangeFolder
   let layout: Layout
+  // Built once: a URL costs a parse on Linux, and a commit reads these every time.
+  let headerURL: URL
+  let manifestURL: URL
+  let segmentsURL: URL
+  let logURL: URL
+  /// The local transactions (format 2): see ``LocalLog``.
+  let log: LocalLog
+  let lockURL: URL
+  let deviceIDURL: URL
+  /// This device's newest commits, each flushed once: see ``CommitJournal``.
+  let journal: CommitJournal
+  /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
+  let rebuildMarkerURL: URL
 
   init(root: URL, syncFolder: URL? = nil, layout: Layout = .format2) {
     self.root = root.standardizedFileURL
@@ -50,27 +63,22 @@ struct StoreFiles: Sendable {
     } else {
       changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes")
     }
+    headerURL = self.root.appendingPathComponent("store.json")
+    manifestURL = cacheURL.appendingPathComponent("manifest.json")
+    segmentsURL = cacheURL.appendingPathComponent("segments")
+    logURL = cacheURL.appendingPathComponent("log")
+    log = LocalLog(folder: logURL, displayName: Self.display(rootName, cachePrefix + "log"))
+    lockURL = cacheURL.appendingPathComponent("lock")
+    deviceIDURL = cacheURL.appendingPathComponent("device-id")
+    journal = CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: Self.display(rootName, cachePrefix + "journal"))
+    rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
   }
-
-  var headerURL: URL { root.appendingPathComponent("store.json") }
-  var manifestURL: URL { cacheURL.appendingPathComponent("manifest.json") }
-  var segmentsURL: URL { cacheURL.appendingPathComponent("segments") }
-  var logURL: URL { cacheURL.appendingPathComponent("log") }
-  /// The local transactions (format 2): see ``LocalLog``.
-  var log: LocalLog { LocalLog(folder: logURL, displayName: display(cachePrefix + "log")) }
-  var lockURL: URL { cacheURL.appendingPathComponent("lock") }
-  var deviceIDURL: URL { cacheURL.appendingPathComponent("device-id") }
-  /// This device's newest commits, each flushed once: see ``CommitJournal``.
-  var journal: CommitJournal {
-    CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: display(cachePrefix + "journal"))
-  }
-  /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
-  var rebuildMarkerURL: URL { cacheURL.appendingPathComponent("rebuild") }
 
   var manifestPath: String { cachePrefix + "manifest.json" }
   func segmentPath(_ file: String) -> String { cachePrefix + "segments/" + file }
 
-  func display(_ relative: String) -> String { rootName + "/" + relative }
+  func display(_ relative: String) -> String { Self.display(rootName, relative) }
+  private static func display(_ rootName: String, _ relative: String) -> String { rootName + "/" + relative }
 
   /// Format 1 kept one file per local transaction: `log/<sequence>.json`.
   func format1LogPath(_ sequence: Int) -> String { cachePrefix + "log/" + Self.format1LogName(sequence) }
