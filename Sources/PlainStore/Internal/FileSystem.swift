@@ -232,14 +232,8 @@ enum FileSystem {
 
   /// The size of the regular file at `url`; nil if there is none.
   static func size(_ url: URL) -> Int? {
-    size(atPath: url.path)
-  }
-
-  /// `size(_:)` by path: for a loop over many files of one folder, where building a URL for
-  /// each costs more than the `lstat` (opening a store checks every segment file).
-  static func size(atPath path: String) -> Int? {
     var info = stat()
-    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(info.st_size)
   }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -27,17 +26,11 @@ struct LocalLog: Sendable {
   let folder: URL
   /// The folder as messages name it ("Notes.store/local/log").
   let displayName: String
-  private let lastURL = LastStreamURL()
+  private let streamURLs = BuiltURLs<Int>()
 
   init(folder: URL, displayName: String) {
     self.folder = folder
     self.displayName = displayName
-  }
-
-  /// The URL of the stream asked for last: every commit and every catch-up asks for the
-  /// newest stream's, and a URL costs a parse on Linux.
-  private final class LastStreamURL: Sendable {
-    let value = Mutex<(stream: Int, url: URL)?>(nil)
   }
 
   /// Where a reader stopped: the stream, the bytes of it read (whole records), and the sequence
@@ -66,10 +59,7 @@ struct LocalLog: Sendable {
   }
 
   func url(_ stream: Int) -> URL {
-    if let last = lastURL.value.withLock({ $0 }), last.stream == stream { return last.url }
-    let built = folder.appendingPathComponent(Self.streamName(stream))
-    lastURL.value.withLock { $0 = (stream, built) }
-    return built
+    streamURLs.url(stream) { folder.appendingPathComponent(Self.streamName(stream)) }
   }
   func displayPath(_ stream: Int) -> String { displayName + "/" + Self.streamName(stream) }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The synced part of a store: `changes/<device-id>/…`, one folder per device, each written by
 /// that device alone.
@@ -13,7 +12,7 @@ struct ChangeFolder: Sendable {
   let url: URL
   /// How messages name the folder, e.g. "Notes.store/changes".
   let displayName: String
-  private let deviceURLs = DeviceURLs()
+  private let deviceURLs = BuiltURLs<DeviceID>()
 
   init(url: URL, displayName: String) {
     self.url = url
@@ -23,14 +22,7 @@ struct ChangeFolder: Sendable {
   /// A device's folder, its URL built once: a URL costs a parse on Linux, and every commit and
   /// every scan asks for one.
   func deviceURL(_ device: DeviceID) -> URL {
-    if let known = deviceURLs.known.withLock({ $0[device] }) { return known }
-    let built = url.appendingPathComponent(device.text)
-    deviceURLs.known.withLock { $0[device] = built }
-    return built
-  }
-
-  private final class DeviceURLs: Sendable {
-    let known = Mutex<[DeviceID: URL]>([:])
+    deviceURLs.url(device) { url.appendingPathComponent(device.text) }
   }
   func display(_ device: DeviceID, _ name: String) -> String { displayName + "/" + device.text + "/" + name }
 
