@@ -32,6 +32,8 @@ struct BenchOptions: Equatable {
   var multiProcessSize = 20_000
   var procs = 4
   var multiProcessCommits: Int?
+  /// Where the stores go when the caller (the pair runner) removes them itself, at its end.
+  var scratch: String?
 
   // The options, declared once: the parser, the help and the code below read them.
   static let sizesOption = Option<SizeList>("--sizes", "N,N,…", help: "object counts to measure (default 1000,20000,100000)")
@@ -44,12 +46,14 @@ struct BenchOptions: Equatable {
   static let pairsOption = Option<Int>("--pairs", "N", help: "interleaved pairs with the peer (default 5)", check: atLeast(1))
   static let peerOption = Option<String>("--peer", "PATH", help: "the peer's executable: ours and its figures, interleaved, as ratios")
   static let rssProbeOption = Option<String>("--rss-probe", "STORE", help: "internal: open STORE, fetch all feeds, print the peak RSS")
+  static let scratchOption = Option<String>("--scratch", "DIR", help: "internal: where the stores go, left for the caller to remove")
   static let mpWriterOption = Option<String>("--mp-writer", "STORE", help: "internal: one writer of --mp; followed by INDEX COMMITS START")
   static let helpOption = Flag("--help", help: "show this help (also -h)")
 
   static let options = [
     sizesOption.spec, quickOption.spec, sharedOnlyOption.spec, mpOption.spec, mpSizeOption.spec, procsOption.spec,
-    commitsOption.spec, pairsOption.spec, peerOption.spec, rssProbeOption.spec, mpWriterOption.spec, helpOption.spec,
+    commitsOption.spec, pairsOption.spec, peerOption.spec, rssProbeOption.spec, scratchOption.spec, mpWriterOption.spec,
+    helpOption.spec,
   ]
 
   static let usage = """
@@ -83,6 +87,7 @@ struct BenchOptions: Equatable {
     procs = try parsed.value(Self.procsOption) ?? procs
     multiProcessCommits = try parsed.value(Self.commitsOption)
     pairs = try parsed.value(Self.pairsOption) ?? pairs
+    scratch = try parsed.value(Self.scratchOption)
     if let peer = try parsed.value(Self.peerOption) {
       mode = .peer(executable: peer)
       // The pairs compare the sizes the issue's targets name, unless told otherwise.

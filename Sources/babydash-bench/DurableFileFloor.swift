@@ -34,7 +34,6 @@ struct DurableFileFloor {
   func measure() throws -> Figures {
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
     let record = [UInt8](repeating: UInt8(ascii: "x"), count: Self.recordBytes)
     var createOnce: [Double] = []
     for serial in 0..<samples {

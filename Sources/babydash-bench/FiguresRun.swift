@@ -4,6 +4,13 @@ import Foundation
 
 /// The default mode: every figure at each size, in an order where one phase's leftovers do not
 /// land in the next one's timing (the store is built, read, probed, then written to).
+///
+/// Nothing is deleted until the run ends: each bulk insert and import gets a folder of its own.
+/// On ext4 without a journal (this project's machine) creating a file passes over every inode
+/// of its group freed in the last one to six minutes, one buffer lookup each (`recently_deleted`
+/// in the kernel's `find_inode_bit`), so a phase that deleted a store made the next phase's
+/// file creations, a commit's change file among them, up to ten times dearer: one commit per
+/// save ran 25 % slower right after a run had deleted its store than a minute later.
 @MainActor
 struct FiguresRun {
   let options: BenchOptions
@@ -21,9 +28,10 @@ struct FiguresRun {
       let history = BenchHistory(objects: size)
       var figures = BenchFigures(objects: history.objectCount)
       let bench = StoreBench(history: history, runs: options.runs, commits: options.commits)
-      let folder = scratch.appendingPathComponent("store-\(size)")
+      let folders = (1...options.bulkRuns).map { scratch.appendingPathComponent("store-\(size)-\($0)") }
+      let folder = folders.last!
       progress("\(size): bulk insert")
-      figures.bulkInsert = Timing.percentile(try (0..<options.bulkRuns).map { _ in try bench.bulkInsert(into: folder) }, 0.5)
+      figures.bulkInsert = Timing.percentile(try folders.map(bench.bulkInsert(into:)), 0.5)
       progress("\(size): open to dashboard, open and fetch all, one baby's month")
       figures.openDashboard = try bench.openDashboard(folder)
       figures.openFetchAll = try bench.openFetchAll(folder)
@@ -35,24 +43,20 @@ struct FiguresRun {
       progress("\(size): peak memory")
       figures.peakRSS = try PeakMemoryProbe.run(store: folder)
       progress("\(size): the platform's floor, then durable commits")
-      figures.floor = try DurableFileFloor(folder: scratch.appendingPathComponent("floor"), samples: options.commits).measure()
+      figures.floor = try DurableFileFloor(folder: scratch.appendingPathComponent("floor-\(size)"), samples: options.commits).measure()
       let samples = try bench.commit(folder)
       figures.commitP50 = Timing.percentile(samples, 0.5)
       figures.commitP95 = Timing.percentile(samples, 0.95)
       figures.commitP99 = Timing.percentile(samples, 0.99)
       figures.commitMax = samples.max() ?? .nan
       figures.commitMean = samples.reduce(0, +) / Double(samples.count)
-      try? FileManager.default.removeItem(at: folder)
       if !options.sharedOnly {
         progress("\(size): legacy import")
         let importer = ImportBench(history: history)
         let legacyFile = scratch.appendingPathComponent("legacy-\(size).json")
         try importer.legacyFile(at: legacyFile)
-        let importFolder = scratch.appendingPathComponent("import-\(size)")
         figures.legacyImport = Timing.percentile(
-          try (0..<options.bulkRuns).map { _ in try importer.run(legacyFile, into: importFolder) }, 0.5)
-        try? FileManager.default.removeItem(at: importFolder)
-        try? FileManager.default.removeItem(at: legacyFile)
+          try (1...options.bulkRuns).map { try importer.run(legacyFile, into: scratch.appendingPathComponent("import-\(size)-\($0)")) }, 0.5)
       }
       figures.previews = previewsMilliseconds
       results.append(figures)

@@ -21,7 +21,6 @@ struct MultiProcessBench {
     let history = BenchHistory(objects: size)
     let folder = scratch.appendingPathComponent("mp-\(size)")
     _ = try StoreBench(history: history, runs: 1, commits: 0).bulkInsert(into: folder)
-    defer { try? FileManager.default.removeItem(at: folder) }
     let startAt = Timing.wallMilliseconds() + Self.startDelayMilliseconds
     let children = try (0..<procs).map { index in
       try ChildProcess.start(["--mp-writer", folder.path, String(index), String(commits), String(startAt)])

@@ -6,9 +6,13 @@ import Foundation
 /// both do the same work), then the several-writers figure. The order inside a pair alternates
 /// (ours first, then the peer first, …) so that a machine slowly getting busier does not always
 /// fall on the same side.
+///
+/// Our runs keep their stores in `scratch` until every pair is done: deleting one run's files
+/// would slow the next run's file creations (see FiguresRun).
 struct PairRunner {
   let options: BenchOptions
   let peer: URL
+  let scratch: URL
 
   func run() throws -> String {
     var pairs: [PeerComparison.Pair] = []
@@ -18,7 +22,7 @@ struct PairRunner {
       let oursFirst = number % 2 == 1
       for side in oursFirst ? ["ours", "peer"] : ["peer", "ours"] {
         progress("pair \(number)/\(options.pairs): \(side)")
-        let output = try side == "ours" ? runOurs() : runPeer()
+        let output = try side == "ours" ? runOurs(pair: number) : runPeer()
         let lines = try BenchLine.all(in: output)
         guard lines.count == options.sizes.count + 1 else {
           throw BenchRunError("\(side) printed \(lines.count) JSON lines, expected \(options.sizes.count + 1)")
@@ -39,8 +43,10 @@ struct PairRunner {
     ["--mp", String(options.multiProcessSize), "--procs", String(options.procs), "--commits", String(options.commitsPerProcess)]
   }
 
-  private func runOurs() throws -> String {
-    try ChildProcess.run(sizeArguments + ["--shared-only"]) + ChildProcess.run(multiProcessArguments)
+  private func runOurs(pair: Int) throws -> String {
+    let sizes = ["--scratch", scratch.appendingPathComponent("pair-\(pair)-sizes").path]
+    let writers = ["--scratch", scratch.appendingPathComponent("pair-\(pair)-writers").path]
+    return try ChildProcess.run(sizeArguments + ["--shared-only"] + sizes) + ChildProcess.run(multiProcessArguments + writers)
   }
 
   private func runPeer() throws -> String {

@@ -16,8 +16,12 @@ do {
   exit(0)
 }
 
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("babydash-bench-\(getpid())")
-defer { try? FileManager.default.removeItem(at: scratch) }
+// Every store stays until the end (see FiguresRun): removed when this program exits, or by the
+// pair runner that named the folder.
+let scratch =
+  options.scratch.map { URL(fileURLWithPath: $0) }
+  ?? FileManager.default.temporaryDirectory.appendingPathComponent("babydash-bench-\(getpid())")
+defer { if options.scratch == nil { try? FileManager.default.removeItem(at: scratch) } }
 #if DEBUG
   if case .multiProcessWriter = options.mode {} else {
     progress("note: a debug build; run with -c release for figures that mean something")
@@ -40,7 +44,7 @@ do {
       FileHandle.standardError.write(Data("babydash-bench: no executable at '\(executable)' for --peer\n".utf8))
       exit(64)
     }
-    print(try PairRunner(options: options, peer: peer).run())
+    print(try PairRunner(options: options, peer: peer, scratch: scratch).run())
   case .figures:
     let results = try FiguresRun(options: options, scratch: scratch).run()
     print(BenchFigures.table(results))

@@ -18,6 +18,11 @@ import Testing
     #expect(try BenchOptions(["--mp", "20000", "--procs", "4"]).commitsPerProcess == 200)
   }
 
+  @Test func aScratchFolderIsTheCallersToRemove() throws {
+    #expect(try BenchOptions(["--sizes", "1000", "--scratch", "/tmp/pairs/pair-1-sizes"]).scratch == "/tmp/pairs/pair-1-sizes")
+    #expect(try BenchOptions(["--sizes", "1000"]).scratch == nil)
+  }
+
   @Test(arguments: [
     (["--sizes", "5"], "bad value '5' for --sizes: comma-separated object counts, each at least 10"),
     (["--pairs", "0"], "bad value '0' for --pairs: a whole number, at least 1"),
