@@ -19,8 +19,14 @@ enum FileSystem {
   /// is none, or if it is shorter than `start` (not the file that was read before). Refuses a
   /// symbolic link.
   static func read(_ url: URL, displayPath: String, from start: Int = 0) throws -> Data? {
+    try read(atPath: url.path, displayPath: displayPath, from: start)
+  }
+
+  /// ``read(_:displayPath:from:)`` by path: a catch-up reads files whose names it has just
+  /// made, and a URL costs a parse on Linux.
+  static func read(atPath path: String, displayPath: String, from start: Int = 0) throws -> Data? {
     // O_NONBLOCK: a FIFO planted in place of a file must not hang the open; fstat refuses it next.
-    let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
@@ -85,7 +91,13 @@ enum FileSystem {
   /// between the check and the rename.
   @discardableResult
   static func createOnce(_ data: Data, at url: URL, displayPath: String, durable: Bool = true) throws -> Bool {
-    let path = url.path
+    try createOnce(data, atPath: url.path, displayPath: displayPath, durable: durable)
+  }
+
+  /// ``createOnce(_:at:displayPath:durable:)`` by path, for a commit's change file: on Linux a
+  /// URL costs a parse, and appending a name to one looks the name up on disk.
+  @discardableResult
+  static func createOnce(_ data: Data, atPath path: String, displayPath: String, durable: Bool = true) throws -> Bool {
     if exists(atPath: path) { return false }
     let temporary = try writeTemporary(data, beside: path, displayPath: displayPath, flush: durable)
     guard rename(temporary, path) == 0 else {
@@ -94,13 +106,14 @@ enum FileSystem {
       throw error(code, displayPath, "cannot rename into place")
     }
     guard durable else { return true }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     do {
-      try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+      try syncFolder(folder, displayPath: displayPath)
     } catch {
       // Not known to be durable, so not done: the file goes again, and the caller reports a
       // failure that matches what is on disk.
       unlink(path)
-      try? syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
+      try? syncFolder(folder, displayPath: displayPath)
       throw error
     }
     return true
@@ -141,7 +154,7 @@ enum FileSystem {
       close(fd)
       throw StoreError(.damaged, path: displayPath, "is not a regular file — \(otherwise)")
     }
-    fchmod(fd, 0o600)  // whatever the umask
+    if info.st_mode & 0o7777 != 0o600 { fchmod(fd, 0o600) }  // whatever the umask made it
     return (fd, Int(info.st_size))
   }
 

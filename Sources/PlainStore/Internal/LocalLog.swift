@@ -26,10 +26,14 @@ struct LocalLog: Sendable {
   let folder: URL
   /// The folder as messages name it ("Notes.store/local/log").
   let displayName: String
+  /// The folder's path: readers name streams as text, a URL costing a parse on Linux (a
+  /// catch-up asks whether the next stream exists every time).
+  let folderPath: String
   private let streamURLs = BuiltURLs<Int>()
 
   init(folder: URL, displayName: String) {
     self.folder = folder
+    self.folderPath = folder.path
     self.displayName = displayName
   }
 
@@ -61,6 +65,7 @@ struct LocalLog: Sendable {
   func url(_ stream: Int) -> URL {
     streamURLs.url(stream) { folder.appendingPathComponent(Self.streamName(stream)) }
   }
+  func path(_ stream: Int) -> String { folderPath + "/" + Self.streamName(stream) }
   func displayPath(_ stream: Int) -> String { displayName + "/" + Self.streamName(stream) }
 
   /// The streams on disk, by their first sequence, oldest first.
@@ -84,7 +89,7 @@ struct LocalLog: Sendable {
     var records: [Record] = []
     while true {
       try skip(to: sequence, &position)
-      guard let data = try FileSystem.read(url(position.stream), displayPath: displayPath(position.stream), from: position.offset)
+      guard let data = try FileSystem.read(atPath: path(position.stream), displayPath: displayPath(position.stream), from: position.offset)
       else {
         // The stream went (compaction pruned it, or a rebuild replaced it): find the sequence
         // again, once.
@@ -97,7 +102,7 @@ struct LocalLog: Sendable {
         if record.sequence >= sequence { records.append(record) }
       }
       // The next stream starts where this one ends, if a writer has started it.
-      guard position.next != position.stream, FileSystem.exists(url(position.next)) else { break }
+      guard position.next != position.stream, FileSystem.exists(atPath: path(position.next)) else { break }
       position = Cursor(stream: position.next, offset: 0, next: position.next)
     }
     return (records, position)
@@ -151,7 +156,7 @@ struct LocalLog: Sendable {
   /// none. A rebuild numbers on from it, so that no process sees the sequence go back.
   func newestSequence() -> Int {
     guard let newest = streams().last else { return 0 }
-    let data = (try? FileSystem.read(url(newest), displayPath: displayPath(newest))) ?? Data()
+    let data = (try? FileSystem.read(atPath: path(newest), displayPath: displayPath(newest))) ?? Data()
     var highest = newest - 1
     for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
       if let fields = Self.header(line + [UInt8(ascii: "\n")]) { highest = max(highest, fields.sequence) }
@@ -171,11 +176,11 @@ struct LocalLog: Sendable {
   /// whole or not right, for ``parse`` to say what is wrong there.
   private func skip(to sequence: Int, _ position: inout Cursor) throws {
     guard position.next < sequence else { return }
-    let path = displayPath(position.stream)
-    let fd = open(url(position.stream).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    let shownPath = displayPath(position.stream)
+    let fd = open(path(position.stream), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return }
-      throw FileSystem.openError(errno, path)
+      throw FileSystem.openError(errno, shownPath)
     }
     defer { close(fd) }
     var info = stat()
@@ -238,7 +243,7 @@ struct LocalLog: Sendable {
     }
     // Watchers of the folder hear of the append: a write to a file in a folder is no event
     // for the folder on every platform, a change of the folder's times is.
-    _ = utimes(folder.path, nil)
+    _ = utimes(folderPath, nil)
     return Cursor(stream: position.stream, offset: position.offset + record.count, next: sequence + 1)
   }
 

@@ -126,13 +126,12 @@ extension StoreCoordinator {
     }
     let hlc = state.clock.tick(now: entry.timestamp)
     try files.changes.makeDeviceFolder(device)
-    let folder = files.changes.deviceURL(device)
     var sequence = state.folded.newest(of: device) + 1
-    var url = folder.appendingPathComponent(ChangeFileName.changeName(sequence: sequence))
-    while FileSystem.exists(url) {
+    var filePath = files.changes.filePath(device, ChangeFileName.changeName(sequence: sequence))
+    while FileSystem.exists(atPath: filePath) {
       state.crashedCommits.insert(sequence)
       sequence += 1
-      url = folder.appendingPathComponent(ChangeFileName.changeName(sequence: sequence))
+      filePath = files.changes.filePath(device, ChangeFileName.changeName(sequence: sequence))
     }
     let change = ChangeFile(
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
@@ -140,12 +139,12 @@ extension StoreCoordinator {
     let bytes = try ChangeFileCodec.encode(change)
     let path = files.changes.display(device, change.fileName)
     guard bytes.count <= Self.journalRecordLimit else {
-      try FileSystem.createOnce(bytes, at: url, displayPath: path)
+      try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path)
       return WrittenChange(change: change, published: true, journalSize: nil)
     }
     let journalSize = try files.journal.append(CommitJournal.Record(device: device, sequence: sequence, bytes: bytes))
     do {
-      try FileSystem.createOnce(bytes, at: url, displayPath: path, durable: false)
+      try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path, durable: false)
       return WrittenChange(change: change, published: true, journalSize: journalSize)
     } catch {
       return WrittenChange(change: change, published: false, journalSize: journalSize)

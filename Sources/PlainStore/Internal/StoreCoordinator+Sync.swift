@@ -149,8 +149,7 @@ extension StoreCoordinator {
   func fillValues(_ entry: inout LogEntry, from origin: ChangeStamp, files: StoreFiles, logPath: String) throws {
     let name = ChangeFileName.changeName(sequence: origin.sequence)
     let path = files.changes.display(origin.device, name)
-    let url = files.changes.deviceURL(origin.device).appendingPathComponent(name)
-    guard let data = try FileSystem.read(url, displayPath: path) else {
+    guard let data = try FileSystem.read(atPath: files.changes.filePath(origin.device, name), displayPath: path) else {
       throw StoreError(.missing, path: path, "the local log \(logPath) refers to this change file, which is not there.")
     }
     guard case .success(let body) = ChangeFileCodec.body(data) else {

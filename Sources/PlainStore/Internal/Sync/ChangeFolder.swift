@@ -13,9 +13,12 @@ struct ChangeFolder: Sendable {
   /// How messages name the folder, e.g. "Notes.store/changes".
   let displayName: String
   private let deviceURLs = BuiltURLs<DeviceID>()
+  /// The folder's path, for files named as text (see ``filePath(_:_:)``).
+  private let path: String
 
   init(url: URL, displayName: String) {
     self.url = url
+    self.path = url.path
     self.displayName = displayName
   }
 
@@ -25,6 +28,9 @@ struct ChangeFolder: Sendable {
     deviceURLs.url(device) { url.appendingPathComponent(device.text) }
   }
   func display(_ device: DeviceID, _ name: String) -> String { displayName + "/" + device.text + "/" + name }
+  /// A file of a device's folder as a path: a catch-up reads another process's change file for
+  /// each of its commits, and a URL costs a parse on Linux.
+  func filePath(_ device: DeviceID, _ name: String) -> String { path + "/" + device.text + "/" + name }
 
   /// Creates one change file of this device, durably. Returns false, writing nothing, when its
   /// name is taken: a commit of this device that a crash kept from being recorded, or another
