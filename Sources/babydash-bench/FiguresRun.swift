@@ -55,8 +55,8 @@ struct FiguresRun {
         let importer = ImportBench(history: history)
         let legacyFile = scratch.appendingPathComponent("legacy-\(size).json")
         try importer.legacyFile(at: legacyFile)
-        figures.legacyImport = Timing.percentile(
-          try (1...options.bulkRuns).map { try importer.run(legacyFile, into: scratch.appendingPathComponent("import-\(size)-\($0)")) }, 0.5)
+        let importFolders = (1...options.bulkRuns).map { scratch.appendingPathComponent("import-\(size)-\($0)") }
+        figures.legacyImport = Timing.percentile(try importFolders.map { try importer.run(legacyFile, into: $0) }, 0.5)
       }
       figures.previews = previewsMilliseconds
       results.append(figures)
