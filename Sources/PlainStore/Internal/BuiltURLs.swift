@@ -2,9 +2,8 @@ import Foundation
 import Synchronization
 
 /// URLs built once and looked up after: on Linux building a URL parses it, and a commit or a
-/// catch-up asks for the same few (a device's folder, the newest log stream) every time.
-/// Holds at most `limit`; past it, it starts over, so names that come and go (log streams)
-/// never pile up.
+/// scan asks for the same few (the devices' folders) every time. Holds at most `limit`; past
+/// it, it starts over, so keys that come and go never pile up.
 final class BuiltURLs<Key: Hashable & Sendable>: Sendable {
   private let known = Mutex<[Key: URL]>([:])
   private let limit: Int

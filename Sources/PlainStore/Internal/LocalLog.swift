@@ -26,10 +26,9 @@ struct LocalLog: Sendable {
   let folder: URL
   /// The folder as messages name it ("Notes.store/local/log").
   let displayName: String
-  /// The folder's path: readers name streams as text, a URL costing a parse on Linux (a
-  /// catch-up asks whether the next stream exists every time).
+  /// The folder's path: streams are named as text, a URL costing a parse on Linux (an append
+  /// opens the newest stream, a catch-up asks whether the next one exists, every time).
   let folderPath: String
-  private let streamURLs = BuiltURLs<Int>()
 
   init(folder: URL, displayName: String) {
     self.folder = folder
@@ -62,9 +61,7 @@ struct LocalLog: Sendable {
     return Int(digits)
   }
 
-  func url(_ stream: Int) -> URL {
-    streamURLs.url(stream) { folder.appendingPathComponent(Self.streamName(stream)) }
-  }
+  func url(_ stream: Int) -> URL { folder.appendingPathComponent(Self.streamName(stream)) }
   func path(_ stream: Int) -> String { folderPath + "/" + Self.streamName(stream) }
   func displayPath(_ stream: Int) -> String { displayName + "/" + Self.streamName(stream) }
 
@@ -217,7 +214,7 @@ struct LocalLog: Sendable {
       position = cursor
     }
     let path = displayPath(position.stream)
-    let (fd, size) = try FileSystem.openForAppending(url(position.stream), displayPath: path, otherwise: StoreFiles.untouched)
+    let (fd, size) = try FileSystem.openForAppending(atPath: self.path(position.stream), displayPath: path, otherwise: StoreFiles.untouched)
     defer { close(fd) }
     guard size >= position.offset else {
       throw StoreError(.damaged, path: path, "is shorter than the records read from it — \(StoreFiles.untouched)")
@@ -226,7 +223,7 @@ struct LocalLog: Sendable {
       // Past the records read: a tail a killed writer left unfinished, or garbage a power loss
       // left, is cut; a whole record means this writer did not catch up, and nothing is cut.
       var probe = position
-      let tail = try FileSystem.read(url(position.stream), displayPath: path, from: position.offset) ?? Data()
+      let tail = try FileSystem.read(atPath: self.path(position.stream), displayPath: path, from: position.offset) ?? Data()
       var whole = 0
       _ = try? parse(tail, &probe) { _ in whole += 1 }
       guard whole == 0 else {

@@ -18,8 +18,7 @@ extension StoreCoordinator {
     guard size > 0 else { return false }
     do {
       return try journal.records().contains { record in
-        let url = files.changes.deviceURL(record.device).appendingPathComponent(record.fileName)
-        return FileSystem.size(url) != record.bytes.count
+        FileSystem.size(atPath: files.changes.filePath(record.device, record.fileName)) != record.bytes.count
       }
     } catch {
       return true  // settling says what is wrong with it, under the lock
@@ -42,28 +41,27 @@ extension StoreCoordinator {
       try FileSystem.removeAnything(journal.url, displayPath: journal.displayPath)
       return []
     }
-    var unflushed: [URL] = []
+    var unflushed: [String] = []
     var folders: Set<URL> = []
     var restored: [String] = []
     for record in records {
-      let folder = files.changes.deviceURL(record.device)
-      let url = folder.appendingPathComponent(record.fileName)
+      let file = files.changes.filePath(record.device, record.fileName)
       let path = files.changes.display(record.device, record.fileName)
-      if let existing = try FileSystem.read(url, displayPath: path) {
+      if let existing = try FileSystem.read(atPath: file, displayPath: path) {
         if existing == record.bytes {
-          unflushed.append(url)
-          folders.insert(folder)
+          unflushed.append(file)
+          folders.insert(files.changes.deviceURL(record.device))
           continue
         }
         if case .success = ChangeFileCodec.body(existing) { continue }
-        try FileSystem.removeAnything(url, displayPath: path)  // left empty or torn by a power loss
+        try FileSystem.removeAnything(URL(fileURLWithPath: file), displayPath: path)  // left empty or torn by a power loss
       }
       try files.changes.makeDeviceFolder(record.device)
-      try FileSystem.createOnce(record.bytes, at: url, displayPath: path)
+      try FileSystem.createOnce(record.bytes, atPath: file, displayPath: path)
       restored.append(path)
     }
     if !unflushed.isEmpty {
-      try FileSystem.flushToDisk(files: unflushed, folders: folders.sorted { $0.path < $1.path }, displayPath: journal.displayPath)
+      try FileSystem.flushToDisk(paths: unflushed, folders: folders.sorted { $0.path < $1.path }, displayPath: journal.displayPath)
     }
     if journal.size > 0 { try journal.empty() }
     return restored

@@ -23,7 +23,7 @@ import Testing
   func everyFileIsFlushed(count: Int) throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let urls = try files(count)
-    try FileSystem.flushToDisk(files: urls, folders: [folder], displayPath: "local/journal")
+    try FileSystem.flushToDisk(paths: urls.map(\.path), folders: [folder], displayPath: "local/journal")
   }
 
   @Test func theFirstFailingFileInOrderIsReported() throws {
@@ -39,7 +39,7 @@ import Testing
     for _ in 0..<20 {
       #expect(throws: StoreError.self) {
         do {
-          try FileSystem.flushToDisk(files: urls, folders: [folder], displayPath: "local/journal")
+          try FileSystem.flushToDisk(paths: urls.map(\.path), folders: [folder], displayPath: "local/journal")
         } catch let error as StoreError {
           #expect(error.code == .symbolicLink, "\(error)")
           throw error
@@ -50,7 +50,7 @@ import Testing
     for _ in 0..<20 {
       #expect(throws: StoreError.self) {
         do {
-          try FileSystem.flushToDisk(files: urls, folders: [folder], displayPath: "local/journal")
+          try FileSystem.flushToDisk(paths: urls.map(\.path), folders: [folder], displayPath: "local/journal")
         } catch let error as StoreError {
           #expect(error.code == .io(ENOENT), "\(error)")
           #expect(error.path == "local/journal")
@@ -65,7 +65,7 @@ import Testing
     let urls = try files(20)
     let gone = folder.appendingPathComponent("gone")
     #expect(throws: StoreError.self) {
-      try FileSystem.flushToDisk(files: urls, folders: [gone], displayPath: "local/journal")
+      try FileSystem.flushToDisk(paths: urls.map(\.path), folders: [gone], displayPath: "local/journal")
     }
   }
 }

@@ -48,7 +48,7 @@ struct CommitJournal: Sendable {
   @discardableResult
   func append(_ record: Record) throws -> Int {
     let (fd, size) = try FileSystem.openForAppending(
-      url, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
+      atPath: url.path, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
     defer { close(fd) }
     let before = off_t(size)
     var frame = Data(Self.header(record).utf8)
