@@ -11,28 +11,37 @@ struct CommitPlanner {
   var state: StoreState
   let merge = PropertyMerge()
 
-  /// Objects as this transaction leaves them: nil means deleted.
-  private var work: [ObjectKey: (any Entity)?] = [:]
-  /// The committed value of each object the transaction touched, before it.
-  private var originals: [ObjectKey: (any Entity)?] = [:]
-  /// Uniqueness indexes built on demand: per entity, constraint and segment (or "*").
-  /// This transaction's changes to the committed uniqueness indexes (kept by the tables): a key
-  /// mapped to nil was removed. Only the scopes in `builtScopes` are kept up to date.
+  /// The objects this transaction wrote, each with its committed value before it.
+  private var written: [ObjectKey: Written] = [:]
+  /// This transaction's changes to the committed uniqueness indexes (kept by the tables), per
+  /// entity, constraint and segment (or "*"): a key mapped to nil was removed. A scope is here
+  /// once built, and from then on every write keeps it up to date.
   private var indexChanges: [IndexScope: [UniqueKey: UUID?]] = [:]
-  private var builtScopes: Set<IndexScope> = []
-  /// The objects this transaction changed, by the segment their committed value is in.
+  /// The objects this transaction changed, by the segment their committed value is in, where
+  /// that segment's scopes were not built when they were written (see `uniqueScope`).
   private var originalsBySegment: [SegmentRef: [ObjectKey]] = [:]
-  /// The objects this transaction wrote, by the segment they were written into (an object
-  /// that moved on is listed in both; readers check).
+  /// The objects this transaction wrote, by the segment they were written into, where that
+  /// segment's scopes were not built when they were written (an object that moved on is listed
+  /// in both; readers check).
   private var workBySegment: [SegmentRef: [ObjectKey]] = [:]
-  /// The entities with a scope in `builtScopes`: only their writes maintain indexes.
+  /// The entities with a built scope: only their writes maintain indexes.
   private var indexedEntities: Set<String> = []
   private var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
   private(set) var merged: [ObjectKey: ObjectKey] = [:]
-  /// Objects this transaction writes exactly as the context gave them: their JSON from the
-  /// check before the commit is theirs, and is not encoded again.
-  private(set) var asGiven: Set<ObjectKey> = []
+
+  /// One object as this transaction leaves it, and as it was committed before.
+  private struct Written {
+    /// The committed value before this transaction (nil: not stored), and its segment.
+    var original: (any Entity)?
+    var originalSegment: String?
+    /// The value this transaction leaves (nil: deleted), and its segment.
+    var value: (any Entity)?
+    var segment: String?
+    /// Written exactly as the context gave it: its JSON from the check before the commit is
+    /// its JSON, and is not encoded again.
+    var isGiven = false
+  }
 
   struct SegmentRef: Hashable {
     var entity: String
@@ -52,10 +61,14 @@ struct CommitPlanner {
   }
 
   /// The committed value an object had before this transaction.
-  func originalValue(_ key: ObjectKey) -> (any Entity)? { originals[key] ?? nil }
+  func originalValue(_ key: ObjectKey) -> (any Entity)? { written[key]?.original }
+
+  /// Whether the transaction writes the object exactly as the context gave it.
+  func isGiven(_ key: ObjectKey) -> Bool { written[key]?.isGiven ?? false }
 
   /// The log entry for the changes, or nil when they change nothing.
   mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date) throws -> LogEntry? {
+    written.reserveCapacity(changes.count)
     for change in changes where change.kind != .delete {
       try put(change)
     }
@@ -69,49 +82,62 @@ struct CommitPlanner {
 
   // MARK: Reading the state as this transaction leaves it
 
-  private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
-    if let value = work[key] { return value }
+  /// The object as this transaction leaves it; `segment` names where to look first.
+  private mutating func current(_ key: ObjectKey, segment: String?, thorough: Bool) throws -> (any Entity)? {
+    if let entry = written[key] { return entry.value }
     let table = try state.table(key.entity)
-    return try reader.committedObject(table, key.id, hint, thorough, &state)
+    return try reader.committedObject(table, key.id, segment, thorough, &state)
+  }
+
+  private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
+    if let entry = written[key] { return entry.value }
+    let table = try state.table(key.entity)
+    return try reader.committedObject(table, key.id, hint.map(table.segment(of:)), thorough, &state)
   }
 
   /// Writes `value` (nil: deletes) for `key` in this transaction and keeps the uniqueness
   /// indexes in step. `known` is the object's current value when the caller already read it;
-  /// `computed`, `value`'s segment and unique keys when the caller computed them.
+  /// `computed`, `value`'s segment and unique keys when the caller computed them, after building
+  /// that segment's scopes; `isGiven`, whether `value` is the context's own.
   private mutating func set(
     _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil,
-    computed: (segment: String, keys: [UniqueKey])? = nil
+    computed: (segment: String, keys: [UniqueKey])? = nil, isGiven: Bool = false
   ) throws {
     let table = try state.table(key.entity)
-    let old: (any Entity)?
-    if let pending = work[key] {
-      old = pending
+    var entry: Written
+    if let pending = written[key] {
+      entry = pending
     } else {
       // First write of this object in the transaction: its committed value is the original.
-      let committed = try known ?? reader.committedObject(table, key.id, hint ?? value, false, &state)
-      originals[key] = .some(committed)
-      if let committed {
-        originalsBySegment[SegmentRef(entity: key.entity, segment: table.segment(of: committed)), default: []].append(key)
+      let committed = try known ?? reader.committedObject(table, key.id, (hint ?? value).map(table.segment(of:)), false, &state)
+      let segment = committed.map(table.segment(of:))
+      entry = Written(original: committed, originalSegment: segment, value: committed, segment: segment)
+      // A segment whose scopes are built now has its index changed below; only a segment
+      // indexed later needs to know which of its objects this transaction changed.
+      if let segment, segment != computed?.segment {
+        originalsBySegment[SegmentRef(entity: key.entity, segment: segment), default: []].append(key)
       }
-      old = committed
     }
-    work[key] = .some(value)
-    asGiven.remove(key)  // written again, by a delete rule say: no longer what was given
+    let old = entry.value
+    let oldSegment = entry.segment
     let newSegment = computed?.segment ?? value.map(table.segment(of:))
-    if let newSegment { workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key) }
+    entry.value = value
+    entry.segment = newSegment
+    entry.isGiven = isGiven  // written again, by a delete rule say: no longer what was given
+    written[key] = entry
+    if let newSegment, computed == nil {
+      workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key)
+    }
     guard indexedEntities.contains(key.entity) else { return }
-    let oldSegment = old.map(table.segment(of:))
     for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
       let wide = table.schema.uniqueIsSegmentWide[constraint]
       if let old, let segment = oldSegment {
         let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        if builtScopes.contains(scope) { unindex(keyOf(old), of: key.id, in: scope, table) }
+        if indexChanges[scope] != nil { unindex(keyOf(old), of: key.id, in: scope, table) }
       }
       if let value, let segment = newSegment {
         let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        if builtScopes.contains(scope) {
-          indexChanges[scope, default: [:]][computed?.keys[constraint] ?? keyOf(value)] = .some(key.id)
-        }
+        indexChanges[scope]?[computed?.keys[constraint] ?? keyOf(value)] = .some(key.id)
       }
     }
   }
@@ -123,7 +149,7 @@ struct CommitPlanner {
   }
 
   private mutating func unindex(_ key: UniqueKey, of id: UUID, in scope: IndexScope, _ table: EntityTable) {
-    if indexed(key, in: scope, table) == id { indexChanges[scope, default: [:]][key] = .some(nil) }
+    if indexed(key, in: scope, table) == id { indexChanges[scope]?[key] = .some(nil) }
   }
 
   // MARK: Inserts and updates
@@ -132,7 +158,9 @@ struct CommitPlanner {
     guard let value = change.value else { return }
     let key = ObjectKey(entity: change.entity, id: change.id)
     let table = try state.table(change.entity)
-    let stored = try current(key, hint: change.snapshot ?? value, thorough: change.kind == .update)
+    let valueSegment = table.segment(of: value)
+    let stored = try current(
+      key, segment: change.snapshot.map(table.segment(of:)) ?? valueSegment, thorough: change.kind == .update)
     var merged: any Entity
     var isGiven = false
     switch (change.kind, stored) {
@@ -157,13 +185,13 @@ struct CommitPlanner {
       }
     }
     // Uniqueness: a stored object with the same key takes this one's changes instead.
-    let segment = table.segment(of: merged)
+    let segment = isGiven ? valueSegment : table.segment(of: merged)
     let keys = table.schema.uniqueKeys.map { $0(merged) }
     for index in keys.indices {
       let scope = try uniqueScope(table, constraint: index, segment: segment)
       guard let otherID = indexed(keys[index], in: scope, table), otherID != merged.id else { continue }
       let otherKey = ObjectKey(entity: change.entity, id: otherID)
-      guard let other = try current(otherKey, hint: merged, thorough: true) else { continue }
+      guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
       let changes =
         change.kind == .insert
         ? try self.merge.setProperties(of: value)
@@ -176,8 +204,7 @@ struct CommitPlanner {
       self.merged[key] = otherKey
       return
     }
-    try set(key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys))
-    if isGiven { asGiven.insert(key) }
+    try set(key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys), isGiven: isGiven)
   }
 
   /// The index of one uniqueness constraint over the objects a value could collide with: its
@@ -186,31 +213,31 @@ struct CommitPlanner {
     let segmentWide = table.schema.uniqueIsSegmentWide[constraint]
     let segment = segmentWide ? valueSegment : "*"
     let scope = IndexScope(entity: table.schema.name, constraint: constraint, segment: segment)
-    if builtScopes.contains(scope) { return scope }
+    if indexChanges[scope] != nil { return scope }
     if segmentWide {
       try reader.ensureLoaded(table, segment, &state)
     } else {
       try reader.loadAll(table, &state)
     }
     _ = table.uniqueIndex(constraint: constraint, segment: segment)  // the committed objects'
+    indexChanges[scope] = [:]
     // This transaction's writes made before the scope existed: of this month only (a bulk save
     // spans many months, and scanning all of its objects for each would cost months × objects).
     let entity = table.schema.name
     let ref = SegmentRef(entity: entity, segment: segment)
     let keyOf = table.schema.uniqueKeys[constraint]
-    let changedBefore = segmentWide ? originalsBySegment[ref] ?? [] : originals.keys.filter { $0.entity == entity }
+    let changedBefore = segmentWide ? originalsBySegment[ref] ?? [] : written.keys.filter { $0.entity == entity }
     for key in changedBefore {
-      if let original = originals[key] ?? nil, !segmentWide || table.segment(of: original) == segment {
+      if let entry = written[key], let original = entry.original, !segmentWide || entry.originalSegment == segment {
         unindex(keyOf(original), of: key.id, in: scope, table)
       }
     }
-    let written = segmentWide ? workBySegment[ref] ?? [] : work.keys.filter { $0.entity == entity }
-    for key in written {
-      if let value = work[key] ?? nil, !segmentWide || table.segment(of: value) == segment {
-        indexChanges[scope, default: [:]][keyOf(value)] = .some(key.id)
+    let writtenBefore = segmentWide ? workBySegment[ref] ?? [] : written.keys.filter { $0.entity == entity }
+    for key in writtenBefore {
+      if let entry = written[key], let value = entry.value, !segmentWide || entry.segment == segment {
+        indexChanges[scope]?[keyOf(value)] = .some(key.id)
       }
     }
-    builtScopes.insert(scope)
     indexedEntities.insert(entity)
     return scope
   }
@@ -245,10 +272,10 @@ struct CommitPlanner {
     try reader.loadAll(table, &state)
     var found: [any Entity] = []
     for slot in table.slots.values {
-      found += slot.objects?.referrers(to: id, through: reference) { work[ObjectKey(entity: entity.name, id: $0)] != nil } ?? []
+      found += slot.objects?.referrers(to: id, through: reference) { written[ObjectKey(entity: entity.name, id: $0)] != nil } ?? []
     }
-    for (key, value) in work where key.entity == entity.name {
-      if let value, reference.target(value) == id { found.append(value) }
+    for (key, entry) in written where key.entity == entity.name {
+      if let value = entry.value, reference.target(value) == id { found.append(value) }
     }
     return found.sorted { uuidPrecedes($0.id, $1.id) }
   }
@@ -273,8 +300,8 @@ struct CommitPlanner {
     // Every broken reference is found, the one reported is the first by id: the same error
     // whatever order the transaction's objects are in, without sorting them all.
     var broken: (key: ObjectKey, reference: AnyReference, target: UUID)?
-    for (key, value) in work {
-      guard let value, let entity = schema.entity(named: key.entity) else { continue }
+    for (key, entry) in written {
+      guard let value = entry.value, let entity = schema.entity(named: key.entity) else { continue }
       for reference in entity.references {
         guard let target = reference.target(value) else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
@@ -294,21 +321,18 @@ struct CommitPlanner {
 
   private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
-    for (key, final) in work {
-      let original = originals[key] ?? nil
-      if entitiesEqual(original, final) { continue }
-      let table = try state.table(key.entity)
-      switch (original, final) {
-      case (nil, let value?):
-        changes.append(LogChange(entity: key.entity, id: key.id, kind: .insert, segment: table.segment(of: value), from: nil, value: value))
-      case (let old?, nil):
-        changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
-      case (let old?, let value?):
-        let segment = table.segment(of: value)
-        let from = table.segment(of: old)
+    changes.reserveCapacity(written.count)
+    for (key, entry) in written {
+      if entitiesEqual(entry.original, entry.value) { continue }
+      switch (entry.original, entry.originalSegment, entry.value, entry.segment) {
+      case (nil, _, let value?, let segment?):
+        changes.append(LogChange(entity: key.entity, id: key.id, kind: .insert, segment: segment, from: nil, value: value))
+      case (_?, let from?, nil, _):
+        changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil))
+      case (_?, let from?, let value?, let segment?):
         changes.append(
           LogChange(entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
-      case (nil, nil):
+      default:
         continue
       }
     }

@@ -11,8 +11,8 @@ struct CommittedReader {
   var ensureLoaded: (_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws -> Void
   /// Makes sure every segment of a table is in memory.
   var loadAll: (_ table: EntityTable, _ state: inout StoreState) throws -> Void
-  /// The committed object with this id, if any. `hint` (a value of the object) names the
-  /// segment to look in first; `thorough` loads every segment before it answers "none".
+  /// The committed object with this id, if any. `segment` (where a value of the object goes)
+  /// names the segment to look in first; `thorough` loads every segment before it answers "none".
   var committedObject:
-    (_ table: EntityTable, _ id: UUID, _ hint: (any Entity)?, _ thorough: Bool, _ state: inout StoreState) throws -> (any Entity)?
+    (_ table: EntityTable, _ id: UUID, _ segment: String?, _ thorough: Bool, _ state: inout StoreState) throws -> (any Entity)?
 }

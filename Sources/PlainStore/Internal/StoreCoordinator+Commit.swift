@@ -52,7 +52,7 @@ extension StoreCoordinator {
       // and its segment write that, so each object is encoded once.
       for index in entry.changes.indices {
         let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
-        if planner.asGiven.contains(key) { entry.changes[index].encoded = encoded[key] }
+        if planner.isGiven(key) { entry.changes[index].encoded = encoded[key] }
       }
       // The commit point: this device's change file, durable (in the journal, or on its own).
       let written = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)

@@ -97,7 +97,7 @@ extension StoreCoordinator {
     try repairingCache {
       try state.withLock { state in
         let table = try state.table(E.entityName)
-        return try committedObject(table, id, hint: nil, thorough: true, &state) as? E
+        return try committedObject(table, id, segment: nil, thorough: true, &state) as? E
       }
     }
   }

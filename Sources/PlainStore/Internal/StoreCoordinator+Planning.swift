@@ -4,8 +4,8 @@ extension StoreCoordinator {
     CommittedReader(
       ensureLoaded: { [self] table, segment, state in try ensureLoaded(table, segment, &state) },
       loadAll: { [self] table, state in try loadAll(table, &state) },
-      committedObject: { [self] table, id, hint, thorough, state in
-        try committedObject(table, id, hint: hint, thorough: thorough, &state)
+      committedObject: { [self] table, id, segment, thorough, state in
+        try committedObject(table, id, segment: segment, thorough: thorough, &state)
       })
   }
 

@@ -435,16 +435,16 @@ final class StoreCoordinator: Sendable {
     }
   }
 
-  /// The committed object with this id, if any. `hint` (a value of the object) names the
-  /// segment to look in first; `thorough` loads every segment before it answers "none".
+  /// The committed object with this id, if any. `segment` (where a value of the object goes)
+  /// names the segment to look in first; `thorough` loads every segment before it answers "none".
   func committedObject(
-    _ table: EntityTable, _ id: UUID, hint: (any Entity)?, thorough: Bool, _ state: inout StoreState
+    _ table: EntityTable, _ id: UUID, segment hint: String?, thorough: Bool, _ state: inout StoreState
   ) throws -> (any Entity)? {
     if let segment = table.segmentOf[id] {
       try ensureLoaded(table, segment, &state)
       if let object = table.slots[segment]?.objects?[id] { return object }
     }
-    let first = hint.map(table.segment(of:)) ?? SegmentKey.all
+    let first = hint ?? SegmentKey.all
     if table.slots[first] != nil {
       try ensureLoaded(table, first, &state)
       if let object = table.slots[first]?.objects?[id] { return object }
