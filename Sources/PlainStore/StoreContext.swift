@@ -22,7 +22,6 @@ public final class StoreContext: Sendable {
 
     mutating func record(_ change: PendingChange) {
       let key = ObjectKey(entity: change.entity, id: change.id)
-      if pending[key] == nil { order.append(key) }
       var change = change
       if let earlier = pending[key] {
         switch (earlier.kind, change.kind) {
@@ -33,6 +32,8 @@ public final class StoreContext: Sendable {
           return
         default: break
         }
+      } else {
+        order.append(key)
       }
       if change.kind != .insert { change.snapshot = snapshots[key] }
       pending[key] = change
@@ -137,15 +138,26 @@ public final class StoreContext: Sendable {
     let encoded = try StorableCheck.check(pending)
     let result = try coordinator.commit(pending, author: author, encoded: encoded)
     changes.withLock { changes in
+      // What the store holds now is the measure of the next update; an object that merged
+      // into another is not stored under its own id.
+      var stored: [any Entity] = []
+      stored.reserveCapacity(pending.count)
       for change in pending {
         let key = ObjectKey(entity: change.entity, id: change.id)
         changes.pending[key] = nil
-        // What the store holds now is the measure of the next update; an object that merged
-        // into another is not stored under its own id.
-        let mergedAway = result.merged[ObjectID(entityName: key.entity, uuid: key.id)] != nil
-        changes.snapshots[key] = mergedAway || change.kind == .delete ? nil : change.value
+        let mergedAway = !result.merged.isEmpty && result.merged[ObjectID(entityName: key.entity, uuid: key.id)] != nil
+        if let value = change.value, !mergedAway, change.kind != .delete {
+          stored.append(value)
+        } else {
+          changes.snapshots[key] = nil
+        }
       }
-      changes.order.removeAll { changes.pending[$0] == nil }
+      changes.snapshots.remember(stored: stored)
+      if changes.pending.isEmpty {
+        changes.order.removeAll()
+      } else {
+        changes.order.removeAll { changes.pending[$0] == nil }
+      }
     }
     return result
   }

@@ -38,6 +38,8 @@ struct CommitPlanner {
     /// The value this transaction leaves (nil: deleted), and its segment.
     var value: (any Entity)?
     var segment: String?
+    /// The value's unique keys, when `put` computed them.
+    var uniqueKeys: [UniqueKey]?
     /// Written exactly as the context gave it: its JSON from the check before the commit is
     /// its JSON, and is not encoded again.
     var isGiven = false
@@ -63,11 +65,12 @@ struct CommitPlanner {
   /// The committed value an object had before this transaction.
   func originalValue(_ key: ObjectKey) -> (any Entity)? { written[key]?.original }
 
-  /// Whether the transaction writes the object exactly as the context gave it.
-  func isGiven(_ key: ObjectKey) -> Bool { written[key]?.isGiven ?? false }
-
-  /// The log entry for the changes, or nil when they change nothing.
-  mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date) throws -> LogEntry? {
+  /// The log entry for the changes, or nil when they change nothing. `encoded`: the objects'
+  /// JSON as the check before the commit made it; an object stored as it was given keeps it
+  /// (`LogChange.encoded`), so that its change file and its segment write it as it is.
+  mutating func plan(
+    _ changes: [PendingChange], author: String, timestamp: Date, encoded: [ObjectKey: RawJSON] = [:]
+  ) throws -> LogEntry? {
     written.reserveCapacity(changes.count)
     for change in changes where change.kind != .delete {
       try put(change)
@@ -77,7 +80,7 @@ struct CommitPlanner {
     }
     try checkDenyRules()
     try checkReferences()
-    return try logEntry(author: author, timestamp: timestamp)
+    return try logEntry(author: author, timestamp: timestamp, encoded: encoded)
   }
 
   // MARK: Reading the state as this transaction leaves it
@@ -123,6 +126,7 @@ struct CommitPlanner {
     let newSegment = computed?.segment ?? value.map(table.segment(of:))
     entry.value = value
     entry.segment = newSegment
+    entry.uniqueKeys = computed?.keys
     entry.isGiven = isGiven  // written again, by a delete rule say: no longer what was given
     written[key] = entry
     if let newSegment, computed == nil {
@@ -300,12 +304,17 @@ struct CommitPlanner {
     // Every broken reference is found, the one reported is the first by id: the same error
     // whatever order the transaction's objects are in, without sorting them all.
     var broken: (key: ObjectKey, reference: AnyReference, target: UUID)?
+    // Objects saved together mostly refer to the same few: the last one found is not looked up again.
+    var lastFound: ObjectKey?
     for (key, entry) in written {
-      guard let value = entry.value, let entity = schema.entity(named: key.entity) else { continue }
-      for reference in entity.references {
+      guard let value = entry.value else { continue }
+      for reference in try state.table(key.entity).schema.references {
         guard let target = reference.target(value) else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
-        if try current(targetKey, hint: nil, thorough: true) == nil, broken.map({ uuidPrecedes(key.id, $0.key.id) }) ?? true {
+        if targetKey == lastFound { continue }
+        if try current(targetKey, hint: nil, thorough: true) != nil {
+          lastFound = targetKey
+        } else if broken.map({ uuidPrecedes(key.id, $0.key.id) }) ?? true {
           broken = (key, reference, target)
         }
       }
@@ -319,19 +328,25 @@ struct CommitPlanner {
 
   // MARK: The transaction
 
-  private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
+  private mutating func logEntry(author: String, timestamp: Date, encoded: [ObjectKey: RawJSON]) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
     for (key, entry) in written {
       if entitiesEqual(entry.original, entry.value) { continue }
       switch (entry.original, entry.originalSegment, entry.value, entry.segment) {
       case (nil, _, let value?, let segment?):
-        changes.append(LogChange(entity: key.entity, id: key.id, kind: .insert, segment: segment, from: nil, value: value))
+        var change = LogChange(entity: key.entity, id: key.id, kind: .insert, segment: segment, from: nil, value: value)
+        change.uniqueKeys = entry.uniqueKeys
+        if entry.isGiven { change.encoded = encoded[key] }
+        changes.append(change)
       case (_?, let from?, nil, _):
         changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil))
       case (_?, let from?, let value?, let segment?):
-        changes.append(
-          LogChange(entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
+        var change = LogChange(
+          entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value)
+        change.uniqueKeys = entry.uniqueKeys
+        if entry.isGiven { change.encoded = encoded[key] }
+        changes.append(change)
       default:
         continue
       }

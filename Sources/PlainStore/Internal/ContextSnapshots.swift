@@ -43,6 +43,26 @@ struct ContextSnapshots {
     entities[E.entityName] = table
   }
 
+  /// Remembers the values a save stored: kept as one result per run of one entity, so that a
+  /// bulk save costs one array and no lookups per object.
+  mutating func remember(stored values: [any Entity]) {
+    var start = values.startIndex
+    while start < values.endIndex {
+      func run<E: Entity>(_ first: E) -> Int {
+        var run = [first]
+        var end = start + 1
+        while end < values.endIndex, let next = values[end] as? E {
+          run.append(next)
+          end += 1
+        }
+        remember(run, unless: nil)
+        return end
+      }
+      let first = values[start]
+      start = run(first)
+    }
+  }
+
   private mutating func remember(_ value: any Entity, entity: String) {
     func open<E: Entity>(_ value: E) { remember([value], unless: nil) }
     open(value)

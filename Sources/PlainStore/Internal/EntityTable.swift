@@ -54,18 +54,19 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   var isFullyLoaded: Bool { slots.values.allSatisfy(\.isLoaded) }
 
   /// Records a committed change: applied now where the segment is loaded, replayed on load
-  /// otherwise, and remembered for the next compaction either way.
-  func apply(_ operation: Operation, to segment: String, sequence: Int) {
+  /// otherwise, and remembered for the next compaction either way. `uniqueKeys`: a put's
+  /// value's keys, when the caller has them.
+  func apply(_ operation: Operation, to segment: String, sequence: Int, uniqueKeys: [UniqueKey]? = nil) {
     // Mutate the slot in place: copying it out would copy its objects on every change.
     if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: schema.makeObjects()) }
     let objects = slots[segment]!.objects
     switch operation {
     case .put(let object, let encoded):
-      reindex(objects, adding: object, id: object.id, in: segment)
+      reindex(objects, adding: object, keys: uniqueKeys, id: object.id, in: segment)
       objects?.put(object, encoded: encoded)
       segmentOf[object.id] = segment
     case .remove(let id):
-      reindex(objects, adding: nil, id: id, in: segment)
+      reindex(objects, adding: nil, keys: nil, id: id, in: segment)
       objects?.remove(id)
       if segmentOf[id] == segment { segmentOf[id] = nil }
     }
@@ -86,8 +87,10 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   }
 
   /// Keeps the built indexes in step with one change to `segment`, whose objects (nil: not
-  /// loaded) still hold the object's old value.
-  private func reindex(_ objects: (any SegmentObjects)?, adding new: (any Entity)?, id: UUID, in segment: String) {
+  /// loaded) still hold the object's old value. `keys`: `new`'s unique keys, when known.
+  private func reindex(
+    _ objects: (any SegmentObjects)?, adding new: (any Entity)?, keys: [UniqueKey]?, id: UUID, in segment: String
+  ) {
     guard !uniqueIndexes.isEmpty else { return }
     guard let objects else {
       // The segment's objects are not in memory, so the old value is unknown: drop what it
@@ -96,15 +99,19 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
       return
     }
     for (constraint, keyOf) in schema.uniqueKeys.enumerated() {
-      let scopes = [IndexKey(constraint: constraint, segment: segment), IndexKey(constraint: constraint, segment: "*")]
-        .filter { uniqueIndexes[$0] != nil }
-      guard !scopes.isEmpty else { continue }
+      let inSegment = IndexKey(constraint: constraint, segment: segment)
+      let everywhere = IndexKey(constraint: constraint, segment: "*")
+      let hasSegment = uniqueIndexes[inSegment] != nil
+      let hasEverywhere = uniqueIndexes[everywhere] != nil
+      guard hasSegment || hasEverywhere else { continue }
       let oldKey = objects.uniqueKey(of: id, constraint: constraint)
-      let newKey = new.map(keyOf)
-      for scope in scopes {
-        if let oldKey, uniqueIndexes[scope]![oldKey] == id { uniqueIndexes[scope]![oldKey] = nil }
-        if let newKey { uniqueIndexes[scope]![newKey] = id }
+      let newKey = new.map { keys?[constraint] ?? keyOf($0) }
+      func update(_ scope: IndexKey) {
+        if let oldKey, uniqueIndexes[scope]?[oldKey] == id { uniqueIndexes[scope]?[oldKey] = nil }
+        if let newKey { uniqueIndexes[scope]?[newKey] = id }
       }
+      if hasSegment { update(inSegment) }
+      if hasEverywhere { update(everywhere) }
     }
   }
 

@@ -28,7 +28,8 @@ extension StoreCoordinator {
       var planner = makePlanner(state)
       let planned: LogEntry?
       do {
-        planned = try planner.plan(changes, author: author, timestamp: options.clock())
+        // A file store writes each object's JSON as the check made it; memory keeps none.
+        planned = try planner.plan(changes, author: author, timestamp: options.clock(), encoded: files == nil ? [:] : encoded)
         state = planner.state
         for (from, to) in planner.merged {
           merged[ObjectID(entityName: from.entity, uuid: from.id)] = ObjectID(entityName: to.entity, uuid: to.id)
@@ -47,12 +48,6 @@ extension StoreCoordinator {
         try createLayout(files)
         for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
         state.cleanedTemporaryFiles = true
-      }
-      // An object stored as it was given keeps the JSON the check made of it: the change file
-      // and its segment write that, so each object is encoded once.
-      for index in entry.changes.indices {
-        let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
-        if planner.isGiven(key) { entry.changes[index].encoded = encoded[key] }
       }
       // The commit point: this device's change file, durable (in the journal, or on its own).
       let written = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)

@@ -528,7 +528,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
         table.apply(.remove(change.id), to: from, sequence: entry.sequence)
       }
       if let value = change.value {
-        table.apply(.put(value, change.encoded), to: change.segment, sequence: entry.sequence)
+        table.apply(.put(value, change.encoded), to: change.segment, sequence: entry.sequence, uniqueKeys: change.uniqueKeys)
       } else {
         table.apply(.remove(change.id), to: change.segment, sequence: entry.sequence)
       }

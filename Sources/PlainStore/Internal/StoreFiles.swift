@@ -301,6 +301,10 @@ struct LogChange: Codable {
   /// The value's JSON as the save's check encoded it, when the commit stores the value as it
   /// was given: the change file and the segment write it as it is. Not part of the log record.
   var encoded: RawJSON?
+  /// The value's unique keys, in the order of its entity's constraints, as the plan computed
+  /// them: the tables' indexes take them instead of reading the value again. Not part of the
+  /// log record.
+  var uniqueKeys: [UniqueKey]?
 
   enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, value }
 
