@@ -228,10 +228,17 @@ struct SegmentEntry: Codable, Equatable {
 /// segments/<entity>.<segment>.<sequence>.json; `Objects` is the array of objects (read as
 /// `[E]`, written from the objects or the JSON their commit encoded).
 struct SegmentFile<Objects> {
-  var formatVersion = StoreFiles.formatVersion
+  // In key order, as the file has them: the encoder then copies nothing to sort them.
   var entity: String
-  var segment: String
+  var formatVersion = StoreFiles.formatVersion
   var objects: Objects
+  var segment: String
+}
+
+extension SegmentFile {
+  init(entity: String, segment: String, objects: Objects) {
+    self.init(entity: entity, objects: objects, segment: segment)
+  }
 }
 
 extension SegmentFile: Encodable where Objects: Encodable {}
@@ -345,12 +352,13 @@ struct LogChange: Codable {
   }
 
   func encode(to encoder: Encoder) throws {
+    // In key order, as the record has them: the encoder then copies nothing to sort them.
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entity, forKey: .entity)
+    try container.encodeIfPresent(from, forKey: .from)
     try container.encode(id, forKey: .id)
     try container.encode(kind, forKey: .kind)
     try container.encode(segment, forKey: .segment)
-    try container.encodeIfPresent(from, forKey: .from)
     if let value { try container.encode(AnyEncodableEntity(value: value), forKey: .value) }
   }
 }

@@ -45,15 +45,16 @@ struct ChangeFile: Codable, Equatable, Sendable {
   }
 
   func encode(to encoder: Encoder) throws {
+    // In key order, as the file has them: the encoder then copies nothing to sort them.
     var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(formatVersion, forKey: .formatVersion)
-    try container.encode(device.text, forKey: .device)
-    try container.encode(sequence, forKey: .sequence)
-    try container.encode(HybridLogicalClock.text(hlc), forKey: .hlc)
     try container.encode(author, forKey: .author)
-    try container.encode(timestamp, forKey: .timestamp)
-    try container.encode(schemaVersion, forKey: .schemaVersion)
+    try container.encode(device.text, forKey: .device)
+    try container.encode(formatVersion, forKey: .formatVersion)
+    try container.encode(HybridLogicalClock.text(hlc), forKey: .hlc)
     try container.encode(objects, forKey: .objects)
+    try container.encode(schemaVersion, forKey: .schemaVersion)
+    try container.encode(sequence, forKey: .sequence)
+    try container.encode(timestamp, forKey: .timestamp)
   }
 }
 
@@ -107,10 +108,9 @@ struct ObjectChange: Codable, Equatable, Sendable {
   }
 
   func encode(to encoder: Encoder) throws {
+    // In key order, as the file has them: the encoder then copies nothing to sort them.
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entity, forKey: .entity)
-    try container.encode(id, forKey: .id)
-    try container.encode(kind, forKey: .kind)
     if let encodedValue {
       try container.encode(encodedValue, forKey: .fields)
     } else if let value {
@@ -119,6 +119,8 @@ struct ObjectChange: Codable, Equatable, Sendable {
       try container.encodeIfPresent(fields, forKey: .fields)
     }
     try container.encodeIfPresent(groups, forKey: .groups)
+    try container.encode(id, forKey: .id)
+    try container.encode(kind, forKey: .kind)
   }
 
   static func == (lhs: ObjectChange, rhs: ObjectChange) -> Bool {
