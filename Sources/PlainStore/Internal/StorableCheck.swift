@@ -8,13 +8,13 @@
 /// so that each object is encoded once.
 enum StorableCheck {
   static func check(_ changes: [PendingChange]) throws -> [ObjectKey: RawJSON] {
-    let encoder = StoreCoding.makeEncoder()
+    let encoder = StoreCoding.makeEncoder().reusing()
     var encoded: [ObjectKey: RawJSON] = [:]
     encoded.reserveCapacity(changes.count)
     for change in changes {
       guard let value = change.value else { continue }
       do {
-        encoded[ObjectKey(entity: change.entity, id: change.id)] = RawJSON(bytes: Array(try encoder.encode(AnyEncodableEntity(value: value))))
+        encoded[ObjectKey(entity: change.entity, id: change.id)] = RawJSON(bytes: try encoder.encodeBytes(AnyEncodableEntity(value: value)))
       } catch EncodingError.invalidValue(_, let context) {
         throw refusal(change, property: name(context.codingPath), context.debugDescription)
       } catch {

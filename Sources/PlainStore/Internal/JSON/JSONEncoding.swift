@@ -48,6 +48,14 @@ final class JSONEncoding: Encoder {
     entries.reserveCapacity(32)
   }
 
+  /// Empties the encoder for the next document, keeping its buffers.
+  func reset() {
+    writer.count = 0
+    levels.removeAll(keepingCapacity: true)
+    entries.removeAll(keepingCapacity: true)
+    path = []
+  }
+
   // MARK: Encoder
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
