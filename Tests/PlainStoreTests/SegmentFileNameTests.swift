@@ -18,4 +18,13 @@ import Testing
   func anythingElseIsRefused(_ name: String) {
     #expect(!SegmentKey.isSegmentFileName(name, entities: ["Event", "Owner", "Ev.ent"]))
   }
+
+  @Test(arguments: [
+    (0, "0000-01"), (11, "0000-12"), (12 * 9 + 2, "0009-03"), (12 * 99 + 9, "0099-10"), (12 * 999 + 10, "0999-11"),
+    (12 * 2026, "2026-01"), (12 * 9999 + 11, "9999-12"), (12 * 10000, "10000-01"),
+  ])
+  func monthNamesAreYearDashMonth(_ index: Int, _ name: String) {
+    #expect(SegmentKey.name(monthIndex: index) == name)
+    #expect(SegmentKey.monthIndex(of: name) == index)
+  }
 }

@@ -24,8 +24,9 @@ struct CommitPlanner {
   /// segment's scopes were not built when they were written (an object that moved on is listed
   /// in both; readers check).
   private var workBySegment: [SegmentRef: [ObjectKey]] = [:]
-  /// The entities with a built scope: only their writes maintain indexes.
-  private var indexedEntities: Set<String> = []
+  /// The entities with a built scope: only their writes maintain indexes. A schema's few names,
+  /// compared rather than hashed.
+  private var indexedEntities: [String] = []
   private var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
   private(set) var merged: [ObjectKey: ObjectKey] = [:]
@@ -242,7 +243,7 @@ struct CommitPlanner {
         indexChanges[scope]?[keyOf(value)] = .some(key.id)
       }
     }
-    indexedEntities.insert(entity)
+    if !indexedEntities.contains(entity) { indexedEntities.append(entity) }
     return scope
   }
 

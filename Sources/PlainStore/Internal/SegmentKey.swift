@@ -19,7 +19,19 @@ enum SegmentKey {
   static func name(monthIndex: Int) -> String {
     let year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
     let month = monthIndex - year * 12 + 1
-    return ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2)
+    guard (0...9999).contains(year) else { return ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) }
+    // Written in place: a commit names the month of every object it writes.
+    return String(unsafeUninitializedCapacity: 7) { text in
+      func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(value % 10) }
+      text[0] = digit(year / 1000)
+      text[1] = digit(year / 100)
+      text[2] = digit(year / 10)
+      text[3] = digit(year)
+      text[4] = UInt8(ascii: "-")
+      text[5] = digit(month / 10)
+      text[6] = digit(month)
+      return 7
+    }
   }
 
   static func month(of date: Date) -> String { name(monthIndex: monthIndex(of: date)) }
