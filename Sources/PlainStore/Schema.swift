@@ -78,10 +78,7 @@ public struct EntitySchema: Sendable {
     self.segmentKeyName = segmentedBy.map(propertyName(of:))
     self.segmentKeyPath = segmentedBy
     self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
-    let typedKeys = unique.map { keyPaths -> @Sendable (E) -> UniqueKey in
-      let parts = keyPaths.map(UniqueKeyPart.reader)
-      return { object in UniqueKey(values: parts.map { $0(object) }) }
-    }
+    let typedKeys = unique.map { keyPaths in UniqueKey.reader(keyPaths.map(UniqueKeyPart.reader)) }
     self.uniqueKeys = typedKeys.map { keyOf in { keyOf($0 as! E) } }
     self.makeObjects = { TypedSegmentObjects<E>(uniqueKeys: typedKeys) }
     self.references = references.map(AnyReference.init)
@@ -102,6 +99,25 @@ public struct EntitySchema: Sendable {
 /// into a stored object. Nil is a value like any other.
 public struct UniqueKey: Hashable, Sendable {
   var values: [UniqueKeyPart]
+
+  /// A function that reads an object's key from its parts' readers. Keys of up to three parts
+  /// are read without a loop: this code runs unspecialized (generic over `E`), where a `map`
+  /// over the readers costs more than reading the properties.
+  static func reader<E>(_ parts: [@Sendable (E) -> UniqueKeyPart]) -> @Sendable (E) -> UniqueKey {
+    switch parts.count {
+    case 1:
+      let first = parts[0]
+      return { UniqueKey(values: [first($0)]) }
+    case 2:
+      let (first, second) = (parts[0], parts[1])
+      return { UniqueKey(values: [first($0), second($0)]) }
+    case 3:
+      let (first, second, third) = (parts[0], parts[1], parts[2])
+      return { UniqueKey(values: [first($0), second($0), third($0)]) }
+    default:
+      return { object in UniqueKey(values: parts.map { $0(object) }) }
+    }
+  }
 }
 
 extension EntitySchema {
