@@ -133,10 +133,10 @@ public final class StoreContext: Sendable {
   ///   updated object that is not stored, or that another context or process deleted.
   @discardableResult
   public func save() throws -> SaveResult {
-    let pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
+    var pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
     guard !pending.isEmpty else { return SaveResult(transaction: nil) }
-    let encoded = try StorableCheck.check(pending)
-    let result = try coordinator.commit(pending, author: author, encoded: encoded)
+    try StorableCheck.check(&pending)
+    let result = try coordinator.commit(pending, author: author)
     changes.withLock { changes in
       // What the store holds now is the measure of the next update; an object that merged
       // into another is not stored under its own id.

@@ -30,6 +30,8 @@ struct CommitPlanner {
   private var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
   private(set) var merged: [ObjectKey: ObjectKey] = [:]
+  /// Whether written objects keep the JSON the check made of them (a file store writes it).
+  private var keepingJSON = false
 
   /// One object as this transaction leaves it, and as it was committed before.
   private struct Written {
@@ -41,9 +43,9 @@ struct CommitPlanner {
     var segment: String?
     /// The value's unique keys, when `put` computed them.
     var uniqueKeys: [UniqueKey]?
-    /// Written exactly as the context gave it: its JSON from the check before the commit is
-    /// its JSON, and is not encoded again.
-    var isGiven = false
+    /// The JSON the check before the commit made of the value, when the transaction writes it
+    /// exactly as the context gave it: it is not encoded again.
+    var givenJSON: RawJSON?
   }
 
   struct SegmentRef: Hashable {
@@ -66,12 +68,11 @@ struct CommitPlanner {
   /// The committed value an object had before this transaction.
   func originalValue(_ key: ObjectKey) -> (any Entity)? { written[key]?.original }
 
-  /// The log entry for the changes, or nil when they change nothing. `encoded`: the objects'
-  /// JSON as the check before the commit made it; an object stored as it was given keeps it
-  /// (`LogChange.encoded`), so that its change file and its segment write it as it is.
-  mutating func plan(
-    _ changes: [PendingChange], author: String, timestamp: Date, encoded: [ObjectKey: RawJSON] = [:]
-  ) throws -> LogEntry? {
+  /// The log entry for the changes, or nil when they change nothing. `keepingJSON`: an object
+  /// stored as it was given keeps the JSON the check made of it (`LogChange.encoded`), so that
+  /// its change file and its segment write it as it is.
+  mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date, keepingJSON: Bool = false) throws -> LogEntry? {
+    self.keepingJSON = keepingJSON
     written.reserveCapacity(changes.count)
     for change in changes where change.kind != .delete {
       try put(change)
@@ -81,7 +82,7 @@ struct CommitPlanner {
     }
     try checkDenyRules()
     try checkReferences()
-    return try logEntry(author: author, timestamp: timestamp, encoded: encoded)
+    return try logEntry(author: author, timestamp: timestamp)
   }
 
   // MARK: Reading the state as this transaction leaves it
@@ -102,10 +103,10 @@ struct CommitPlanner {
   /// Writes `value` (nil: deletes) for `key` in this transaction and keeps the uniqueness
   /// indexes in step. `known` is the object's current value when the caller already read it;
   /// `computed`, `value`'s segment and unique keys when the caller computed them, after building
-  /// that segment's scopes; `isGiven`, whether `value` is the context's own.
+  /// that segment's scopes; `givenJSON`, `value`'s JSON when it is the context's own.
   private mutating func set(
     _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil,
-    computed: (segment: String, keys: [UniqueKey])? = nil, isGiven: Bool = false
+    computed: (segment: String, keys: [UniqueKey])? = nil, givenJSON: RawJSON? = nil
   ) throws {
     let table = try state.table(key.entity)
     var entry: Written
@@ -128,7 +129,7 @@ struct CommitPlanner {
     entry.value = value
     entry.segment = newSegment
     entry.uniqueKeys = computed?.keys
-    entry.isGiven = isGiven  // written again, by a delete rule say: no longer what was given
+    entry.givenJSON = givenJSON  // written again, by a delete rule say: no longer what was given
     written[key] = entry
     if let newSegment, computed == nil {
       workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key)
@@ -209,7 +210,9 @@ struct CommitPlanner {
       self.merged[key] = otherKey
       return
     }
-    try set(key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys), isGiven: isGiven)
+    try set(
+      key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys),
+      givenJSON: isGiven && keepingJSON ? change.encoded : nil)
   }
 
   /// The index of one uniqueness constraint over the objects a value could collide with: its
@@ -329,7 +332,7 @@ struct CommitPlanner {
 
   // MARK: The transaction
 
-  private mutating func logEntry(author: String, timestamp: Date, encoded: [ObjectKey: RawJSON]) throws -> LogEntry? {
+  private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
     for (key, entry) in written {
@@ -338,7 +341,7 @@ struct CommitPlanner {
       case (nil, _, let value?, let segment?):
         var change = LogChange(entity: key.entity, id: key.id, kind: .insert, segment: segment, from: nil, value: value)
         change.uniqueKeys = entry.uniqueKeys
-        if entry.isGiven { change.encoded = encoded[key] }
+        change.encoded = entry.givenJSON
         changes.append(change)
       case (_?, let from?, nil, _):
         changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil))
@@ -346,7 +349,7 @@ struct CommitPlanner {
         var change = LogChange(
           entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value)
         change.uniqueKeys = entry.uniqueKeys
-        if entry.isGiven { change.encoded = encoded[key] }
+        change.encoded = entry.givenJSON
         changes.append(change)
       default:
         continue

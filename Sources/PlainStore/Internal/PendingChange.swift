@@ -11,6 +11,8 @@ struct PendingChange: Sendable {
   /// The value the context last handed out for this object: what the change is measured from,
   /// property by property. nil when the context never read it.
   var snapshot: (any Entity)?
+  /// The value's JSON, as the check before the commit encoded it (see `StorableCheck`).
+  var encoded: RawJSON?
 }
 
 struct ObjectKey: Hashable, Sendable {

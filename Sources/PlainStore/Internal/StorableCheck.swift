@@ -7,21 +7,19 @@
 /// The JSON is the commit's: a change file writes an object the commit stores as given from it,
 /// so that each object is encoded once.
 enum StorableCheck {
-  static func check(_ changes: [PendingChange]) throws -> [ObjectKey: RawJSON] {
+  /// Checks every value and keeps its JSON in its change (`PendingChange.encoded`).
+  static func check(_ changes: inout [PendingChange]) throws {
     let encoder = StoreCoding.makeEncoder().reusing()
-    var encoded: [ObjectKey: RawJSON] = [:]
-    encoded.reserveCapacity(changes.count)
-    for change in changes {
-      guard let value = change.value else { continue }
+    for index in changes.indices {
+      guard let value = changes[index].value else { continue }
       do {
-        encoded[ObjectKey(entity: change.entity, id: change.id)] = RawJSON(bytes: try encoder.encodeBytes(AnyEncodableEntity(value: value)))
+        changes[index].encoded = RawJSON(bytes: try encoder.encodeBytes(AnyEncodableEntity(value: value)))
       } catch EncodingError.invalidValue(_, let context) {
-        throw refusal(change, property: name(context.codingPath), context.debugDescription)
+        throw refusal(changes[index], property: name(context.codingPath), context.debugDescription)
       } catch {
-        throw refusal(change, property: nil, "cannot be encoded: \(error)")
+        throw refusal(changes[index], property: nil, "cannot be encoded: \(error)")
       }
     }
-    return encoded
   }
 
   private static func refusal(_ change: PendingChange, property: String?, _ reason: String) -> StoreError {

@@ -2,26 +2,25 @@ import Foundation
 
 extension StoreCoordinator {
   /// Commits a context's changes as one transaction: all or nothing, durable before it returns.
-  /// Returns nil when the changes change nothing. `encoded`: the objects' JSON, as the check
-  /// before the commit encoded them.
-  func commit(_ changes: [PendingChange], author: String, encoded: [ObjectKey: RawJSON] = [:]) throws -> SaveResult {
+  /// Returns nil when the changes change nothing.
+  func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
     let result: SaveResult
     if let lock {
       // A damaged cache file found before the change file is written: rebuilt, and the commit
       // tried once more (nothing of it is on disk yet).
       result = try repairingCache {
-        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author, encoded: encoded) }
+        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author) }
       }
     } else {
-      result = try commitHoldingLock(changes, author: author, encoded: encoded)
+      result = try commitHoldingLock(changes, author: author)
     }
     deliverRemoteChanges()
     if let transaction = result.transaction { broadcaster.announceSave(transaction) }
     return result
   }
 
-  private func commitHoldingLock(_ changes: [PendingChange], author: String, encoded: [ObjectKey: RawJSON]) throws -> SaveResult {
+  private func commitHoldingLock(_ changes: [PendingChange], author: String) throws -> SaveResult {
     var merged: [ObjectID: ObjectID] = [:]
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
@@ -29,7 +28,7 @@ extension StoreCoordinator {
       let planned: LogEntry?
       do {
         // A file store writes each object's JSON as the check made it; memory keeps none.
-        planned = try planner.plan(changes, author: author, timestamp: options.clock(), encoded: files == nil ? [:] : encoded)
+        planned = try planner.plan(changes, author: author, timestamp: options.clock(), keepingJSON: files != nil)
         state = planner.state
         for (from, to) in planner.merged {
           merged[ObjectID(entityName: from.entity, uuid: from.id)] = ObjectID(entityName: to.entity, uuid: to.id)
