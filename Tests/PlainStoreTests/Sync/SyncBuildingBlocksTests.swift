@@ -86,6 +86,23 @@ import Testing
     }
   }
 
+  /// Written in one buffer with the checksum filled in afterwards, a change file is still its
+  /// body's bytes inside the envelope, whether its size was guessed short or long.
+  @Test(arguments: [2, 3000])
+  func aChangeFileIsItsBodyInsideTheEnvelopeByteForByte(objects: Int) throws {
+    var change = sampleChange()
+    change.objects = (0..<objects).map { index in
+      var object = ObjectChange(entity: "Feed", id: testID(index), kind: .upsert, fields: ["memoText": rawString("#\(index)")])
+      if index % 2 == 0 { object.encodedValue = RawJSON(bytes: Array(#"{"memoText":"given"}"#.utf8)) }
+      return object
+    }
+    let body = try StoreCoding.makeEncoder().encode(change)
+    let expected =
+      Data(#"{"checksum":""#.utf8) + Data(HybridLogicalClock.text(ChangeFileCodec.checksum(body)).utf8) + Data(#"","change":"#.utf8)
+      + body + Data("}\n".utf8)
+    #expect(try ChangeFileCodec.encode(change) == expected)
+  }
+
   @Test func anotherDevicesDamagedFileIsNotArrivedYetButOurOwnIsRefusedWithItsPath() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }

@@ -17,6 +17,25 @@ final class JSONWriter {
 
   var data: Data { Data(bytes: base, count: count) }
 
+  /// The bytes written, handed over without a copy; the writer starts again empty.
+  func takeData() -> Data {
+    let data =
+      count == 0
+      ? Data()
+      : Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    if count == 0 { base.deallocate() }
+    capacity = 256
+    base = .allocate(capacity: capacity)
+    count = 0
+    return data
+  }
+
+  /// Overwrites bytes already written, from `offset` on.
+  func replace(at offset: Int, with bytes: [UInt8]) {
+    precondition(offset >= 0 && offset + bytes.count <= count, "replace past the bytes written")
+    bytes.withUnsafeBufferPointer { (base + offset).update(from: $0.baseAddress!, count: $0.count) }
+  }
+
   @inline(__always) func reserve(_ extra: Int) {
     if count + extra > capacity { grow(count + extra) }
   }

@@ -12,20 +12,31 @@ enum ChangeFileCodec {
   private static func middle(_ key: String) -> [UInt8] { Array("\",\"\(key)\":".utf8) }
 
   static func encode(_ change: ChangeFile) throws -> Data {
-    seal(try StoreCoding.makeEncoder().encode(change), under: "change")
+    // Room for every object's JSON as the check made it, and its entity, id and kind.
+    let size = change.objects.reduce(512) { $0 + ($1.encodedValue?.bytes.count ?? 256) + 128 }
+    return try sealed(change, under: "change", capacity: size)
   }
 
   static func encode(_ snapshot: ChangeSnapshot) throws -> Data {
-    seal(try StoreCoding.makeEncoder().encode(snapshot), under: "snapshot")
+    try sealed(snapshot, under: "snapshot", capacity: 4096)
   }
 
-  private static func seal(_ body: Data, under key: String) -> Data {
-    var out = Data(prefix)
-    out.append(contentsOf: HybridLogicalClock.text(checksum(body)).utf8)
-    out.append(contentsOf: middle(key))
-    out.append(body)
-    out.append(contentsOf: suffix)
-    return out
+  /// The envelope, the body and the end written into one buffer that becomes the file's bytes,
+  /// the checksum filled in once the body is there: a bulk save's change file is tens of
+  /// megabytes, and every copy of it costs fresh pages.
+  private static func sealed<T: Encodable>(_ value: T, under key: String, capacity: Int) throws -> Data {
+    let encoding = JSONEncoding(userInfo: [:], capacity: capacity)
+    let writer = encoding.writer
+    prefix.withUnsafeBytes(writer.append)
+    let checksumStart = writer.count
+    Array(repeating: UInt8(ascii: "0"), count: 16).withUnsafeBytes(writer.append)
+    middle(key).withUnsafeBytes(writer.append)
+    let bodyStart = writer.count
+    try encoding.encodeValue(value, key: nil)
+    let body = UnsafeRawBufferPointer(start: writer.base + bodyStart, count: writer.count - bodyStart)
+    writer.replace(at: checksumStart, with: Array(HybridLogicalClock.text(checksum(body)).utf8))
+    suffix.withUnsafeBytes(writer.append)
+    return writer.takeData()
   }
 
   enum Failure: Error, Equatable {
@@ -78,15 +89,17 @@ enum ChangeFileCodec {
 
   /// FNV-1a, 64 bits: enough to tell damage from a whole file; it is not a signature.
   static func checksum(_ data: Data) -> UInt64 {
+    data.withUnsafeBytes(checksum)
+  }
+
+  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     // Over the raw buffer: Data's iterator costs several times the hashing itself, and every
     // change file, journal record and segment is hashed once per write and once per read.
-    data.withUnsafeBytes { bytes in
-      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-      for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01b3
-      }
-      return hash
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
     }
+    return hash
   }
 }
