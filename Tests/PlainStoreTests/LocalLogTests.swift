@@ -16,6 +16,19 @@ import Testing
 
   func json(_ sequence: Int) -> Data { Data(#"{"sequence":\#(sequence)}"#.utf8) }
 
+  /// Encoded straight into its frame, a transaction's record is the frame of its JSON, byte for
+  /// byte, whether its size was guessed short or long.
+  @Test(arguments: [1, 2000])
+  func aRecordIsTheFrameOfItsEntrysJSON(changes: Int) throws {
+    let entry = LogEntry(
+      sequence: 123_456_789, author: "test", timestamp: Date(timeIntervalSince1970: 1_773_126_000),
+      changes: (0..<changes).map { index in
+        LogChange(entity: "Event", id: UUID(), kind: .delete, segment: String(repeating: "9", count: index % 300), from: nil, value: nil)
+      })
+    let expected = LocalLog.frame(sequence: entry.sequence, body: try StoreCoding.makeEncoder().encode(entry))
+    #expect(try LocalLog.record(entry) == expected)
+  }
+
   @Test func aRecordStillBeingAppendedIsNotThereYetAndTheNextWriterCutsIt() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     var cursor = try log.append(json(1), sequence: 1, after: nil, manifestSequence: 0)

@@ -209,6 +209,11 @@ struct LocalLog: Sendable {
   /// when there is none or when the manifest has folded in part of the current one (its first
   /// sequence is at or before `manifestSequence`).
   func append(_ json: Data, sequence: Int, after cursor: Cursor?, manifestSequence: Int) throws -> Cursor {
+    try append(record: Self.frame(sequence: sequence, body: json), sequence: sequence, after: cursor, manifestSequence: manifestSequence)
+  }
+
+  /// Appends a record as `frame` or `record` made it.
+  func append(record: Data, sequence: Int, after cursor: Cursor?, manifestSequence: Int) throws -> Cursor {
     var position = Cursor(stream: sequence, offset: 0, next: sequence)
     if let cursor, cursor.next == sequence, cursor.stream == sequence || cursor.stream > manifestSequence {
       position = cursor
@@ -231,7 +236,6 @@ struct LocalLog: Sendable {
       }
       guard ftruncate(fd, off_t(position.offset)) == 0 else { throw FileSystem.error(errno, path, "cannot cut an unfinished record") }
     }
-    let record = Self.frame(sequence: sequence, body: json)
     do {
       try FileSystem.writeAll(record, to: fd, displayPath: path)
     } catch {
@@ -246,11 +250,22 @@ struct LocalLog: Sendable {
 
   /// One record as a stream holds it: header line, JSON, newline.
   static func frame(sequence: Int, body: Data) -> Data {
-    var record = Data(
-      "entry \(ChangeFileName.sequenceText(sequence)) \(hex16(UInt64(body.count))) \(hex16(ChangeFileCodec.checksum(body)))\n".utf8)
+    var record = body.withUnsafeBytes { Data(header(sequence: sequence, body: $0)) }
     record.append(body)
     record.append(UInt8(ascii: "\n"))
     return record
+  }
+
+  /// The record of a transaction, encoded straight into its frame.
+  static func record(_ entry: LogEntry) throws -> Data {
+    try StoreCoding.makeEncoder().encodeFramed(
+      entry, capacity: 256 + entry.changes.count * 160, headerSize: header(sequence: entry.sequence, body: .init(start: nil, count: 0)).count,
+      header: { header(sequence: entry.sequence, body: $0) }, trailer: [UInt8(ascii: "\n")])
+  }
+
+  /// A record's first line: its sequence, and its body's length and checksum (fixed widths).
+  private static func header(sequence: Int, body: UnsafeRawBufferPointer) -> [UInt8] {
+    Array("entry \(ChangeFileName.sequenceText(sequence)) \(hex16(UInt64(body.count))) \(hex16(ChangeFileCodec.checksum(body)))\n".utf8)
   }
 
   // MARK: Pruning

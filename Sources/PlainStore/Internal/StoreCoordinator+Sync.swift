@@ -139,9 +139,8 @@ extension StoreCoordinator {
       // The values are in the change file already: the log names them only.
       for index in stored.changes.indices { stored.changes[index].value = nil }
     }
-    let json = try StoreCoding.makeEncoder().encode(stored)
     state.logCursor = try files.log.append(
-      json, sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
+      record: try LocalLog.record(stored), sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
     state.statistics.logRecordsWritten += 1
   }
 

@@ -30,10 +30,12 @@ final class JSONWriter {
     return data
   }
 
-  /// Overwrites bytes already written, from `offset` on.
-  func replace(at offset: Int, with bytes: [UInt8]) {
-    precondition(offset >= 0 && offset + bytes.count <= count, "replace past the bytes written")
-    bytes.withUnsafeBufferPointer { (base + offset).update(from: $0.baseAddress!, count: $0.count) }
+  /// Fills the first `size` bytes, left for a header, with `header` of the bytes after them;
+  /// returns the header's length (the caller checks it is `size`).
+  func header(_ size: Int, _ header: (UnsafeRawBufferPointer) -> [UInt8]) -> Int {
+    let bytes = header(UnsafeRawBufferPointer(start: base + size, count: count - size))
+    if bytes.count == size { bytes.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: size) } }
+    return bytes.count
   }
 
   @inline(__always) func reserve(_ extra: Int) {

@@ -15,6 +15,23 @@ struct StoreJSONEncoder {
     return encoding.writer.data
   }
 
+  /// Encodes `value` into one buffer after a header and before a trailer, the header made from
+  /// the body once it is written (its length, its checksum: `header` is always `headerSize`
+  /// bytes long), and hands the whole over without a copy: a bulk save's change file and log
+  /// record are tens of megabytes, and every copy costs fresh pages.
+  func encodeFramed<T: Encodable>(
+    _ value: T, capacity: Int, headerSize: Int, header: (UnsafeRawBufferPointer) -> [UInt8], trailer: [UInt8]
+  ) throws -> Data {
+    let encoding = JSONEncoding(userInfo: userInfo, capacity: capacity + headerSize + trailer.count)
+    let writer = encoding.writer
+    writer.count = headerSize
+    try encoding.encodeValue(value, key: nil)
+    let written = writer.header(headerSize, header)
+    precondition(written == headerSize, "a frame's header is \(written) bytes, not \(headerSize)")
+    trailer.withUnsafeBytes(writer.append)
+    return writer.takeData()
+  }
+
   /// An encoder of many small documents one after another, each into the buffers of the one
   /// before: a bulk save encodes tens of thousands of objects, and setting up an encoder costs
   /// about as much as encoding one of them.

@@ -21,22 +21,13 @@ enum ChangeFileCodec {
     try sealed(snapshot, under: "snapshot", capacity: 4096)
   }
 
-  /// The envelope, the body and the end written into one buffer that becomes the file's bytes,
-  /// the checksum filled in once the body is there: a bulk save's change file is tens of
-  /// megabytes, and every copy of it costs fresh pages.
+  /// The envelope, the body and the end in one buffer, the checksum filled in once the body is
+  /// there.
   private static func sealed<T: Encodable>(_ value: T, under key: String, capacity: Int) throws -> Data {
-    let encoding = JSONEncoding(userInfo: [:], capacity: capacity)
-    let writer = encoding.writer
-    prefix.withUnsafeBytes(writer.append)
-    let checksumStart = writer.count
-    Array(repeating: UInt8(ascii: "0"), count: 16).withUnsafeBytes(writer.append)
-    middle(key).withUnsafeBytes(writer.append)
-    let bodyStart = writer.count
-    try encoding.encodeValue(value, key: nil)
-    let body = UnsafeRawBufferPointer(start: writer.base + bodyStart, count: writer.count - bodyStart)
-    writer.replace(at: checksumStart, with: Array(HybridLogicalClock.text(checksum(body)).utf8))
-    suffix.withUnsafeBytes(writer.append)
-    return writer.takeData()
+    let middle = middle(key)
+    return try StoreCoding.makeEncoder().encodeFramed(
+      value, capacity: capacity, headerSize: prefix.count + 16 + middle.count,
+      header: { body in prefix + Array(HybridLogicalClock.text(checksum(body)).utf8) + middle }, trailer: suffix)
   }
 
   enum Failure: Error, Equatable {
