@@ -23,7 +23,7 @@ struct CommitPlanner {
   /// The objects this transaction wrote, by the segment they were written into, where that
   /// segment's scopes were not built when they were written (an object that moved on is listed
   /// in both; readers check).
-  private var workBySegment: [SegmentRef: [ObjectKey]] = [:]
+  private var writtenBySegment: [SegmentRef: [ObjectKey]] = [:]
   /// The entities with a built scope: only their writes maintain indexes. A schema's few names,
   /// compared rather than hashed.
   private var indexedEntities: [String] = []
@@ -132,7 +132,7 @@ struct CommitPlanner {
     entry.givenJSON = givenJSON  // written again, by a delete rule say: no longer what was given
     written[key] = entry
     if let newSegment, computed == nil {
-      workBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key)
+      writtenBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key)
     }
     guard indexedEntities.contains(key.entity) else { return }
     for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
@@ -240,7 +240,7 @@ struct CommitPlanner {
         unindex(keyOf(original), of: key.id, in: scope, table)
       }
     }
-    let writtenBefore = segmentWide ? workBySegment[ref] ?? [] : written.keys.filter { $0.entity == entity }
+    let writtenBefore = segmentWide ? writtenBySegment[ref] ?? [] : written.keys.filter { $0.entity == entity }
     for key in writtenBefore {
       if let entry = written[key], let value = entry.value, !segmentWide || entry.segment == segment {
         indexChanges[scope]?[keyOf(value)] = .some(key.id)
