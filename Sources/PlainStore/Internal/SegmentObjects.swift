@@ -33,32 +33,60 @@ protocol SegmentObjects: AnyObject, Sendable {
 }
 
 /// A segment's objects of one entity type, by id.
+///
+/// The objects sit in an array in no order, and a table of a concrete type says where each id's
+/// object is: this class runs unspecialized for `E` (the app's module makes it, through
+/// `EntitySchema`), where every step of a `[UUID: E]` costs a generic call, and a bulk save
+/// writes tens of thousands of objects one at a time.
 final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable {
   // Only ever touched inside the coordinator's Mutex, or by the one thread that decoded it.
-  var byID: [UUID: E]
+  private(set) var objects: [E] = []
+  /// Where each id's object is in `objects`.
+  private var rowOf: [UUID: Int] = [:]
   /// The JSON of the objects put with it since the segment file was last written.
   private var encodedByID: [UUID: RawJSON] = [:]
   let uniqueKeys: [@Sendable (E) -> UniqueKey]
 
-  init(_ byID: [UUID: E] = [:], uniqueKeys: [@Sendable (E) -> UniqueKey]) {
-    self.byID = byID
+  init(uniqueKeys: [@Sendable (E) -> UniqueKey]) {
     self.uniqueKeys = uniqueKeys
   }
 
-  /// The objects of a decoded segment file, hashed by id on the thread that decoded them, so
-  /// that a fetch reading many months hashes them on every core.
-  func fill(_ objects: [E]) {
-    byID.reserveCapacity(objects.count)
-    for object in objects { byID[object.id] = object }
+  /// The objects of a decoded segment file, indexed by id on the thread that decoded them, so
+  /// that a fetch reading many months indexes them on every core. Of two objects with one id
+  /// (a file the store did not write), the later is kept.
+  func fill(_ decoded: [E]) {
+    guard objects.isEmpty else {
+      for object in decoded { store(object) }
+      return
+    }
+    rowOf.reserveCapacity(decoded.count)
+    for (row, object) in decoded.enumerated() {
+      if rowOf.updateValue(row, forKey: object.id) != nil {  // an id twice: one by one, the later kept
+        rowOf = [:]
+        for object in decoded { store(object) }
+        return
+      }
+    }
+    objects = decoded
   }
 
-  var count: Int { byID.count }
+  private func store(_ object: E) {
+    let id = object.id
+    if let row = rowOf[id] {
+      objects[row] = object
+    } else {
+      rowOf[id] = objects.count
+      objects.append(object)
+    }
+  }
 
-  subscript(id: UUID) -> (any Entity)? { byID[id] }
+  var count: Int { objects.count }
+
+  subscript(id: UUID) -> (any Entity)? { rowOf[id].map { objects[$0] } }
 
   func put(_ object: any Entity, encoded: RawJSON?) {
     let object = object as! E
-    byID[object.id] = object
+    store(object)
     if let encoded {
       encodedByID[object.id] = encoded
     } else if !encodedByID.isEmpty {
@@ -67,44 +95,49 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   }
 
   func remove(_ id: UUID) {
-    byID[id] = nil
     if !encodedByID.isEmpty { encodedByID[id] = nil }
+    guard let row = rowOf.removeValue(forKey: id) else { return }
+    let last = objects.removeLast()
+    if row < objects.count {  // the last object takes the removed one's place
+      objects[row] = last
+      rowOf[last.id] = row
+    }
   }
 
   func forgetEncoded() { encodedByID = [:] }
 
   func forEachID(_ body: (UUID) -> Void) {
-    for id in byID.keys { body(id) }
+    for id in rowOf.keys { body(id) }
   }
 
   func forEachObject(_ body: (any Entity) throws -> Void) rethrows {
-    for object in byID.values { try body(object) }
+    for object in objects { try body(object) }
   }
 
   func uniqueKey(of id: UUID, constraint: Int) -> UniqueKey? {
-    byID[id].map(uniqueKeys[constraint])
+    rowOf[id].map { uniqueKeys[constraint](objects[$0]) }
   }
 
   func addUniqueKeys(constraint: Int, to index: inout [UniqueKey: UUID]) {
     let keyOf = uniqueKeys[constraint]
-    for (id, object) in byID { index[keyOf(object)] = id }
+    for object in objects { index[keyOf(object)] = object.id }
   }
 
   func referrers(to target: UUID, through reference: AnyReference, skip: (UUID) -> Bool) -> [any Entity] {
     let key = reference.key as! KeyPath<E, UUID?>
     var found: [any Entity] = []
-    for (id, object) in byID where object[keyPath: key] == target && !skip(id) { found.append(object) }
+    for object in objects where object[keyPath: key] == target && !skip(object.id) { found.append(object) }
     return found
   }
 
   func encodeFile(entity: String, segment: String, encoder: StoreJSONEncoder) throws -> Data {
     // Sorts the ids, not the objects, and in an array of a concrete type: this class is not
     // specialized for E, so its generic sorts and copies of E cost a call per step.
-    var order: [(order: UUIDOrder, id: UUID)] = []
-    order.reserveCapacity(byID.count)
-    for id in byID.keys { order.append((uuidOrder(id), id)) }
+    var order: [(order: UUIDOrder, id: UUID, row: Int)] = []
+    order.reserveCapacity(rowOf.count)
+    for (id, row) in rowOf { order.append((uuidOrder(id), id, row)) }
     order.sort { $0.order < $1.order }
-    let objects = InIDOrder(objects: order.map { byID[$0.id]! }, encoded: order.map { encodedByID[$0.id] })
+    let objects = InIDOrder(objects: order.map { self.objects[$0.row] }, encoded: order.map { encodedByID[$0.id] })
     return try encoder.encode(SegmentFile(entity: entity, segment: segment, objects: objects))
   }
 

@@ -41,11 +41,11 @@ extension StoreCoordinator {
       for segment in segments {
         try ensureLoaded(table, segment, &state)
         if let segmentObjects = table.slots[segment]?.objects {
-          let objects = (segmentObjects as! TypedSegmentObjects<E>).byID  // the table of E's name holds E
+          let objects = (segmentObjects as! TypedSegmentObjects<E>).objects  // the table of E's name holds E
           if overlay.changed.isEmpty {
-            for object in objects.values where try accepts(object) { found.append(object) }
+            for object in objects where try accepts(object) { found.append(object) }
           } else {
-            for (id, object) in objects where overlay.changed[id] == nil {
+            for object in objects where overlay.changed[object.id] == nil {
               if try accepts(object) { found.append(object) }
             }
           }
