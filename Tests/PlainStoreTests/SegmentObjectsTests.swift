@@ -37,6 +37,25 @@ import Testing
     #expect(objects.referrers(to: Sample.id(9), through: reference) { $0 == Sample.id(3) }.isEmpty)
   }
 
+  /// Objects move when others are removed, and a file holding one id twice keeps the later:
+  /// every id still finds its own object.
+  @Test func everyIDFindsItsObjectAfterRemovesAndDuplicates() throws {
+    let objects = try #require(eventSchema.makeObjects() as? TypedSegmentObjects<Event>)
+    objects.fill((1...6).map { event($0, owner: nil, day: Double($0)) } + [event(2, owner: 9, day: 20)])
+    #expect(objects.count == 6)
+    #expect(objects[Sample.id(2)] as? Event == event(2, owner: 9, day: 20))
+    for removed in [1, 6, 3] { objects.remove(Sample.id(removed)) }
+    objects.remove(Sample.id(99))  // not there: nothing moves
+    #expect(objects.count == 3)
+    for n in [2, 4, 5] { #expect((objects[Sample.id(n)] as? Event)?.id == Sample.id(n), "id \(n)") }
+    for n in [1, 3, 6] { #expect(objects[Sample.id(n)] == nil, "id \(n)") }
+    #expect(Set(objects.objects.map(\.id)) == Set([2, 4, 5].map(Sample.id)))
+
+    let unique = try #require(eventSchema.makeObjects() as? TypedSegmentObjects<Event>)
+    unique.fill((1...3).map { event($0, owner: nil, day: 1) })
+    #expect(unique.objects.map(\.id) == (1...3).map(Sample.id), "a file of distinct ids is kept as it is")
+  }
+
   @Test func theSegmentFileIsTheObjectsInIDOrder() throws {
     let objects = eventSchema.makeObjects()
     let events = [7, 300, 2, 41, 5].map { event($0, owner: nil, day: 1) }
