@@ -32,6 +32,7 @@ struct CommitPlanner {
   private(set) var merged: [ObjectKey: ObjectKey] = [:]
   /// Whether written objects keep the JSON the check made of them (a file store writes it).
   private var keepingJSON = false
+  private var lastTable: EntityTable?
 
   /// One object as this transaction leaves it, and as it was committed before.
   private struct Written {
@@ -87,16 +88,24 @@ struct CommitPlanner {
 
   // MARK: Reading the state as this transaction leaves it
 
+  /// The table of an entity, the last one kept at hand: a save's objects come entity by entity.
+  private mutating func entityTable(_ name: String) throws -> EntityTable {
+    if let lastTable, lastTable.schema.name == name { return lastTable }
+    let table = try state.table(name)
+    lastTable = table
+    return table
+  }
+
   /// The object as this transaction leaves it; `segment` names where to look first.
   private mutating func current(_ key: ObjectKey, segment: String?, thorough: Bool) throws -> (any Entity)? {
     if let entry = written[key] { return entry.value }
-    let table = try state.table(key.entity)
+    let table = try entityTable(key.entity)
     return try reader.committedObject(table, key.id, segment, thorough, &state)
   }
 
   private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
     if let entry = written[key] { return entry.value }
-    let table = try state.table(key.entity)
+    let table = try entityTable(key.entity)
     return try reader.committedObject(table, key.id, hint.map(table.segment(of:)), thorough, &state)
   }
 
@@ -108,7 +117,7 @@ struct CommitPlanner {
     _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil,
     computed: (segment: String, keys: [UniqueKey])? = nil, givenJSON: RawJSON? = nil
   ) throws {
-    let table = try state.table(key.entity)
+    let table = try entityTable(key.entity)
     var entry: Written
     if let pending = written[key] {
       entry = pending
@@ -163,7 +172,7 @@ struct CommitPlanner {
   private mutating func put(_ change: PendingChange) throws {
     guard let value = change.value else { return }
     let key = ObjectKey(entity: change.entity, id: change.id)
-    let table = try state.table(change.entity)
+    let table = try entityTable(change.entity)
     let valueSegment = table.segment(of: value)
     let stored = try current(
       key, segment: change.snapshot.map(table.segment(of:)) ?? valueSegment, thorough: change.kind == .update)
@@ -276,7 +285,7 @@ struct CommitPlanner {
   private mutating func referrers(of id: UUID, in entity: EntitySchema, through reference: AnyReference) throws
     -> [any Entity]
   {
-    let table = try state.table(entity.name)
+    let table = try entityTable(entity.name)
     try reader.loadAll(table, &state)
     var found: [any Entity] = []
     for slot in table.slots.values {
@@ -312,7 +321,7 @@ struct CommitPlanner {
     var lastFound: ObjectKey?
     for (key, entry) in written {
       guard let value = entry.value else { continue }
-      for reference in try state.table(key.entity).schema.references {
+      for reference in try entityTable(key.entity).schema.references {
         guard let target = reference.target(value) else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
         if targetKey == lastFound { continue }

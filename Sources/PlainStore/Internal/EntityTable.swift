@@ -57,9 +57,14 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   /// otherwise, and remembered for the next compaction either way. `uniqueKeys`: a put's
   /// value's keys, when the caller has them.
   func apply(_ operation: Operation, to segment: String, sequence: Int, uniqueKeys: [UniqueKey]? = nil) {
-    // Mutate the slot in place: copying it out would copy its objects on every change.
-    if slots[segment] == nil { slots[segment] = Slot(file: nil, objects: schema.makeObjects()) }
-    let objects = slots[segment]!.objects
+    // The month's slot is changed in place, found with one lookup: copying it out would copy
+    // its pending changes on every change.
+    let makeObjects = schema.makeObjects
+    apply(operation, to: segment, sequence: sequence, uniqueKeys: uniqueKeys, slot: &slots[segment, default: Slot(file: nil, objects: makeObjects())])
+  }
+
+  private func apply(_ operation: Operation, to segment: String, sequence: Int, uniqueKeys: [UniqueKey]?, slot: inout Slot) {
+    let objects = slot.objects
     switch operation {
     case .put(let object, let encoded):
       reindex(objects, adding: object, keys: uniqueKeys, id: object.id, in: segment)
@@ -70,7 +75,7 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
       objects?.remove(id)
       if segmentOf[id] == segment { segmentOf[id] = nil }
     }
-    slots[segment]!.pending.append(PendingOperation(sequence: sequence, operation: operation))
+    slot.pending.append(PendingOperation(sequence: sequence, operation: operation))
   }
 
   /// The index of one constraint over one segment (or "*": all of them), built from the

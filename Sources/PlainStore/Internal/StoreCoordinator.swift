@@ -445,9 +445,12 @@ final class StoreCoordinator: Sendable {
       if let object = table.slots[segment]?.objects?[id] { return object }
     }
     let first = hint ?? SegmentKey.all
-    if table.slots[first] != nil {
-      try ensureLoaded(table, first, &state)
-      if let object = table.slots[first]?.objects?[id] { return object }
+    if let slot = table.slots[first] {
+      // Loaded, as the months a save writes to mostly are: one lookup of the month, not three.
+      if let objects = slot.objects { if let object = objects[id] { return object } } else {
+        try ensureLoaded(table, first, &state)
+        if let object = table.slots[first]?.objects?[id] { return object }
+      }
     }
     guard thorough, !table.isFullyLoaded else { return nil }
     try loadAll(table, &state)
