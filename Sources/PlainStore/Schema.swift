@@ -98,7 +98,23 @@ public struct EntitySchema: Sendable {
 /// set exactly when their keys for it are equal — the rule by which a save merges an insert
 /// into a stored object. Nil is a value like any other.
 public struct UniqueKey: Hashable, Sendable {
-  var values: [UniqueKeyPart]
+  let values: [UniqueKeyPart]
+  /// The values' hash, taken once: a save looks each key up in several indexes, and hashing the
+  /// parts again copies each one.
+  private let hash: Int
+
+  init(values: [UniqueKeyPart]) {
+    self.values = values
+    var hasher = Hasher()
+    hasher.combine(values)
+    hash = hasher.finalize()
+  }
+
+  public static func == (lhs: UniqueKey, rhs: UniqueKey) -> Bool {
+    lhs.hash == rhs.hash && lhs.values == rhs.values
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
   /// A function that reads an object's key from its parts' readers. Keys of up to three parts
   /// are read without a loop: this code runs unspecialized (generic over `E`), where a `map`
