@@ -204,6 +204,15 @@ import Testing
     #expect(try StoreJSONEncoder().encode(manifest) == Self.foundationEncoder().encode(manifest))
     #expect(try StoreJSONEncoder().encode(segment) == Self.foundationEncoder().encode(segment))
     #expect(try StoreJSONEncoder().encode(header) == Self.foundationEncoder().encode(header))
+    // A change file's objects and a log's changes are written member by member (JSONRecord):
+    // the same bytes as through Codable's containers.
+    let change = ChangeFile(
+      device: testDevice(7), sequence: 3, hlc: 0x1234_5678_0000_0001, author: "test", timestamp: Sample.epoch, schemaVersion: 1,
+      objects: [
+        ObjectChange(entity: "Event", id: event.uuid, kind: .upsert, value: event, groups: ["when", "what"]),
+        ObjectChange(entity: "Owner", id: Sample.id(3), kind: .delete, fields: nil),
+      ])
+    #expect(try StoreJSONEncoder().encode(change) == Self.foundationEncoder().encode(change))
 
     let decoder = StoreCoding.makeDecoder(schema: TestSchema.v1)
     let back = try decoder.decode(LogEntry.self, from: Self.foundationEncoder().encode(entry))

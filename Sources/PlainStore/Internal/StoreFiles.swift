@@ -295,7 +295,7 @@ extension [LogChange] {
   }
 }
 
-struct LogChange: Codable {
+struct LogChange: Codable, JSONRecord {
   enum Kind: String, Codable { case insert, update, delete }
   var entity: String
   var id: UUID
@@ -352,13 +352,15 @@ struct LogChange: Codable {
   }
 
   func encode(to encoder: Encoder) throws {
-    // In key order, as the record has them: the encoder then copies nothing to sort them.
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(entity, forKey: .entity)
-    try container.encodeIfPresent(from, forKey: .from)
-    try container.encode(id, forKey: .id)
-    try container.encode(kind, forKey: .kind)
-    try container.encode(segment, forKey: .segment)
-    if let value { try container.encode(AnyEncodableEntity(value: value), forKey: .value) }
+    try encodeRecord(to: encoder)
+  }
+
+  func encodeMembers(_ members: inout some JSONRecordMembers) throws {
+    try members.encode(entity, forKey: "entity")
+    if let from { try members.encode(from, forKey: "from") }
+    try members.encode(id, forKey: "id")
+    try members.encode(kind.rawValue, forKey: "kind")
+    try members.encode(segment, forKey: "segment")
+    if let value { try members.encode(AnyEncodableEntity(value: value), forKey: "value") }
   }
 }

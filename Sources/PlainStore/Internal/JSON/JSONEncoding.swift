@@ -263,12 +263,28 @@ final class JSONEncoding: Encoder {
     defer { if key != nil { path.removeLast() } }
     begin()
     do {
-      try value.encode(to: self)
+      // The records a commit writes by the hundred thousand skip Codable's containers.
+      if T.self == ObjectChange.self {
+        try encodeRecord(unsafeBitCast(value, to: ObjectChange.self))
+      } else if T.self == LogChange.self {
+        try encodeRecord(unsafeBitCast(value, to: LogChange.self))
+      } else {
+        try value.encode(to: self)
+      }
     } catch {
       abandon()
       throw error
     }
     end()
+  }
+
+  /// A record written member by member into the level `encodeValue` began (see `JSONRecord`).
+  private func encodeRecord(_ record: some JSONRecord) throws {
+    let level = levels.count - 1
+    levels[level].kind = .object
+    writer.append(UInt8(ascii: "{"))
+    var members = DirectRecordMembers(encoding: self, level: level)
+    try record.encodeMembers(&members)
   }
 
   /// The types with a fixed JSON form, written without a level of their own.

@@ -59,7 +59,7 @@ struct ChangeFile: Codable, Equatable, Sendable {
 }
 
 /// What one change does to one object.
-struct ObjectChange: Codable, Equatable, Sendable {
+struct ObjectChange: Codable, Equatable, Sendable, JSONRecord {
   enum Kind: String, Codable, Sendable { case upsert, delete }
   var entity: String
   var id: UUID
@@ -107,20 +107,20 @@ struct ObjectChange: Codable, Equatable, Sendable {
     }
   }
 
-  func encode(to encoder: Encoder) throws {
-    // In key order, as the file has them: the encoder then copies nothing to sort them.
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(entity, forKey: .entity)
+  func encode(to encoder: Encoder) throws { try encodeRecord(to: encoder) }
+
+  func encodeMembers(_ members: inout some JSONRecordMembers) throws {
+    try members.encode(entity, forKey: "entity")
     if let encodedValue {
-      try container.encode(encodedValue, forKey: .fields)
+      try members.encode(encodedValue, forKey: "fields")
     } else if let value {
-      try container.encode(AnyEncodableEntity(value: value), forKey: .fields)
-    } else {
-      try container.encodeIfPresent(fields, forKey: .fields)
+      try members.encode(AnyEncodableEntity(value: value), forKey: "fields")
+    } else if let fields {
+      try members.encode(fields, forKey: "fields")
     }
-    try container.encodeIfPresent(groups, forKey: .groups)
-    try container.encode(id, forKey: .id)
-    try container.encode(kind, forKey: .kind)
+    if let groups { try members.encode(groups, forKey: "groups") }
+    try members.encode(id, forKey: "id")
+    try members.encode(kind.rawValue, forKey: "kind")
   }
 
   static func == (lhs: ObjectChange, rhs: ObjectChange) -> Bool {
