@@ -365,7 +365,7 @@ struct CommitPlanner {
       }
     }
     guard !changes.isEmpty else { return nil }
-    changes = changes.inLogOrder()
+    changes.sortInLogOrder()
     return LogEntry(sequence: state.sequence + 1, author: author, timestamp: timestamp, changes: changes)
   }
 }

@@ -95,7 +95,7 @@ extension StoreCoordinator {
         changes.append(LogChange(entity: entity.name, id: id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
       }
     }
-    changes = changes.inLogOrder()
+    changes.sortInLogOrder()
     let entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
       folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage,
