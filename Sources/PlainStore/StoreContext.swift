@@ -12,33 +12,7 @@ public final class StoreContext: Sendable {
   let coordinator: StoreCoordinator
   /// Written into the transactions this context commits.
   public let author: String
-  private let changes = Mutex(Changes())
-
-  struct Changes {
-    var pending: [ObjectKey: PendingChange] = [:]
-    var order: [ObjectKey] = []
-    /// The value last handed out for each object: what an update is measured from.
-    var snapshots = ContextSnapshots()
-
-    mutating func record(_ change: PendingChange) {
-      let key = ObjectKey(entity: change.entity, id: change.id)
-      var change = change
-      if let earlier = pending[key] {
-        switch (earlier.kind, change.kind) {
-        case (.insert, .update): change.kind = .insert  // still new to the store
-        case (.insert, .delete):
-          pending[key] = nil
-          order.removeAll { $0 == key }
-          return
-        default: break
-        }
-      } else {
-        order.append(key)
-      }
-      if change.kind != .insert { change.snapshot = snapshots[key] }
-      pending[key] = change
-    }
-  }
+  private let changes = Mutex(PendingChanges())
 
   init(coordinator: StoreCoordinator, author: String) {
     self.coordinator = coordinator
@@ -105,15 +79,12 @@ public final class StoreContext: Sendable {
 
   /// Whether the context holds unsaved changes.
   public var hasChanges: Bool {
-    changes.withLock { !$0.pending.isEmpty }
+    changes.withLock { !$0.isEmpty }
   }
 
   /// Forgets the unsaved changes.
   public func rollback() {
-    changes.withLock { changes in
-      changes.pending = [:]
-      changes.order = []
-    }
+    changes.withLock { $0.removeAll() }
   }
 
   /// Commits the unsaved changes as one transaction, durable on disk when it returns.
@@ -133,7 +104,8 @@ public final class StoreContext: Sendable {
   ///   updated object that is not stored, or that another context or process deleted.
   @discardableResult
   public func save() throws -> SaveResult {
-    var pending = changes.withLock { changes in changes.order.compactMap { changes.pending[$0] } }
+    let (taken, recorded) = changes.withLock { ($0.all, $0.recorded) }
+    var pending = taken
     guard !pending.isEmpty else { return SaveResult(transaction: nil) }
     try StorableCheck.check(&pending)
     let result = try coordinator.commit(pending, author: author)
@@ -142,9 +114,12 @@ public final class StoreContext: Sendable {
       // into another is not stored under its own id.
       var stored: [any Entity] = []
       stored.reserveCapacity(pending.count)
+      // Nothing recorded while the commit ran: every change was this save's.
+      let onlyOurs = changes.recorded == recorded
+      if onlyOurs { changes.removeAll() }
       for change in pending {
         let key = ObjectKey(entity: change.entity, id: change.id)
-        changes.pending[key] = nil
+        if !onlyOurs { changes.remove(key) }
         let mergedAway = !result.merged.isEmpty && result.merged[ObjectID(entityName: key.entity, uuid: key.id)] != nil
         if let value = change.value, !mergedAway, change.kind != .delete {
           stored.append(value)
@@ -153,11 +128,6 @@ public final class StoreContext: Sendable {
         }
       }
       changes.snapshots.remember(stored: stored)
-      if changes.pending.isEmpty {
-        changes.order.removeAll()
-      } else {
-        changes.order.removeAll { changes.pending[$0] == nil }
-      }
     }
     return result
   }
@@ -185,7 +155,7 @@ public final class StoreContext: Sendable {
   /// The object with this id, including this context's unsaved changes; nil if there is none.
   public func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     let key = ObjectKey(entity: E.entityName, id: id)
-    if let change = changes.withLock({ $0.pending[key] }) {
+    if let change = changes.withLock({ $0[key] }) {
       return change.value as? E
     }
     let object = try coordinator.object(E.self, id: id)
@@ -197,8 +167,8 @@ public final class StoreContext: Sendable {
     guard include else { return ContextOverlay() }
     return changes.withLock { changes in
       var overlay = ContextOverlay<E>()
-      for (key, change) in changes.pending where key.entity == E.entityName {
-        overlay.changed[key.id] = .some(change.value as? E)
+      for change in changes.changes(of: E.entityName) {
+        overlay.changed[change.id] = .some(change.value as? E)
       }
       return overlay
     }
@@ -207,9 +177,9 @@ public final class StoreContext: Sendable {
   private func remember<E: Entity>(_ objects: [E]) {
     changes.withLock { changes in
       // An object with an unsaved change keeps the snapshot its change is measured from.
-      let pending = changes.pending
-      let anyPending = pending.keys.contains { $0.entity == E.entityName }
-      changes.snapshots.remember(objects, unless: anyPending ? { pending[ObjectKey(entity: E.entityName, id: $0)] != nil } : nil)
+      let pending = changes
+      changes.snapshots.remember(
+        objects, unless: pending.hasChanges(of: E.entityName) ? { pending[ObjectKey(entity: E.entityName, id: $0)] != nil } : nil)
     }
   }
 }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A context's unsaved changes, one per object, in the order each object was first changed,
+/// with the values the context last handed out.
+///
+/// The changes sit in an array, each object's place kept beside it: a save takes them in
+/// order without a lookup each, and a save that finds nothing recorded while it committed
+/// forgets them all at once, which matters for a bulk save of tens of thousands.
+struct PendingChanges {
+  /// The changes in order; nil where an object's change was dropped (an insert then deleted).
+  private var list: [PendingChange?] = []
+  private var place: [ObjectKey: Int] = [:]
+  /// The value last handed out for each object: what an update is measured from.
+  var snapshots = ContextSnapshots()
+  /// How many changes were ever recorded: a save compares it before and after its commit.
+  private(set) var recorded = 0
+
+  var isEmpty: Bool { place.isEmpty }
+
+  subscript(key: ObjectKey) -> PendingChange? { place[key].flatMap { list[$0] } }
+
+  /// Every change, in order.
+  var all: [PendingChange] { list.compactMap { $0 } }
+
+  /// The changes to objects of one entity, in no order.
+  func changes(of entity: String) -> [PendingChange] {
+    place.compactMap { key, index in key.entity == entity ? list[index] : nil }
+  }
+
+  func hasChanges(of entity: String) -> Bool { place.keys.contains { $0.entity == entity } }
+
+  mutating func record(_ change: PendingChange) {
+    recorded += 1
+    let key = ObjectKey(entity: change.entity, id: change.id)
+    var change = change
+    if let index = place[key], let earlier = list[index] {
+      switch (earlier.kind, change.kind) {
+      case (.insert, .update): change.kind = .insert  // still new to the store
+      case (.insert, .delete):
+        remove(key)
+        return
+      default: break
+      }
+      if change.kind != .insert { change.snapshot = snapshots[key] }
+      list[index] = change
+    } else {
+      if change.kind != .insert { change.snapshot = snapshots[key] }
+      place[key] = list.count
+      list.append(change)
+    }
+  }
+
+  mutating func remove(_ key: ObjectKey) {
+    guard let index = place.removeValue(forKey: key) else { return }
+    list[index] = nil
+    if place.isEmpty { list = [] }
+  }
+
+  mutating func removeAll() {
+    list = []
+    place = [:]
+  }
+}
