@@ -119,7 +119,7 @@ public final class StoreContext: Sendable {
       if onlyOurs { changes.removeAll() }
       for change in pending {
         let key = ObjectKey(entity: change.entity, id: change.id)
-        if !onlyOurs { changes.remove(key) }
+        if !onlyOurs { changes.remove(key, recordedBy: recorded) }
         let mergedAway = !result.merged.isEmpty && result.merged[ObjectID(entityName: key.entity, uuid: key.id)] != nil
         if let value = change.value, !mergedAway, change.kind != .delete {
           stored.append(value)

@@ -35,4 +35,17 @@ import Testing
     changes.record(change(4, .insert))
     #expect(changes.all.map(\.id) == [Sample.id(4)])
   }
+
+  /// A save forgets the changes it took; one recorded while it committed stays for the next.
+  @Test func aChangeRecordedWhileASaveCommitsStays() {
+    var changes = PendingChanges()
+    changes.record(change(1, .insert))
+    changes.record(change(2, .insert))
+    let taken = changes.recorded  // what a save takes, and the count when it took it
+    changes.record(change(2, .update))  // another thread, while the save commits
+    changes.record(change(3, .insert))
+    for n in [1, 2] { changes.remove(ObjectKey(entity: "Event", id: Sample.id(n)), recordedBy: taken) }
+    #expect(changes.all.map(\.id) == [2, 3].map(Sample.id))
+    #expect(changes.all.map(\.kind) == [.insert, .insert])
+  }
 }

@@ -7,8 +7,9 @@ import Foundation
 /// order without a lookup each, and a save that finds nothing recorded while it committed
 /// forgets them all at once, which matters for a bulk save of tens of thousands.
 struct PendingChanges {
-  /// The changes in order; nil where an object's change was dropped (an insert then deleted).
-  private var list: [PendingChange?] = []
+  /// The changes in order, each with the count of changes recorded when it was (its stamp);
+  /// nil where an object's change was dropped (an insert then deleted).
+  private var list: [(change: PendingChange, stamp: Int)?] = []
   private var place: [ObjectKey: Int] = [:]
   /// The value last handed out for each object: what an update is measured from.
   var snapshots = ContextSnapshots()
@@ -17,14 +18,14 @@ struct PendingChanges {
 
   var isEmpty: Bool { place.isEmpty }
 
-  subscript(key: ObjectKey) -> PendingChange? { place[key].flatMap { list[$0] } }
+  subscript(key: ObjectKey) -> PendingChange? { place[key].flatMap { list[$0]?.change } }
 
   /// Every change, in order.
-  var all: [PendingChange] { list.compactMap { $0 } }
+  var all: [PendingChange] { list.compactMap { $0?.change } }
 
   /// The changes to objects of one entity, in no order.
   func changes(of entity: String) -> [PendingChange] {
-    place.compactMap { key, index in key.entity == entity ? list[index] : nil }
+    place.compactMap { key, index in key.entity == entity ? list[index]?.change : nil }
   }
 
   func hasChanges(of entity: String) -> Bool { place.keys.contains { $0.entity == entity } }
@@ -33,7 +34,7 @@ struct PendingChanges {
     recorded += 1
     let key = ObjectKey(entity: change.entity, id: change.id)
     var change = change
-    if let index = place[key], let earlier = list[index] {
+    if let index = place[key], let earlier = list[index]?.change {
       switch (earlier.kind, change.kind) {
       case (.insert, .update): change.kind = .insert  // still new to the store
       case (.insert, .delete):
@@ -42,11 +43,11 @@ struct PendingChanges {
       default: break
       }
       if change.kind != .insert { change.snapshot = snapshots[key] }
-      list[index] = change
+      list[index] = (change, recorded)
     } else {
       if change.kind != .insert { change.snapshot = snapshots[key] }
       place[key] = list.count
-      list.append(change)
+      list.append((change, recorded))
     }
   }
 
@@ -54,6 +55,14 @@ struct PendingChanges {
     guard let index = place.removeValue(forKey: key) else { return }
     list[index] = nil
     if place.isEmpty { list = [] }
+  }
+
+  /// Removes the object's change if it was recorded by the time `recorded` counted, that is,
+  /// if it is the one a save took: a change recorded while the save committed stays for the
+  /// next save.
+  mutating func remove(_ key: ObjectKey, recordedBy recorded: Int) {
+    guard let index = place[key], let entry = list[index], entry.stamp <= recorded else { return }
+    remove(key)
   }
 
   mutating func removeAll() {
