@@ -92,7 +92,8 @@ public final class StoreContext: Sendable {
   /// All or nothing: uniqueness constraints are checked (a conflicting insert or update merges
   /// into the stored object, property by property, this context's changes winning), references
   /// must point at objects that exist, and delete rules apply. Other contexts see the result in
-  /// their next fetch; observers are told. A save with no changes writes nothing.
+  /// their next fetch; observers are told. A save with no changes writes nothing. A change made
+  /// on another thread while the save commits stays unsaved, for the next save.
   ///
   /// An inserted object sets what it carries: merged into a stored one, its nil properties
   /// leave the stored values alone. The result tells which stored object each merged insert
