@@ -20,6 +20,7 @@ import Testing
   /// byte, whether its size was guessed short or long.
   @Test(arguments: [1, 2000])
   func aRecordIsTheFrameOfItsEntrysJSON(changes: Int) throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
     let entry = LogEntry(
       sequence: 123_456_789, author: "test", timestamp: Date(timeIntervalSince1970: 1_773_126_000),
       changes: (0..<changes).map { index in
