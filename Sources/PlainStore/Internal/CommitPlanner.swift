@@ -30,8 +30,10 @@ struct CommitPlanner {
   private var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
   private(set) var merged: [ObjectKey: ObjectKey] = [:]
-  /// Whether written objects keep the JSON the check made of them (a file store writes it).
-  private var keepingJSON = false
+  /// Whether an object stored as it was given keeps the JSON the check made of it
+  /// (`LogChange.encoded`), so that its change file and its segment write it as it is: a file
+  /// store's plans do; memory keeps none.
+  let keepingJSON: Bool
   private var lastTable: EntityTable?
 
   /// One object as this transaction leaves it, and as it was committed before.
@@ -60,20 +62,18 @@ struct CommitPlanner {
     var segment: String
   }
 
-  init(schema: Schema, reader: CommittedReader, state: StoreState) {
+  init(schema: Schema, reader: CommittedReader, state: StoreState, keepingJSON: Bool) {
     self.schema = schema
     self.reader = reader
     self.state = state
+    self.keepingJSON = keepingJSON
   }
 
   /// The committed value an object had before this transaction.
   func originalValue(_ key: ObjectKey) -> (any Entity)? { written[key]?.original }
 
-  /// The log entry for the changes, or nil when they change nothing. `keepingJSON`: an object
-  /// stored as it was given keeps the JSON the check made of it (`LogChange.encoded`), so that
-  /// its change file and its segment write it as it is.
-  mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date, keepingJSON: Bool = false) throws -> LogEntry? {
-    self.keepingJSON = keepingJSON
+  /// The log entry for the changes, or nil when they change nothing.
+  mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date) throws -> LogEntry? {
     written.reserveCapacity(changes.count)
     for change in changes where change.kind != .delete {
       try put(change)

@@ -26,7 +26,7 @@ struct ContextSnapshots {
         entities[key.entity]?.remove(key.id)
         return
       }
-      remember(newValue, entity: key.entity)
+      remember(stored: [newValue])
     }
   }
 
@@ -63,10 +63,6 @@ struct ContextSnapshots {
     }
   }
 
-  private mutating func remember(_ value: any Entity, entity: String) {
-    func open<E: Entity>(_ value: E) { remember([value], unless: nil) }
-    open(value)
-  }
 }
 
 /// One entity's remembered values, its type erased.

@@ -27,8 +27,7 @@ extension StoreCoordinator {
       var planner = makePlanner(state)
       let planned: LogEntry?
       do {
-        // A file store writes each object's JSON as the check made it; memory keeps none.
-        planned = try planner.plan(changes, author: author, timestamp: options.clock(), keepingJSON: files != nil)
+        planned = try planner.plan(changes, author: author, timestamp: options.clock())
         state = planner.state
         for (from, to) in planner.merged {
           merged[ObjectID(entityName: from.entity, uuid: from.id)] = ObjectID(entityName: to.entity, uuid: to.id)

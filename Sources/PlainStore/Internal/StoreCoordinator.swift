@@ -446,11 +446,13 @@ final class StoreCoordinator: Sendable {
     }
     let first = hint ?? SegmentKey.all
     if let slot = table.slots[first] {
-      // Loaded, as the months a save writes to mostly are: one lookup of the month, not three.
-      if let objects = slot.objects { if let object = objects[id] { return object } } else {
+      // A loaded month, as the months a save writes to mostly are, costs one lookup, not three.
+      var objects = slot.objects
+      if objects == nil {
         try ensureLoaded(table, first, &state)
-        if let object = table.slots[first]?.objects?[id] { return object }
+        objects = table.slots[first]?.objects
       }
+      if let object = objects?[id] { return object }
     }
     guard thorough, !table.isFullyLoaded else { return nil }
     try loadAll(table, &state)

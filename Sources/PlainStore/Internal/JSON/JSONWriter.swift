@@ -30,12 +30,12 @@ final class JSONWriter {
     return data
   }
 
-  /// Fills the first `size` bytes, left for a header, with `header` of the bytes after them;
-  /// returns the header's length (the caller checks it is `size`).
-  func header(_ size: Int, _ header: (UnsafeRawBufferPointer) -> [UInt8]) -> Int {
+  /// Fills the first `size` bytes, left for a header, with `header` of the bytes after them,
+  /// which must be `size` bytes long.
+  func fillHeader(_ size: Int, _ header: (UnsafeRawBufferPointer) -> [UInt8]) {
     let bytes = header(UnsafeRawBufferPointer(start: base + size, count: count - size))
-    if bytes.count == size { bytes.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: size) } }
-    return bytes.count
+    precondition(bytes.count == size, "a frame's header is \(bytes.count) bytes, not \(size)")
+    bytes.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: size) }
   }
 
   @inline(__always) func reserve(_ extra: Int) {

@@ -26,8 +26,7 @@ struct StoreJSONEncoder {
     let writer = encoding.writer
     writer.count = headerSize
     try encoding.encodeValue(value, key: nil)
-    let written = writer.header(headerSize, header)
-    precondition(written == headerSize, "a frame's header is \(written) bytes, not \(headerSize)")
+    writer.fillHeader(headerSize, header)
     trailer.withUnsafeBytes(writer.append)
     return writer.takeData()
   }
