@@ -95,10 +95,14 @@ enum FileSystem {
   }
 
   /// ``createOnce(_:at:displayPath:durable:)`` by path, for a commit's change file: on Linux a
-  /// URL costs a parse, and appending a name to one looks the name up on disk.
+  /// URL costs a parse, and appending a name to one looks the name up on disk. A file that is
+  /// not flushed goes into `spare` when there is one that can be used.
   @discardableResult
-  static func createOnce(_ data: Data, atPath path: String, displayPath: String, durable: Bool = true) throws -> Bool {
+  static func createOnce(
+    _ data: Data, atPath path: String, displayPath: String, durable: Bool = true, spare: SpareFile? = nil
+  ) throws -> Bool {
     if exists(atPath: path) { return false }
+    if !durable, let spare, try spare.place(data, atPath: path, displayPath: displayPath) { return true }
     let temporary = try writeTemporary(data, beside: path, displayPath: displayPath, flush: durable)
     guard rename(temporary, path) == 0 else {
       let code = errno

@@ -7,20 +7,23 @@ extension StoreCoordinator {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
     let result: SaveResult
     if let lock {
+      // The change file's inode is found before the lock is taken, while others may hold it.
+      let spare = files.flatMap { SpareFile(in: $0.cacheURL.path) }
+      defer { spare?.discard() }
       // A damaged cache file found before the change file is written: rebuilt, and the commit
       // tried once more (nothing of it is on disk yet).
       result = try repairingCache {
-        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author) }
+        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author, spare: spare) }
       }
     } else {
-      result = try commitHoldingLock(changes, author: author)
+      result = try commitHoldingLock(changes, author: author, spare: nil)
     }
     deliverRemoteChanges()
     if let transaction = result.transaction { broadcaster.announceSave(transaction) }
     return result
   }
 
-  private func commitHoldingLock(_ changes: [PendingChange], author: String) throws -> SaveResult {
+  private func commitHoldingLock(_ changes: [PendingChange], author: String, spare: SpareFile?) throws -> SaveResult {
     var merged: [ObjectID: ObjectID] = [:]
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
@@ -48,7 +51,7 @@ extension StoreCoordinator {
         state.cleanedTemporaryFiles = true
       }
       // The commit point: this device's change file, durable (in the journal, or on its own).
-      let written = try writeChangeFile(for: entry, originals: planner.originalValue, &state, files)
+      let written = try writeChangeFile(for: entry, originals: planner.originalValue, spare: spare, &state, files)
       entry.folded = [written.change.stamp]
       entry.origin = written.change.stamp
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
@@ -102,9 +105,10 @@ extension StoreCoordinator {
 
   /// Writes the change file of a planned transaction under the next sequence of this device.
   /// A name already taken holds a commit of this device that a crash kept from the cache: it
-  /// is skipped here and merged right after.
+  /// is skipped here and merged right after. A change file that goes through the journal is
+  /// written into `spare` when it can be.
   private func writeChangeFile(
-    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState,
+    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, spare: SpareFile?, _ state: inout StoreState,
     _ files: StoreFiles
   ) throws -> WrittenChange {
     let device = try ensureDevice(&state, files)
@@ -137,7 +141,7 @@ extension StoreCoordinator {
     }
     let journalSize = try files.journal.append(CommitJournal.Record(device: device, sequence: sequence, bytes: bytes))
     do {
-      try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path, durable: false)
+      try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path, durable: false, spare: spare)
       return WrittenChange(change: change, published: true, journalSize: journalSize)
     } catch {
       return WrittenChange(change: change, published: false, journalSize: journalSize)
