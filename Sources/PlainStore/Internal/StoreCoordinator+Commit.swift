@@ -13,7 +13,9 @@ extension StoreCoordinator {
       // A damaged cache file found before the change file is written: rebuilt, and the commit
       // tried once more (nothing of it is on disk yet).
       result = try repairingCache {
-        try lock.withLock(timeout: options.lockTimeout) { try commitHoldingLock(changes, author: author, spare: spare) }
+        try lock.withLock(timeout: options.lockTimeout, onWaitingThread: true) {
+          try commitHoldingLock(changes, author: author, spare: spare)
+        }
       }
     } else {
       result = try commitHoldingLock(changes, author: author, spare: nil)

@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PlainStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A body that waits for the lock on the waiting thread: it runs once the holder lets go, its
+/// result or error reaches the caller, and the lock is free when the call returns.
+@Suite struct FileLockTests {
+  /// A lock file in a fresh folder, and another descriptor of it holding the lock as another
+  /// process would, until `release` is called.
+  func withHeldLock(_ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("lock")
+    let holder = open(url.path, O_RDWR | O_CREAT, 0o600)
+    #expect(flock(holder, LOCK_EX) == 0)
+    try body(FileLock(url: url, displayPath: "lock")) { close(holder) }
+  }
+
+  func isFree(_ lock: FileLock) -> Bool {
+    let fd = open(lock.url.path, O_RDWR)
+    defer { close(fd) }
+    return flock(fd, LOCK_EX | LOCK_NB) == 0
+  }
+
+  static func threadID() -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())))) }
+
+  @Test func aWaitingBodyRunsOnTheWaitingThreadOnceTheLockComes() throws {
+    try withHeldLock { lock, release in
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { release() }
+      let caller = Self.threadID()
+      let (value, ranOn) = try lock.withLock(timeout: .seconds(10), onWaitingThread: true) { (42, Self.threadID()) }
+      #expect(value == 42)
+      #expect(ranOn != caller, "the body ran where the lock was waited for")
+      #expect(isFree(lock), "the lock went when the body returned")
+    }
+  }
+
+  @Test func aWaitingBodysErrorReachesTheCaller() throws {
+    struct Refused: Error {}
+    try withHeldLock { lock, release in
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { release() }
+      #expect(throws: Refused.self) {
+        try lock.withLock(timeout: .seconds(10), onWaitingThread: true) { () throws -> Int in throw Refused() }
+      }
+      #expect(isFree(lock))
+    }
+  }
+
+  /// Past the deadline the body never runs, and the lock the waiting thread gets later is let
+  /// go at once.
+  @Test func aBodyWhoseLockComesTooLateNeverRuns() throws {
+    try withHeldLock { lock, release in
+      let ran = Mutex(false)
+      #expect {
+        try lock.withLock(timeout: .milliseconds(100), onWaitingThread: true) { ran.withLock { $0 = true } }
+      } throws: { ($0 as? StoreError)?.code == .locked }
+      release()
+      var free = false
+      for _ in 0..<200 where !free {
+        free = isFree(lock)
+        if !free { usleep(5_000) }
+      }
+      #expect(free)
+      usleep(20_000)
+      #expect(!ran.withLock { $0 })
+    }
+  }
+
+  /// Without waiting, the body runs on the caller's thread, as it always does.
+  @Test func aFreeLockRunsTheBodyOnTheCaller() throws {
+    try withHeldLock { lock, release in
+      release()
+      let caller = Self.threadID()
+      let ranOn = try lock.withLock(timeout: .seconds(1), onWaitingThread: true) { Self.threadID() }
+      #expect(ranOn == caller)
+      #expect(isFree(lock))
+    }
+  }
+}
