@@ -87,6 +87,15 @@ final class JSONWriter {
   @discardableResult
   func appendString(_ utf8: UnsafeRawBufferPointer) -> Bool {
     reserve(utf8.count + 2)
+    if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      // Nothing to escape, as almost always: copied whole, `count` touched once (see appendUUID).
+      let out = base + count
+      out.pointee = UInt8(ascii: "\"")
+      if let source = utf8.baseAddress { UnsafeMutableRawPointer(out + 1).copyMemory(from: source, byteCount: utf8.count) }
+      out[utf8.count + 1] = UInt8(ascii: "\"")
+      count += utf8.count + 2
+      return false
+    }
     base[count] = UInt8(ascii: "\"")
     count += 1
     var escaped = false
@@ -117,7 +126,6 @@ final class JSONWriter {
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-  private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
   // MARK: Numbers
 
@@ -177,24 +185,31 @@ final class JSONWriter {
 
   // MARK: Store values
 
-  /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`: `uuidString`, without building it.
+  /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`: `uuidString`, without building it. Written
+  /// through a local pointer and counted once: each access to this class's `count` is checked
+  /// for exclusivity at run time, and a UUID took forty of them.
   func appendUUID(_ uuid: UUID) {
     reserve(38)
-    base[count] = UInt8(ascii: "\"")
-    count += 1
+    var out = base + count
+    out.pointee = UInt8(ascii: "\"")
+    out += 1
     withUnsafeBytes(of: uuid.uuid) { bytes in
       for index in 0..<16 {
         if index == 4 || index == 6 || index == 8 || index == 10 {
-          base[count] = UInt8(ascii: "-")
-          count += 1
+          out.pointee = UInt8(ascii: "-")
+          out += 1
         }
-        base[count] = Self.upperHexDigits[Int(bytes[index] >> 4)]
-        base[count + 1] = Self.upperHexDigits[Int(bytes[index] & 0xF)]
-        count += 2
+        out[0] = Self.upperHexDigit(bytes[index] >> 4)
+        out[1] = Self.upperHexDigit(bytes[index] & 0xF)
+        out += 2
       }
     }
-    base[count] = UInt8(ascii: "\"")
-    count += 1
+    out.pointee = UInt8(ascii: "\"")
+    count += 38
+  }
+
+  @inline(__always) private static func upperHexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
   }
 
   /// `"2026-01-15T09:30:00Z"`: exactly `ISO8601.format(date)`, without building Strings for
