@@ -231,6 +231,30 @@ import Testing
     #expect(back == Interleaved())  // its init(from:) checks every value
   }
 
+  /// Members written out of order, some keys twice (the last one kept), keys that prefix each
+  /// other: sorted as Foundation sorts them, for objects small enough to be put in order on the
+  /// stack and larger ones.
+  @Test(arguments: [1, 2, 3, 8, 31, 32, 33, 40])
+  func membersInAnyOrderComeOutAsFoundationsBytes(count: Int) throws {
+    var generator = SplitMix64(seed: UInt64(count))
+    for _ in 0..<20 {
+      let names = ["a", "aa", "ab", "b", "B", "ba", "z", "é", "a0", "_"] + (0..<30).map { "k\($0)" }
+      let members = (0..<count).map { _ in Shuffled.Member(key: names.randomElement(using: &generator)!, value: Int.random(in: -99...99, using: &generator)) }
+      let value = Shuffled(members: members)
+      #expect(try StoreJSONEncoder().encode(value) == (try Self.foundationEncoder().encode(value)), "\(members)")
+    }
+  }
+
+  /// An object whose members are written in the order given, duplicates and all.
+  struct Shuffled: Encodable {
+    struct Member { var key: String; var value: Int }
+    var members: [Member]
+    func encode(to encoder: Encoder) throws {
+      var container = encoder.container(keyedBy: JSONCodingKey.self)
+      for member in members { try container.encode(member.value, forKey: JSONCodingKey(stringValue: member.key)) }
+    }
+  }
+
   /// Writes to nested containers after the parent moved on, as the Encoder protocol allows.
   struct Interleaved: Codable, Equatable {
     enum Keys: String, CodingKey { case z, a, b, x, y, k, s }

@@ -183,6 +183,9 @@ final class JSONEncoding: Encoder {
   /// Rewrites an object's members in key order (bytewise UTF-8, as `.sortedKeys`), keeping the
   /// last of equal keys as Foundation's dictionary does, with children spliced in.
   private func rebuildObject(_ level: Level) {
+    let memberCount = entries.count - level.firstEntry
+    guard level.escapedKeys || memberCount > Self.smallObject || entries[level.firstEntry...].contains(where: { $0.child != nil })
+    else { return rebuildSmallObject(level, memberCount) }
     let members = Array(entries[level.firstEntry...])
     let bodyStart = level.start + 1
     let old = writer.copy(from: bodyStart)
@@ -232,6 +235,51 @@ final class JSONEncoding: Encoder {
         }
       }
     }
+  }
+
+  /// Up to this many members, an object is rebuilt without allocating: every entity a check
+  /// encodes is one, and its synthesized `encode(to:)` writes its members out of key order.
+  private static let smallObject = 32
+
+  /// ``rebuildObject(_:)`` for an object of plain keys and no children: its bytes and the order
+  /// of its members in scratch space on the stack, put in order by insertion (stable, so of
+  /// equal keys the last written comes last, and is the one kept).
+  private func rebuildSmallObject(_ level: Level, _ memberCount: Int) {
+    let bodyStart = level.start + 1
+    let bodyCount = writer.count - bodyStart
+    let first = level.firstEntry
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bodyCount) { old in
+      let body = old.baseAddress!
+      body.update(from: writer.base + bodyStart, count: bodyCount)  // bytes: nothing to initialize
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: memberCount) { order in
+        for index in 0..<memberCount {
+          var slot = index
+          while slot > 0 && compareKeys(body, bodyStart, entries[first + order[slot - 1]], entries[first + index]) > 0 {
+            order[slot] = order[slot - 1]
+            slot -= 1
+          }
+          order[slot] = index
+        }
+        writer.count = bodyStart
+        var written = 0
+        for position in 0..<memberCount {
+          let member = entries[first + order[position]]
+          if position + 1 < memberCount && compareKeys(body, bodyStart, member, entries[first + order[position + 1]]) == 0 { continue }
+          if written > 0 { writer.append(UInt8(ascii: ",")) }
+          // From the key's opening quote to the value's end.
+          writer.append(UnsafeRawBufferPointer(start: body + (member.keyStart - 1 - bodyStart), count: member.valueEnd - member.keyStart + 1))
+          written += 1
+        }
+      }
+    }
+  }
+
+  /// Compares two members' keys bytewise, in a copy of the object's body that starts at `bodyStart`.
+  private func compareKeys(_ body: UnsafeMutablePointer<UInt8>, _ bodyStart: Int, _ a: Entry, _ b: Entry) -> Int {
+    let aCount = a.keyEnd - a.keyStart
+    let bCount = b.keyEnd - b.keyStart
+    let order = memcmp(body + (a.keyStart - bodyStart), body + (b.keyStart - bodyStart), min(aCount, bCount))
+    return order != 0 ? Int(order) : aCount - bCount
   }
 
   /// Splices the children of an array in at their places.
