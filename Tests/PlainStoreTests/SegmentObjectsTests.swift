@@ -91,4 +91,24 @@ import Testing
     objects.put(event(2, owner: nil, day: 1), encoded: nil)
     #expect(try titles() == ["event 1", "event 2"])
   }
+
+  /// An object's JSON moves with it when a removal moves it to another row, and goes with it
+  /// when it is removed.
+  @Test func commitJSONFollowsItsObjectAcrossRemovals() throws {
+    let objects = eventSchema.makeObjects()
+    let encoder = StoreCoding.makeEncoder()
+    let decoder = StoreCoding.makeDecoder(schema: TestSchema.v1)
+    func marked(_ n: Int) throws -> RawJSON {
+      var value = event(n, owner: nil, day: 1)
+      value.title = "committed \(n)"
+      return RawJSON(bytes: Array(try encoder.encode(value)))
+    }
+    for n in 1...6 { objects.put(event(n, owner: nil, day: 1), encoded: [2, 5, 6].contains(n) ? try marked(n) : nil) }
+    objects.remove(Sample.id(1))  // 6 takes its row
+    objects.remove(Sample.id(6))  // 5 takes its row
+    objects.remove(Sample.id(3))
+    objects.put(event(7, owner: nil, day: 1), encoded: nil)
+    let file = try decoder.decode(SegmentFile<[Event]>.self, from: try objects.encodeFile(entity: "Event", segment: "2026-01", encoder: encoder))
+    #expect(file.objects.map(\.title) == ["committed 2", "event 4", "committed 5", "event 7"])
+  }
 }

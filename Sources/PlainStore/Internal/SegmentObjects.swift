@@ -43,8 +43,9 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   private(set) var objects: [E] = []
   /// Where each id's object is in `objects`.
   private var rowOf: [UUID: Int] = [:]
-  /// The JSON of the objects put with it since the segment file was last written.
-  private var encodedByID: [UUID: RawJSON] = [:]
+  /// The JSON of the objects put with it since the segment file was last written, by row:
+  /// empty when there is none, else as long as `objects`.
+  private var encodedByRow: [RawJSON?] = []
   let uniqueKeys: [@Sendable (E) -> UniqueKey]
 
   init(uniqueKeys: [@Sendable (E) -> UniqueKey]) {
@@ -70,14 +71,19 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
     objects = decoded
   }
 
-  private func store(_ object: E) {
+  /// Stores the object, without JSON; its row.
+  @discardableResult
+  private func store(_ object: E) -> Int {
     let id = object.id
     if let row = rowOf[id] {
       objects[row] = object
-    } else {
-      rowOf[id] = objects.count
-      objects.append(object)
+      if !encodedByRow.isEmpty { encodedByRow[row] = nil }
+      return row
     }
+    rowOf[id] = objects.count
+    objects.append(object)
+    if !encodedByRow.isEmpty { encodedByRow.append(nil) }
+    return objects.count - 1
   }
 
   var count: Int { objects.count }
@@ -85,26 +91,24 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   subscript(id: UUID) -> (any Entity)? { rowOf[id].map { objects[$0] } }
 
   func put(_ object: any Entity, encoded: RawJSON?) {
-    let object = object as! E
-    store(object)
-    if let encoded {
-      encodedByID[object.id] = encoded
-    } else if !encodedByID.isEmpty {
-      encodedByID[object.id] = nil
-    }
+    let row = store(object as! E)
+    guard let encoded else { return }
+    if encodedByRow.isEmpty { encodedByRow = Array(repeating: nil, count: objects.count) }
+    encodedByRow[row] = encoded
   }
 
   func remove(_ id: UUID) {
-    if !encodedByID.isEmpty { encodedByID[id] = nil }
     guard let row = rowOf.removeValue(forKey: id) else { return }
     let last = objects.removeLast()
+    let lastJSON = encodedByRow.popLast() ?? nil
     if row < objects.count {  // the last object takes the removed one's place
       objects[row] = last
       rowOf[last.id] = row
+      if !encodedByRow.isEmpty { encodedByRow[row] = lastJSON }
     }
   }
 
-  func forgetEncoded() { encodedByID = [:] }
+  func forgetEncoded() { encodedByRow = [] }
 
   func forEachID(_ body: (UUID) -> Void) {
     for id in rowOf.keys { body(id) }
@@ -137,7 +141,7 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
     order.reserveCapacity(rowOf.count)
     for (id, row) in rowOf { order.append((uuidOrder(id), id, row)) }
     order.sort { $0.order < $1.order }
-    let objects = InIDOrder(objects: order.map { self.objects[$0.row] }, encoded: order.map { encodedByID[$0.id] })
+    let objects = InIDOrder(objects: order.map { self.objects[$0.row] }, encoded: order.map { encodedByRow.isEmpty ? nil : encodedByRow[$0.row] })
     return try encoder.encode(SegmentFile(entity: entity, segment: segment, objects: objects))
   }
 
