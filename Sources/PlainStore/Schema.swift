@@ -180,8 +180,39 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
     if let read = typed(Int.self, UniqueKeyPart.int) { return read }
     if let read = typed(Double.self, UniqueKeyPart.double) { return read }
     if let read = typed(Bool.self, UniqueKeyPart.bool) { return read }
+    // Another type (an enum of the app's, say): its type is opened here, once, rather than the
+    // value cast to AnyHashable on every read, which looked its conformance up each time.
+    let valueType = type(of: keyPath).valueType
+    if let optional = valueType as? any OptionalKeyPart.Type { return optional.reader(keyPath) }
+    if let hashable = valueType as? any Hashable.Type { return other(hashable, keyPath) }
     nonisolated(unsafe) let keyPath = keyPath
     return { object in (object[keyPath: keyPath] as? AnyHashable).map(UniqueKeyPart.other) ?? .null }
+  }
+
+  private static func other<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {
+    let path = keyPath as! KeyPath<E, V>
+    return UncheckedReader { .other(AnyHashable($0[keyPath: path])) }.read
+  }
+}
+
+/// A reader of an entity property, which is Sendable as the entity is, built where the compiler
+/// cannot see it.
+private struct UncheckedReader<E>: @unchecked Sendable {
+  let body: (E) -> UniqueKeyPart
+  init(_ body: @escaping (E) -> UniqueKeyPart) { self.body = body }
+  var read: @Sendable (E) -> UniqueKeyPart { { [self] in body($0) } }
+}
+
+/// An optional key property of another type: nil is `.null`, as for the types the store knows,
+/// and a value is `.other` of the value itself.
+private protocol OptionalKeyPart {
+  static func reader<E>(_ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart
+}
+
+extension Optional: OptionalKeyPart where Wrapped: Hashable {
+  fileprivate static func reader<E>(_ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {
+    let path = keyPath as! KeyPath<E, Wrapped?>
+    return UncheckedReader { $0[keyPath: path].map { .other(AnyHashable($0)) } ?? .null }.read
   }
 }
 
