@@ -25,6 +25,18 @@ import Testing
     try body(FileLock(url: url, displayPath: "lock")) { close(holder) }
   }
 
+  /// Runs `release` on a thread of its own after 50 ms; the returned semaphore is signalled
+  /// once it has run, so that no descriptor is closed after the test goes on.
+  func releaseSoon(_ release: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let released = DispatchSemaphore(value: 0)
+    Thread {
+      usleep(50_000)
+      release()
+      released.signal()
+    }.start()
+    return released
+  }
+
   func isFree(_ lock: FileLock) -> Bool {
     let fd = open(lock.url.path, O_RDWR)
     defer { close(fd) }
@@ -35,9 +47,10 @@ import Testing
 
   @Test func aWaitingBodyRunsOnTheWaitingThreadOnceTheLockComes() throws {
     try withHeldLock { lock, release in
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { release() }
+      let released = releaseSoon(release)
       let caller = Self.threadID()
-      let (value, ranOn) = try lock.withLock(timeout: .seconds(10), onWaitingThread: true) { (42, Self.threadID()) }
+      let (value, ranOn) = try lock.withLock(timeout: .seconds(60), onWaitingThread: true) { (42, Self.threadID()) }
+      released.wait()
       #expect(value == 42)
       #expect(ranOn != caller, "the body ran where the lock was waited for")
       #expect(isFree(lock), "the lock went when the body returned")
@@ -47,10 +60,11 @@ import Testing
   @Test func aWaitingBodysErrorReachesTheCaller() throws {
     struct Refused: Error {}
     try withHeldLock { lock, release in
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { release() }
+      let released = releaseSoon(release)
       #expect(throws: Refused.self) {
-        try lock.withLock(timeout: .seconds(10), onWaitingThread: true) { () throws -> Int in throw Refused() }
+        try lock.withLock(timeout: .seconds(60), onWaitingThread: true) { () throws -> Int in throw Refused() }
       }
+      released.wait()
       #expect(isFree(lock))
     }
   }
