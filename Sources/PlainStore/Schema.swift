@@ -83,7 +83,11 @@ public struct EntitySchema: Sendable {
     self.makeObjects = { TypedSegmentObjects<E>(uniqueKeys: typedKeys) }
     self.references = references.map(AnyReference.init)
     if let segmentedBy {
-      self.segmentDate = { ($0 as! E)[keyPath: segmentedBy] }
+      if let field = StoredField(segmentedBy) {
+        self.segmentDate = { field.read(boxed: $0) }
+      } else {
+        self.segmentDate = { ($0 as! E)[keyPath: segmentedBy] }
+      }
       self.sortDescriptorOnSegmentKey = { reverse in
         AnySortMatcher(SortDescriptor(segmentedBy, order: reverse ? .reverse : .forward))
       }
@@ -165,10 +169,12 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
   static func reader<E>(_ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {
     func typed<V>(_ type: V.Type, _ part: @escaping @Sendable (V) -> UniqueKeyPart) -> (@Sendable (E) -> UniqueKeyPart)? {
       if let path = keyPath as? KeyPath<E, V> {
+        if let field = StoredField(path) { return { part(field.read($0)) } }
         nonisolated(unsafe) let path = path
         return { part($0[keyPath: path]) }
       }
       if let path = keyPath as? KeyPath<E, V?> {
+        if let field = StoredField(path) { return { field.read($0).map(part) ?? .null } }
         nonisolated(unsafe) let path = path
         return { $0[keyPath: path].map(part) ?? .null }
       }
@@ -232,7 +238,11 @@ struct AnyReference: Sendable {
     deleteRule = reference.deleteRule
     let key = reference.key
     self.key = key
-    target = { ($0 as! E)[keyPath: key] }
+    if let field = StoredField(key) {
+      target = { field.read(boxed: $0) }
+    } else {
+      target = { ($0 as! E)[keyPath: key] }
+    }
     nullified = { object in
       var copy = object as! E
       copy[keyPath: key] = nil
