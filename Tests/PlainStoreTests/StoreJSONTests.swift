@@ -231,6 +231,16 @@ import Testing
     #expect(back == Interleaved())  // its init(from:) checks every value
   }
 
+  /// A UUID is written as its `uuidString`, whatever its bytes.
+  @Test func uuidsAreWrittenAsTheirUUIDString() throws {
+    var generator = SplitMix64(seed: 7)
+    let ids = (0..<300).map { _ in
+      UUID(uuid: withUnsafeBytes(of: (generator.next(), generator.next())) { $0.load(as: uuid_t.self) })
+    } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+    let written = String(decoding: try StoreJSONEncoder().encode(ids), as: UTF8.self)
+    #expect(written == "[" + ids.map { "\"\($0.uuidString)\"" }.joined(separator: ",") + "]")
+  }
+
   /// Members written out of order, some keys twice (the last one kept), keys that prefix each
   /// other: sorted as Foundation sorts them, for objects small enough to be put in order on the
   /// stack and larger ones.
