@@ -146,6 +146,16 @@ final class JSONEncoding: Encoder {
     entries.append(Entry(keyStart: keyStart, keyEnd: keyEnd, valueEnd: 0, child: nil))
   }
 
+  /// Starts a member of a record (`JSONRecord`), whose members come in key order, each once,
+  /// and open no nested container of their own: written as they come, with no entry kept for
+  /// a rebuild that cannot happen. No `endMember` follows.
+  func beginRecordMember(_ key: String, level index: Int) {
+    if levels[index].count > 0 { writer.append(UInt8(ascii: ",")) }
+    writer.appendString(key)
+    writer.append(UInt8(ascii: ":"))
+    levels[index].count += 1
+  }
+
   /// Records where the member's value ended.
   @inline(__always) func endMember() {
     entries[entries.count - 1].valueEnd = writer.count

@@ -50,34 +50,30 @@ struct KeyedRecordMembers: JSONRecordMembers {
   }
 }
 
-/// Straight into the store encoder's buffer, as `JSONKeyedEncodingContainer` would write them.
+/// Straight into the store encoder's buffer, as `JSONKeyedEncodingContainer` would write them:
+/// in the order given, which a record promises is key order, so nothing is kept to sort them.
 struct DirectRecordMembers: JSONRecordMembers {
   let encoding: JSONEncoding
   /// The record's level in the encoder.
   let level: Int
 
   mutating func encode(_ value: String, forKey key: String) throws {
-    encoding.beginMember(key, level: level)
+    encoding.beginRecordMember(key, level: level)
     encoding.writer.appendString(value)
-    encoding.endMember()
   }
 
   mutating func encode(_ value: UUID, forKey key: String) throws {
-    encoding.beginMember(key, level: level)
+    encoding.beginRecordMember(key, level: level)
     encoding.writer.appendUUID(value)
-    encoding.endMember()
   }
 
   mutating func encode(_ value: RawJSON, forKey key: String) throws {
-    encoding.beginMember(key, level: level)
+    encoding.beginRecordMember(key, level: level)
     value.bytes.withUnsafeBytes { encoding.writer.append($0) }
-    encoding.endMember()
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: String) throws {
-    encoding.beginMember(key, level: level)
-    // Even when the value throws: a member without an end would break the object's rebuild.
-    defer { encoding.endMember() }
+    encoding.beginRecordMember(key, level: level)
     try encoding.encodeValue(value, key: JSONCodingKey(stringValue: key))
   }
 }
