@@ -88,7 +88,7 @@ final class JSONWriter {
   func appendString(_ utf8: UnsafeRawBufferPointer) -> Bool {
     reserve(utf8.count + 2)
     if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-      // Nothing to escape, as almost always: copied whole, `count` touched once (see appendUUID).
+      // Nothing to escape, as almost always: copied whole, `count` touched once.
       let out = base + count
       out.pointee = UInt8(ascii: "\"")
       if let source = utf8.baseAddress { UnsafeMutableRawPointer(out + 1).copyMemory(from: source, byteCount: utf8.count) }
@@ -186,9 +186,9 @@ final class JSONWriter {
   // MARK: Store values
 
   /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`: `uuidString`, without building it. Written
-  /// through a local pointer and counted once: each access to this class's `count` is checked
-  /// for exclusivity at run time, and a UUID took forty of them. Each byte's two digits come
-  /// from one table lookup.
+  /// through a local pointer and counted once, rather than through this object's `base` and
+  /// `count` at every byte (forty reads and writes of the object for one UUID); each byte's two
+  /// digits come from one table lookup.
   func appendUUID(_ uuid: UUID) {
     reserve(38)
     let out = base + count
