@@ -176,11 +176,6 @@ public final class StoreContext: Sendable {
   }
 
   private func remember<E: Entity>(_ objects: [E]) {
-    changes.withLock { changes in
-      // An object with an unsaved change keeps the snapshot its change is measured from.
-      let pending = changes
-      changes.snapshots.remember(
-        objects, unless: pending.hasChanges(of: E.entityName) ? { pending[ObjectKey(entity: E.entityName, id: $0)] != nil } : nil)
-    }
+    changes.withLock { $0.rememberHandedOut(objects) }
   }
 }

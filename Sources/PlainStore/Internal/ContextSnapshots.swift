@@ -62,7 +62,6 @@ struct ContextSnapshots {
       start = run(first)
     }
   }
-
 }
 
 /// One entity's remembered values, its type erased.

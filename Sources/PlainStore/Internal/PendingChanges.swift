@@ -34,7 +34,8 @@ struct PendingChanges {
     recorded += 1
     let key = ObjectKey(entity: change.entity, id: change.id)
     var change = change
-    if let index = place[key], let earlier = list[index]?.change {
+    let index = place[key]
+    if let index, let earlier = list[index]?.change {
       switch (earlier.kind, change.kind) {
       case (.insert, .update): change.kind = .insert  // still new to the store
       case (.insert, .delete):
@@ -42,13 +43,24 @@ struct PendingChanges {
         return
       default: break
       }
-      if change.kind != .insert { change.snapshot = snapshots[key] }
+    }
+    if change.kind != .insert { change.snapshot = snapshots[key] }
+    if let index {
       list[index] = (change, recorded)
     } else {
-      if change.kind != .insert { change.snapshot = snapshots[key] }
       place[key] = list.count
       list.append((change, recorded))
     }
+  }
+
+  /// Remembers values a fetch handed out, except those of objects with an unsaved change: they
+  /// keep the snapshot their change is measured from. Only the table of places is held while
+  /// the snapshots change, so that none of their storage is shared and copied.
+  mutating func rememberHandedOut<E: Entity>(_ objects: [E]) {
+    let place = self.place
+    let isPending: ((UUID) -> Bool)? =
+      hasChanges(of: E.entityName) ? { place[ObjectKey(entity: E.entityName, id: $0)] != nil } : nil
+    snapshots.remember(objects, unless: isPending)
   }
 
   mutating func remove(_ key: ObjectKey) {

@@ -137,9 +137,9 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   func encodeFile(entity: String, segment: String, encoder: StoreJSONEncoder) throws -> Data {
     // Sorts the ids, not the objects, and in an array of a concrete type: this class is not
     // specialized for E, so its generic sorts and copies of E cost a call per step.
-    var order: [(order: UUIDOrder, id: UUID, row: Int)] = []
+    var order: [(order: UUIDOrder, row: Int)] = []
     order.reserveCapacity(rowOf.count)
-    for (id, row) in rowOf { order.append((uuidOrder(id), id, row)) }
+    for (id, row) in rowOf { order.append((uuidOrder(id), row)) }
     order.sort { $0.order < $1.order }
     let objects = InIDOrder(objects: order.map { self.objects[$0.row] }, encoded: order.map { encodedByRow.isEmpty ? nil : encodedByRow[$0.row] })
     return try encoder.encode(SegmentFile(entity: entity, segment: segment, objects: objects))
