@@ -11,19 +11,24 @@ struct CommitPlanner {
   var state: StoreState
   let merge = PropertyMerge()
 
-  /// The objects this transaction wrote, each with its committed value before it.
-  private var written: [ObjectKey: Written] = [:]
+  /// The objects this transaction wrote, each with its committed value before it, in the
+  /// order first written; `places` finds one by key. Kept in an array rather than a dictionary
+  /// of entries so that a write changes its entry in place and a walk over them copies none: a
+  /// bulk save writes tens of thousands.
+  private var written: [Written] = []
+  private var places: [ObjectKey: Int] = [:]
   /// This transaction's changes to the committed uniqueness indexes (kept by the tables), per
   /// entity, constraint and segment (or "*"): a key mapped to nil was removed. A scope is here
   /// once built, and from then on every write keeps it up to date.
   private var indexChanges: [IndexScope: [UniqueKey: UUID?]] = [:]
-  /// The objects this transaction changed, by the segment their committed value is in, where
-  /// that segment's scopes were not built when they were written (see `uniqueScope`).
-  private var originalsBySegment: [SegmentRef: [ObjectKey]] = [:]
-  /// The objects this transaction wrote, by the segment they were written into, where that
-  /// segment's scopes were not built when they were written (an object that moved on is listed
-  /// in both; readers check).
-  private var writtenBySegment: [SegmentRef: [ObjectKey]] = [:]
+  /// The objects this transaction changed (their places in `written`), by the segment their
+  /// committed value is in, where that segment's scopes were not built when they were written
+  /// (see `uniqueScope`).
+  private var originalsBySegment: [SegmentRef: [Int]] = [:]
+  /// The objects this transaction wrote (their places), by the segment they were written into,
+  /// where that segment's scopes were not built when they were written (an object that moved on
+  /// is listed in both; readers check).
+  private var writtenBySegment: [SegmentRef: [Int]] = [:]
   /// The entities with a built scope: only their writes maintain indexes. A schema's few names,
   /// compared rather than hashed.
   private var indexedEntities: [String] = []
@@ -38,6 +43,7 @@ struct CommitPlanner {
 
   /// One object as this transaction leaves it, and as it was committed before.
   private struct Written {
+    let key: ObjectKey
     /// The committed value before this transaction (nil: not stored), and its segment.
     var original: (any Entity)?
     var originalSegment: String?
@@ -70,16 +76,18 @@ struct CommitPlanner {
   }
 
   /// The committed value an object had before this transaction.
-  func originalValue(_ key: ObjectKey) -> (any Entity)? { written[key]?.original }
+  func originalValue(_ key: ObjectKey) -> (any Entity)? { places[key].flatMap { written[$0].original } }
 
   /// The log entry for the changes, or nil when they change nothing.
   mutating func plan(_ changes: [PendingChange], author: String, timestamp: Date) throws -> LogEntry? {
     written.reserveCapacity(changes.count)
-    for change in changes where change.kind != .delete {
-      try put(change)
+    places.reserveCapacity(changes.count)
+    // By index: binding each change to a name would copy it first.
+    for index in changes.indices where changes[index].kind != .delete {
+      try put(changes[index])
     }
-    for change in changes where change.kind == .delete {
-      try delete(ObjectKey(entity: change.entity, id: change.id), hint: change.snapshot)
+    for index in changes.indices where changes[index].kind == .delete {
+      try delete(ObjectKey(entity: changes[index].entity, id: changes[index].id), hint: changes[index].snapshot)
     }
     try checkDenyRules()
     try checkReferences()
@@ -98,13 +106,13 @@ struct CommitPlanner {
 
   /// The object as this transaction leaves it; `segment` names where to look first.
   private mutating func current(_ key: ObjectKey, segment: String?, thorough: Bool) throws -> (any Entity)? {
-    if let entry = written[key] { return entry.value }
+    if let place = places[key] { return written[place].value }
     let table = try entityTable(key.entity)
     return try reader.committedObject(table, key.id, segment, thorough, &state)
   }
 
   private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
-    if let entry = written[key] { return entry.value }
+    if let place = places[key] { return written[place].value }
     let table = try entityTable(key.entity)
     return try reader.committedObject(table, key.id, hint.map(table.segment(of:)), thorough, &state)
   }
@@ -118,30 +126,31 @@ struct CommitPlanner {
     computed: (segment: String, keys: [UniqueKey])? = nil, givenJSON: RawJSON? = nil
   ) throws {
     let table = try entityTable(key.entity)
-    var entry: Written
-    if let pending = written[key] {
-      entry = pending
+    let place: Int
+    if let pending = places[key] {
+      place = pending
     } else {
       // First write of this object in the transaction: its committed value is the original.
       let committed = try known ?? reader.committedObject(table, key.id, (hint ?? value).map(table.segment(of:)), false, &state)
       let segment = committed.map(table.segment(of:))
-      entry = Written(original: committed, originalSegment: segment, value: committed, segment: segment)
+      place = written.count
+      written.append(Written(key: key, original: committed, originalSegment: segment, value: committed, segment: segment))
+      places[key] = place
       // A segment whose scopes are built now has its index changed below; only a segment
       // indexed later needs to know which of its objects this transaction changed.
       if let segment, segment != computed?.segment {
-        originalsBySegment[SegmentRef(entity: key.entity, segment: segment), default: []].append(key)
+        originalsBySegment[SegmentRef(entity: key.entity, segment: segment), default: []].append(place)
       }
     }
-    let old = entry.value
-    let oldSegment = entry.segment
     let newSegment = computed?.segment ?? value.map(table.segment(of:))
-    entry.value = value
-    entry.segment = newSegment
-    entry.uniqueKeys = computed?.keys
-    entry.givenJSON = givenJSON  // written again, by a delete rule say: no longer what was given
-    written[key] = entry
+    let old = written[place].value
+    let oldSegment = written[place].segment
+    written[place].value = value
+    written[place].segment = newSegment
+    written[place].uniqueKeys = computed?.keys
+    written[place].givenJSON = givenJSON  // written again, by a delete rule say: no longer what was given
     if let newSegment, computed == nil {
-      writtenBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(key)
+      writtenBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(place)
     }
     guard indexedEntities.contains(key.entity) else { return }
     for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
@@ -243,16 +252,15 @@ struct CommitPlanner {
     let entity = table.schema.name
     let ref = SegmentRef(entity: entity, segment: segment)
     let keyOf = table.schema.uniqueKeys[constraint]
-    let changedBefore = segmentWide ? originalsBySegment[ref] ?? [] : written.keys.filter { $0.entity == entity }
-    for key in changedBefore {
-      if let entry = written[key], let original = entry.original, !segmentWide || entry.originalSegment == segment {
-        unindex(keyOf(original), of: key.id, in: scope, table)
+    func ofEntity() -> [Int] { written.indices.filter { written[$0].key.entity == entity } }
+    for place in segmentWide ? originalsBySegment[ref] ?? [] : ofEntity() {
+      if let original = written[place].original, !segmentWide || written[place].originalSegment == segment {
+        unindex(keyOf(original), of: written[place].key.id, in: scope, table)
       }
     }
-    let writtenBefore = segmentWide ? writtenBySegment[ref] ?? [] : written.keys.filter { $0.entity == entity }
-    for key in writtenBefore {
-      if let entry = written[key], let value = entry.value, !segmentWide || entry.segment == segment {
-        indexChanges[scope]?[keyOf(value)] = .some(key.id)
+    for place in segmentWide ? writtenBySegment[ref] ?? [] : ofEntity() {
+      if let value = written[place].value, !segmentWide || written[place].segment == segment {
+        indexChanges[scope]?[keyOf(value)] = .some(written[place].key.id)
       }
     }
     if !indexedEntities.contains(entity) { indexedEntities.append(entity) }
@@ -289,10 +297,10 @@ struct CommitPlanner {
     try reader.loadAll(table, &state)
     var found: [any Entity] = []
     for slot in table.slots.values {
-      found += slot.objects?.referrers(to: id, through: reference) { written[ObjectKey(entity: entity.name, id: $0)] != nil } ?? []
+      found += slot.objects?.referrers(to: id, through: reference) { places[ObjectKey(entity: entity.name, id: $0)] != nil } ?? []
     }
-    for (key, entry) in written where key.entity == entity.name {
-      if let value = entry.value, reference.target(value) == id { found.append(value) }
+    for entry in written.indices where written[entry].key.entity == entity.name {
+      if let value = written[entry].value, reference.target(value) == id { found.append(value) }
     }
     return found.sorted { uuidPrecedes($0.id, $1.id) }
   }
@@ -319,8 +327,9 @@ struct CommitPlanner {
     var broken: (key: ObjectKey, reference: AnyReference, target: UUID)?
     // Objects saved together mostly refer to the same few: the last one found is not looked up again.
     var lastFound: ObjectKey?
-    for (key, entry) in written {
-      guard let value = entry.value else { continue }
+    for entry in written.indices {
+      guard let value = written[entry].value else { continue }
+      let key = written[entry].key
       for reference in try entityTable(key.entity).schema.references {
         guard let target = reference.target(value) else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
@@ -344,21 +353,23 @@ struct CommitPlanner {
   private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
-    for (key, entry) in written {
-      if entitiesEqual(entry.original, entry.value) { continue }
-      switch (entry.original, entry.originalSegment, entry.value, entry.segment) {
+    // Each entry's fields read in place: binding an entry to a name would copy all of it.
+    for entry in written.indices {
+      if entitiesEqual(written[entry].original, written[entry].value) { continue }
+      let key = written[entry].key
+      switch (written[entry].original, written[entry].originalSegment, written[entry].value, written[entry].segment) {
       case (nil, _, let value?, let segment?):
         var change = LogChange(entity: key.entity, id: key.id, kind: .insert, segment: segment, from: nil, value: value)
-        change.uniqueKeys = entry.uniqueKeys
-        change.encoded = entry.givenJSON
+        change.uniqueKeys = written[entry].uniqueKeys
+        change.encoded = written[entry].givenJSON
         changes.append(change)
       case (_?, let from?, nil, _):
         changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil))
       case (_?, let from?, let value?, let segment?):
         var change = LogChange(
           entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value)
-        change.uniqueKeys = entry.uniqueKeys
-        change.encoded = entry.givenJSON
+        change.uniqueKeys = written[entry].uniqueKeys
+        change.encoded = written[entry].givenJSON
         changes.append(change)
       default:
         continue

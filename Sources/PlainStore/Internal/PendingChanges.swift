@@ -30,12 +30,14 @@ struct PendingChanges {
 
   func hasChanges(of entity: String) -> Bool { place.keys.contains { $0.entity == entity } }
 
-  mutating func record(_ change: PendingChange) {
+  mutating func record(_ change: consuming PendingChange) {
     recorded += 1
     let key = ObjectKey(entity: change.entity, id: change.id)
-    var change = change
-    let index = place[key]
-    if let index, let earlier = list[index]?.change {
+    // One lookup: an object not seen before takes the next place as it is looked for.
+    let next = list.count
+    var isNew = false
+    let index = Self.read(&place[key, default: { isNew = true; return next }()])
+    if !isNew, let earlier = list[index]?.change {
       switch (earlier.kind, change.kind) {
       case (.insert, .update): change.kind = .insert  // still new to the store
       case (.insert, .delete):
@@ -45,13 +47,16 @@ struct PendingChanges {
       }
     }
     if change.kind != .insert { change.snapshot = snapshots[key] }
-    if let index {
-      list[index] = (change, recorded)
-    } else {
-      place[key] = list.count
+    if isNew {
       list.append((change, recorded))
+    } else {
+      list[index] = (change, recorded)
     }
   }
+
+  /// A value accessed in place: through `Dictionary`'s `subscript(_:default:)`, a lookup that
+  /// inserts the default when the key is missing.
+  private static func read(_ value: inout Int) -> Int { value }
 
   /// Remembers values a fetch handed out, except those of objects with an unsaved change: they
   /// keep the snapshot their change is measured from. Only the table of places is held while

@@ -58,6 +58,11 @@ extension StoreCoordinator {
       entry.origin = written.change.stamp
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
       // the journal and the change files at the next open.
+      let transaction = entry.transaction
+      state.apply(entry)
+      // The log names the changes only: their values are in the change file. Dropped in place,
+      // now that the tables hold them.
+      for index in entry.changes.indices { entry.changes[index].value = nil }
       var logged = written.published
       if logged {
         do {
@@ -76,7 +81,6 @@ extension StoreCoordinator {
       if let size = written.journalSize, size >= Self.journalSettleSize {
         do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
       }
-      state.apply(entry)
       if logged,
         state.sequence - state.manifest.sequence >= options.compactionThreshold
           || state.changesSinceManifest >= Self.compactionChangeThreshold
@@ -90,7 +94,7 @@ extension StoreCoordinator {
       if !state.crashedCommits.isEmpty {
         do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
       }
-      return entry.transaction
+      return transaction
     }
     return SaveResult(transaction: transaction, merged: merged)
   }
@@ -114,14 +118,23 @@ extension StoreCoordinator {
     _ files: StoreFiles
   ) throws -> WrittenChange {
     let device = try ensureDevice(&state, files)
-    let objects = try entry.changes.map { change -> ObjectChange in
-      let key = ObjectKey(entity: change.entity, id: change.id)
-      guard change.kind != .delete else { return ObjectChange(entity: change.entity, id: change.id, kind: .delete, fields: nil) }
-      let groups =
-        change.kind == .update ? try changedGroups(from: originals(key), to: change.value, mergeSchema.entities[change.entity]) : nil
-      var object = ObjectChange(entity: change.entity, id: change.id, kind: .upsert, value: change.value, groups: groups)
-      object.encodedValue = change.encoded
-      return object
+    // By index, each change read in place: binding one to a name copies it.
+    let objects = try entry.changes.indices.map { index -> ObjectChange in
+      let (entity, id) = (entry.changes[index].entity, entry.changes[index].id)
+      switch entry.changes[index].kind {
+      case .delete:
+        return ObjectChange(entity: entity, id: id, kind: .delete, fields: nil)
+      case .insert:
+        var object = ObjectChange(entity: entity, id: id, kind: .upsert, value: entry.changes[index].value, groups: nil)
+        object.encodedValue = entry.changes[index].encoded
+        return object
+      case .update:
+        let value = entry.changes[index].value
+        let groups = try changedGroups(from: originals(ObjectKey(entity: entity, id: id)), to: value, mergeSchema.entities[entity])
+        var object = ObjectChange(entity: entity, id: id, kind: .upsert, value: value, groups: groups)
+        object.encodedValue = entry.changes[index].encoded
+        return object
+      }
     }
     let hlc = state.clock.tick(now: entry.timestamp)
     try files.changes.makeDeviceFolder(device)

@@ -132,15 +132,11 @@ extension StoreCoordinator {
 
   /// Appends a local transaction to the cache's log without flushing: it is rebuilt from the
   /// change files if a power loss takes it. Runs holding the flock, caught up with the log. A
-  /// failure leaves the state as it was.
+  /// failure leaves the state as it was. A commit of this device (`origin`) comes with its
+  /// values left out: its change file holds them.
   func writeLocalLog(_ entry: LogEntry, _ state: inout StoreState, _ files: StoreFiles) throws {
-    var stored = entry
-    if entry.origin != nil {
-      // The values are in the change file already: the log names them only.
-      for index in stored.changes.indices { stored.changes[index].value = nil }
-    }
     state.logCursor = try files.log.append(
-      record: try LocalLog.record(stored), sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
+      record: try LocalLog.record(entry), sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
     state.statistics.logRecordsWritten += 1
   }
 

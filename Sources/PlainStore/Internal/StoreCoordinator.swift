@@ -527,15 +527,23 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
 
   /// Applies one committed transaction to the in-memory state.
   mutating func apply(_ entry: LogEntry) {
-    for change in entry.changes {
-      guard let table = tables[change.entity] else { continue }
-      if let from = change.from, from != change.segment {
-        table.apply(.remove(change.id), to: from, sequence: entry.sequence)
+    // By index, each change read in place (binding one to a name copies it), and its table
+    // looked up once per entity: an entry's changes come entity by entity.
+    var last: EntityTable?
+    for index in entry.changes.indices {
+      let entity = entry.changes[index].entity
+      if last?.schema.name != entity { last = tables[entity] }
+      guard let table = last else { continue }
+      let segment = entry.changes[index].segment
+      if let from = entry.changes[index].from, from != segment {
+        table.apply(.remove(entry.changes[index].id), to: from, sequence: entry.sequence)
       }
-      if let value = change.value {
-        table.apply(.put(value, change.encoded), to: change.segment, sequence: entry.sequence, uniqueKeys: change.uniqueKeys)
+      if let value = entry.changes[index].value {
+        table.apply(
+          .put(value, entry.changes[index].encoded), to: segment, sequence: entry.sequence,
+          uniqueKeys: entry.changes[index].uniqueKeys)
       } else {
-        table.apply(.remove(change.id), to: change.segment, sequence: entry.sequence)
+        table.apply(.remove(entry.changes[index].id), to: segment, sequence: entry.sequence)
       }
     }
     sequence = entry.sequence

@@ -272,14 +272,32 @@ struct LogEntry: Codable {
 
   var transaction: Transaction {
     var byEntity: [String: EntityChanges] = [:]
-    for change in changes {
-      // Appended in place: copying the entry out would copy its arrays for every change.
-      switch change.kind {
-      case .insert: byEntity[change.entity, default: EntityChanges()].inserted.append(change.id)
-      case .update: byEntity[change.entity, default: EntityChanges()].updated.append(change.id)
-      case .delete: byEntity[change.entity, default: EntityChanges()].deleted.append(change.id)
+    // One entity's run of changes is gathered before it goes into the table (a log entry holds
+    // them entity by entity): one lookup per run, not per change. Each change is read in place.
+    var run = EntityChanges()
+    var runEntity: String?
+    func endRun() {
+      guard let runEntity else { return }
+      if let earlier = byEntity.removeValue(forKey: runEntity) {
+        run.inserted = earlier.inserted + run.inserted
+        run.updated = earlier.updated + run.updated
+        run.deleted = earlier.deleted + run.deleted
+      }
+      byEntity[runEntity] = run
+      run = EntityChanges()
+    }
+    for index in changes.indices {
+      if changes[index].entity != runEntity {
+        endRun()
+        runEntity = changes[index].entity
+      }
+      switch changes[index].kind {
+      case .insert: run.inserted.append(changes[index].id)
+      case .update: run.updated.append(changes[index].id)
+      case .delete: run.deleted.append(changes[index].id)
       }
     }
+    endRun()
     return Transaction(sequence: sequence, author: author, timestamp: timestamp, changes: byEntity)
   }
 }
