@@ -22,4 +22,30 @@ import Testing
       #expect(shuffled.map(\.segment) == expected.map(\.segment), "each change moved whole")
     }
   }
+
+  /// An entry's transaction lists each entity's ids by kind in the entry's order, whether its
+  /// changes come entity by entity (as a log entry holds them) or interleaved.
+  @Test(arguments: [false, true])
+  func theTransactionGathersEachEntitysIDsInOrder(sorted: Bool) {
+    var generator = SystemRandomNumberGenerator()
+    let entities = ["Owner", "Event", "Badge"]
+    let kinds: [LogChange.Kind] = [.insert, .update, .delete]
+    var changes = (0..<300).map { index in
+      LogChange(
+        entity: entities.randomElement(using: &generator)!, id: UUID(), kind: kinds.randomElement(using: &generator)!,
+        segment: "all", from: nil, value: nil)
+    }
+    if sorted { changes.sortInLogOrder() }
+    var expected: [String: EntityChanges] = [:]
+    for change in changes {
+      switch change.kind {
+      case .insert: expected[change.entity, default: EntityChanges()].inserted.append(change.id)
+      case .update: expected[change.entity, default: EntityChanges()].updated.append(change.id)
+      case .delete: expected[change.entity, default: EntityChanges()].deleted.append(change.id)
+      }
+    }
+    let entry = LogEntry(sequence: 7, author: "app", timestamp: Date(timeIntervalSince1970: 0), changes: changes)
+    #expect(entry.transaction.changes == expected)
+    #expect(entry.transaction.sequence == 7)
+  }
 }
