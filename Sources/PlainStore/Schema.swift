@@ -79,7 +79,9 @@ public struct EntitySchema: Sendable {
     self.segmentKeyPath = segmentedBy
     self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
     let typedKeys = unique.map { keyPaths in UniqueKey.reader(keyPaths.map(UniqueKeyPart.reader)) }
-    self.uniqueKeys = typedKeys.map { keyOf in { keyOf($0 as! E) } }
+    self.uniqueKeys = zip(unique, typedKeys).map { keyPaths, keyOf in
+      UniqueKey.storedReader(E.self, keyPaths.map(UniqueKeyPart.storedReader)) ?? { keyOf($0 as! E) }
+    }
     self.makeObjects = { TypedSegmentObjects<E>(uniqueKeys: typedKeys) }
     self.references = references.map(AnyReference.init)
     if let segmentedBy {
@@ -138,6 +140,17 @@ public struct UniqueKey: Hashable, Sendable {
       return { object in UniqueKey(values: parts.map { $0(object) }) }
     }
   }
+
+  /// A function that reads an object's key from its bytes, opened once, when every part is a
+  /// `StoredField` (see `UniqueKeyPart.storedReader`): a save reads the key of every object it
+  /// writes, and the reader above first casts the object to its type (see `StoredField`).
+  static func storedReader<E>(_ type: E.Type, _ parts: [StoredPart?]) -> (@Sendable (any Entity) -> UniqueKey)? {
+    let stored = parts.compactMap { $0 }
+    guard !stored.isEmpty, stored.count == parts.count else { return nil }
+    return { object in withStoredBytes(of: object, as: E.self) { bytes in UniqueKey(values: stored.map { $0(bytes) }) } }
+  }
+
+  typealias StoredPart = @Sendable (UnsafeRawPointer) -> UniqueKeyPart
 }
 
 extension EntitySchema {
@@ -195,6 +208,34 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
     return { object in (object[keyPath: keyPath] as? AnyHashable).map(UniqueKeyPart.other) ?? .null }
   }
 
+  /// A function that reads one key property from the bytes of an `E`, when it is a
+  /// `StoredField`; nil otherwise. The types the store knows are read by closures made for
+  /// each, not generic over the type: there, loading a value and unwrapping an optional each
+  /// ask the runtime for the type's metadata.
+  static func storedReader<E>(_ keyPath: PartialKeyPath<E>) -> UniqueKey.StoredPart? {
+    func offset<V>(_ type: V.Type) -> Int? { (keyPath as? KeyPath<E, V>).flatMap(StoredField.init)?.offset }
+    if let at = offset(UUID.self) { return { .uuid($0.load(fromByteOffset: at, as: UUID.self)) } }
+    if let at = offset(UUID?.self) { return { $0.load(fromByteOffset: at, as: UUID?.self).map(UniqueKeyPart.uuid) ?? .null } }
+    if let at = offset(Date.self) { return { .date($0.load(fromByteOffset: at, as: Date.self)) } }
+    if let at = offset(Date?.self) { return { $0.load(fromByteOffset: at, as: Date?.self).map(UniqueKeyPart.date) ?? .null } }
+    if let at = offset(Int.self) { return { .int($0.load(fromByteOffset: at, as: Int.self)) } }
+    if let at = offset(Int?.self) { return { $0.load(fromByteOffset: at, as: Int?.self).map(UniqueKeyPart.int) ?? .null } }
+    if let at = offset(Double.self) { return { .double($0.load(fromByteOffset: at, as: Double.self)) } }
+    if let at = offset(Double?.self) { return { $0.load(fromByteOffset: at, as: Double?.self).map(UniqueKeyPart.double) ?? .null } }
+    if let at = offset(Bool.self) { return { .bool($0.load(fromByteOffset: at, as: Bool.self)) } }
+    if let at = offset(Bool?.self) { return { $0.load(fromByteOffset: at, as: Bool?.self).map(UniqueKeyPart.bool) ?? .null } }
+    // Another type of plain bytes (an enum of the app's), as `reader` reads it. An optional one
+    // is left to `reader`: nil is `.null` there, not a value.
+    let valueType = type(of: keyPath).valueType
+    guard !(valueType is any OptionalKeyPart.Type), let hashable = valueType as? any Hashable.Type else { return nil }
+    return storedOther(hashable, keyPath)
+  }
+
+  private static func storedOther<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> UniqueKey.StoredPart? {
+    guard let field = StoredField(keyPath as! KeyPath<E, V>) else { return nil }
+    return UncheckedStoredReader { .other(AnyHashable(field.read(at: $0))) }.read
+  }
+
   private static func other<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {
     let path = keyPath as! KeyPath<E, V>
     return UncheckedReader { .other(AnyHashable($0[keyPath: path])) }.read
@@ -207,6 +248,14 @@ private struct UncheckedReader<E>: @unchecked Sendable {
   let body: (E) -> UniqueKeyPart
   init(_ body: @escaping (E) -> UniqueKeyPart) { self.body = body }
   var read: @Sendable (E) -> UniqueKeyPart { { [self] in body($0) } }
+}
+
+/// A reader of an entity property's bytes, Sendable as the entity is, built where the compiler
+/// cannot see it.
+private struct UncheckedStoredReader: @unchecked Sendable {
+  let body: (UnsafeRawPointer) -> UniqueKeyPart
+  init(_ body: @escaping (UnsafeRawPointer) -> UniqueKeyPart) { self.body = body }
+  var read: UniqueKey.StoredPart { { [self] in body($0) } }
 }
 
 /// An optional key property of another type: nil is `.null`, as for the types the store knows,

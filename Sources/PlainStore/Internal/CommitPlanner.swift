@@ -353,8 +353,10 @@ struct CommitPlanner {
   private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
-    // Each entry's fields read in place: binding an entry to a name would copy all of it.
-    for entry in written.indices {
+    // Made in log order, rather than sorted once made: each entry's fields read in place
+    // (binding an entry to a name would copy all of it).
+    let order = LogOrder.positions(count: written.count, entity: { written[$0].key.entity }, id: { written[$0].key.id })
+    for entry in order {
       if entitiesEqual(written[entry].original, written[entry].value) { continue }
       let key = written[entry].key
       switch (written[entry].original, written[entry].originalSegment, written[entry].value, written[entry].segment) {
@@ -376,7 +378,6 @@ struct CommitPlanner {
       }
     }
     guard !changes.isEmpty else { return nil }
-    changes.sortInLogOrder()
     return LogEntry(sequence: state.sequence + 1, author: author, timestamp: timestamp, changes: changes)
   }
 }

@@ -30,7 +30,7 @@ extension StoreCoordinator {
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
       var planner = makePlanner(state)
-      let planned: LogEntry?
+      var planned: LogEntry?
       do {
         planned = try planner.plan(changes, author: author, timestamp: options.clock())
         state = planner.state
@@ -42,6 +42,7 @@ extension StoreCoordinator {
         throw error
       }
       guard var entry = planned else { return nil }
+      planned = nil  // the entry's only holder now: its changes are changed in place below
       guard let files else {
         state.apply(entry)
         state.memoryHistory.append(entry.transaction)

@@ -22,10 +22,21 @@ struct StoredField<E, V>: @unchecked Sendable {  // an offset only
 
   /// Reads the property of an object that must be an `E`, without casting it to one.
   func read(boxed object: any Entity) -> V {
-    func opened<T: Entity>(_ value: T) -> V {
-      precondition(T.self == E.self, "a \(T.self) where the engine expects a \(E.self)")
-      return withUnsafeBytes(of: value) { $0.load(fromByteOffset: offset, as: V.self) }
-    }
-    return opened(object)
+    withStoredBytes(of: object, as: E.self) { read(at: $0) }
   }
+
+  /// Reads the property from the bytes of an `E`.
+  func read(at bytes: UnsafeRawPointer) -> V {
+    bytes.load(fromByteOffset: offset, as: V.self)
+  }
+}
+
+/// Lends the bytes of an object that must be an `E`, opened once, without casting it to one:
+/// several `StoredField`s can read from them.
+func withStoredBytes<E, R>(of object: any Entity, as type: E.Type, _ body: (UnsafeRawPointer) -> R) -> R {
+  func opened<T: Entity>(_ value: T) -> R {
+    precondition(T.self == E.self, "a \(T.self) where the engine expects a \(E.self)")
+    return withUnsafeBytes(of: value) { body($0.baseAddress!) }
+  }
+  return opened(object)
 }
