@@ -53,24 +53,45 @@ extension StoreCoordinator {
         for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
         state.cleanedTemporaryFiles = true
       }
+      let (change, filePath) = try nameChangeFile(for: entry, originals: planner.originalValue, &state, files)
+      entry.folded = [change.stamp]
+      entry.origin = change.stamp
+      let transaction = entry.transaction
+      // What the cache takes of the commit: the tables, and the log record, which names the
+      // changes only (their values are in the change file; dropped in place once the tables
+      // hold them). Written only once the change file is durable.
+      func takeIntoTables() -> Data? {
+        state.apply(entry)
+        for index in entry.changes.indices { entry.changes[index].value = nil }
+        return try? LocalLog.record(entry)
+      }
       // The commit point: this device's change file, durable (in the journal, or on its own).
-      let written = try writeChangeFile(for: entry, originals: planner.originalValue, spare: spare, &state, files)
-      entry.folded = [written.change.stamp]
-      entry.origin = written.change.stamp
+      let write = { try self.writeChangeFile(change, atPath: filePath, spare: spare, files) }
+      let written: WrittenChange
+      let record: Data?
+      if entry.changes.count < Self.concurrentWriteThreshold {
+        written = try write()
+        record = takeIntoTables()
+      } else {
+        // A large commit: the tables take it in while another thread writes its change file.
+        // Should the write fail, they are read again from the files, which hold nothing of it.
+        let writing = ConcurrentWork(write)
+        record = takeIntoTables()
+        do {
+          written = try writing.result()
+        } catch {
+          rereadTables(&state)
+          throw error
+        }
+      }
       // The rest is the cache's: a failure now does not undo the commit, and is repaired from
       // the journal and the change files at the next open.
-      let transaction = entry.transaction
-      state.apply(entry)
-      // The log names the changes only: their values are in the change file. Dropped in place,
-      // now that the tables hold them.
-      for index in entry.changes.indices { entry.changes[index].value = nil }
-      var logged = written.published
-      if logged {
+      var logged = false
+      if written.published, let record {
         do {
-          try writeLocalLog(entry, &state, files)
-        } catch {
-          logged = false
-        }
+          try appendLocalLog(record, sequence: entry.sequence, &state, files)
+          logged = true
+        } catch {}
       }
       if !logged {
         state.statistics.housekeepingFailures += 1
@@ -100,24 +121,46 @@ extension StoreCoordinator {
     return SaveResult(transaction: transaction, merged: merged)
   }
 
+  /// Puts the tables back as the files have them, for a commit whose change file failed after
+  /// they took it in: the manifest and the log read again. The locks are still held, so nothing
+  /// arrives meanwhile, and the rest of the state (the device, what other processes' commits
+  /// were noticed and not yet announced, the sync status) stays as it was. Should reading fail
+  /// too, the state is the manifest's until the next catch-up, which reads the log again.
+  private func rereadTables(_ state: inout StoreState) {
+    let kept = state
+    state.reset(to: kept.manifest, schema: schema)
+    state.device = kept.device
+    state.clock = kept.clock  // still ahead of every stamp handed out
+    state.crashedCommits = kept.crashedCommits
+    state.cleanedTemporaryFiles = kept.cleanedTemporaryFiles
+    state.lastRebuildReason = kept.lastRebuildReason
+    state.mergeWarnings = kept.mergeWarnings
+    state.awaitingUpdate = kept.awaitingUpdate
+    _ = try? catchUp(&state)
+    state.undelivered = kept.undelivered
+    state.undeliveredReload = kept.undeliveredReload
+  }
+
   /// A change file as a commit left it: durable once the commit returns, through the journal
   /// (`journalSize`, the journal's size after the append) or flushed on its own.
   struct WrittenChange {
-    var change: ChangeFile
     /// Whether the change file is in `changes/`: false when only its journal record is
     /// (creating the file failed after the record was flushed), until the next open.
     var published: Bool
     var journalSize: Int?
   }
 
-  /// Writes the change file of a planned transaction under the next sequence of this device.
-  /// A name already taken holds a commit of this device that a crash kept from the cache: it
-  /// is skipped here and merged right after. A change file that goes through the journal is
-  /// written into `spare` when it can be.
-  private func writeChangeFile(
-    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, spare: SpareFile?, _ state: inout StoreState,
-    _ files: StoreFiles
-  ) throws -> WrittenChange {
+  /// A commit of this many changes or more writes its change file on another thread while the
+  /// tables take it in (see `ConcurrentWork`): a bulk save's file takes as long to encode and
+  /// flush as the tables take to fill. Below it, a thread costs more than it saves.
+  static let concurrentWriteThreshold = 1_000
+
+  /// The change file of a planned transaction, under the next sequence of this device, and
+  /// where it goes. A name already taken holds a commit of this device that a crash kept from
+  /// the cache: it is skipped here and merged right after.
+  private func nameChangeFile(
+    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
+  ) throws -> (ChangeFile, path: String) {
     let device = try ensureDevice(&state, files)
     // By index, each change read in place: binding one to a name copies it.
     let objects = try entry.changes.indices.map { index -> ObjectChange in
@@ -149,18 +192,26 @@ extension StoreCoordinator {
     let change = ChangeFile(
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
       schemaVersion: schema.version, objects: objects)
+    return (change, filePath)
+  }
+
+  /// Writes a named change file: durable when this returns. One that goes through the journal
+  /// is written into `spare` when it can be. Touches no state: it may run on another thread.
+  private func writeChangeFile(_ change: ChangeFile, atPath filePath: String, spare: SpareFile?, _ files: StoreFiles) throws
+    -> WrittenChange
+  {
     let bytes = try ChangeFileCodec.encode(change)
-    let path = files.changes.display(device, change.fileName)
+    let path = files.changes.display(change.device, change.fileName)
     guard bytes.count <= Self.journalRecordLimit else {
       try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path)
-      return WrittenChange(change: change, published: true, journalSize: nil)
+      return WrittenChange(published: true, journalSize: nil)
     }
-    let journalSize = try files.journal.append(CommitJournal.Record(device: device, sequence: sequence, bytes: bytes))
+    let journalSize = try files.journal.append(CommitJournal.Record(device: change.device, sequence: change.sequence, bytes: bytes))
     do {
       try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path, durable: false, spare: spare)
-      return WrittenChange(change: change, published: true, journalSize: journalSize)
+      return WrittenChange(published: true, journalSize: journalSize)
     } catch {
-      return WrittenChange(change: change, published: false, journalSize: journalSize)
+      return WrittenChange(published: false, journalSize: journalSize)
     }
   }
 

@@ -135,8 +135,13 @@ extension StoreCoordinator {
   /// failure leaves the state as it was. A commit of this device (`origin`) comes with its
   /// values left out: its change file holds them.
   func writeLocalLog(_ entry: LogEntry, _ state: inout StoreState, _ files: StoreFiles) throws {
+    try appendLocalLog(try LocalLog.record(entry), sequence: entry.sequence, &state, files)
+  }
+
+  /// Appends a record `LocalLog.record` made, as `writeLocalLog` does.
+  func appendLocalLog(_ record: Data, sequence: Int, _ state: inout StoreState, _ files: StoreFiles) throws {
     state.logCursor = try files.log.append(
-      record: try LocalLog.record(entry), sequence: entry.sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
+      record: record, sequence: sequence, after: state.logCursor, manifestSequence: state.manifest.sequence)
     state.statistics.logRecordsWritten += 1
   }
 
