@@ -233,7 +233,7 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
 
   private static func storedOther<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> UniqueKey.StoredPart? {
     guard let field = StoredField(keyPath as! KeyPath<E, V>) else { return nil }
-    return UncheckedStoredReader { .other(AnyHashable(field.read(at: $0))) }.read
+    return UncheckedReader<UnsafeRawPointer> { .other(AnyHashable(field.read(at: $0))) }.read
   }
 
   private static func other<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {
@@ -242,20 +242,12 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
   }
 }
 
-/// A reader of an entity property, which is Sendable as the entity is, built where the compiler
-/// cannot see it.
+/// A reader of an entity property (from the entity, or from its bytes), which is Sendable as
+/// the entity is, built where the compiler cannot see it.
 private struct UncheckedReader<E>: @unchecked Sendable {
   let body: (E) -> UniqueKeyPart
   init(_ body: @escaping (E) -> UniqueKeyPart) { self.body = body }
   var read: @Sendable (E) -> UniqueKeyPart { { [self] in body($0) } }
-}
-
-/// A reader of an entity property's bytes, Sendable as the entity is, built where the compiler
-/// cannot see it.
-private struct UncheckedStoredReader: @unchecked Sendable {
-  let body: (UnsafeRawPointer) -> UniqueKeyPart
-  init(_ body: @escaping (UnsafeRawPointer) -> UniqueKeyPart) { self.body = body }
-  var read: UniqueKey.StoredPart { { [self] in body($0) } }
 }
 
 /// An optional key property of another type: nil is `.null`, as for the types the store knows,
