@@ -19,6 +19,8 @@ import Testing
     var group: URL
     var arguments: [String]
     var writes: Bool
+    /// Where faults go, when not everywhere the command touches: a part of the path.
+    var faultsIn: String? = nil
   }
 
   struct Tally: Sendable {
@@ -87,13 +89,43 @@ import Testing
     try FileManager.default.removeItem(at: rebuild.appendingPathComponent("BabyDashboard.store/local/manifest.json"))
     let write = ["--now", DamageMatrix.now, "diaper", "Mia", "pee"]
     let read = ["--now", DamageMatrix.now, "status"]
+    let largeImport = try copy("large-import")
+    let export = matrix.scratch.appendingPathComponent("large-export.json")
+    try Data(largeExport(feeds: 1_100).utf8).write(to: export)
     return [
+      Scenario(
+        name: "import of 1,101 objects in one save (its change file written on a thread of its own)", group: largeImport,
+        arguments: ["--now", DamageMatrix.now, "import", export.path], writes: true,
+        // The store's files only: a fault in the key-value store after the commit (the cache
+        // backfill, migrationCompleted) leaves the records imported and says so, by design; the
+        // rule above is one commit's.
+        faultsIn: "/BabyDashboard.store/"),
       Scenario(name: "commit", group: commit, arguments: write, writes: true),
       Scenario(name: "commit that compacts", group: compaction, arguments: write, writes: true),
       Scenario(name: "read that merges", group: merge, arguments: read, writes: false),
       Scenario(name: "write that merges", group: mergeWrite, arguments: write, writes: true),
       Scenario(name: "read that rebuilds the cache", group: rebuild, arguments: read, writes: false),
     ]
+  }
+
+  /// A SwiftData-era JSON export of one baby and `feeds` feeds, three hours apart: imported in
+  /// one save, a commit large enough to write its change file on a thread of its own.
+  static func largeExport(feeds: Int) -> String {
+    let baby = "55555555-5555-4555-8555-555555555555"
+    let start = ISO8601DateFormatter().date(from: "2025-06-01T00:00:00Z")!
+    let formatter = ISO8601DateFormatter()
+    let sessions = (0..<feeds).map { index in
+      let time = start.addingTimeInterval(Double(index) * 3 * 3600)
+      return """
+        {"profileID": "\(baby)", "startTime": "\(formatter.string(from: time))", \
+        "endTime": "\(formatter.string(from: time.addingTimeInterval(1200)))", "amountValue": \(100 + index % 50), "amountUnitSymbol": "ml"}
+        """
+    }
+    return """
+      {"format": "BabyDashboard.SwiftDataExport", "version": 1, "exportedAt": "2026-01-10T08:00:00Z",
+      "babyProfiles": [{"id": "\(baby)", "name": "Ava", "feedTerm": 10800}],
+      "feedSessions": [\(sessions.joined(separator: ",\n"))], "diaperChanges": []}
+      """
   }
 
   /// This device's change files, by name.
@@ -109,7 +141,9 @@ import Testing
     let scratch = matrix.scratch
     let probe = scratch.appendingPathComponent("probe-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: scenario.group, to: probe)
-    let points = try injection.points(probe, scenario.arguments, scratch: scratch)
+    let points = try injection.points(probe, scenario.arguments, scratch: scratch).filter { point in
+      scenario.faultsIn.map(point.path.contains) ?? true
+    }
     try FileManager.default.removeItem(at: probe)
     // What the command leaves without a fault, and what the store held before it.
     let clean = scratch.appendingPathComponent("clean-\(UUID().uuidString)")
