@@ -241,6 +241,35 @@ import Testing
     #expect(written == "[" + ids.map { "\"\($0.uuidString)\"" }.joined(separator: ",") + "]")
   }
 
+  /// A date is written as `ISO8601.format` writes it, with or without a fraction of a second
+  /// (a commit's own time has one), whole seconds through the writer's own digits.
+  @Test func datesAreWrittenAsISO8601FormatWritesThem() throws {
+    var generator = SplitMix64(seed: 11)
+    var dates = (0..<400).map { index -> Date in
+      let seconds = Double(Int64(bitPattern: generator.next()) % 4_000_000_000)
+      let fraction = index.isMultiple(of: 2) ? 0 : Double(generator.next() % 1_000_000) / 1_000_000
+      return Date(timeIntervalSinceReferenceDate: seconds + fraction)
+    }
+    dates += [0.5, 1e-5, 0.000_001, -0.25, 1_000_000.125].map(Date.init(timeIntervalSinceReferenceDate:))
+    dates += [Date(timeIntervalSince1970: 1_795_574_748.116), Date(timeIntervalSince1970: -62_135_596_800.5)]
+    let written = String(decoding: try StoreJSONEncoder().encode(dates), as: UTF8.self)
+    #expect(written == "[" + dates.map { "\"\(ISO8601.format($0))\"" }.joined(separator: ",") + "]")
+  }
+
+  /// The fixed-width texts a commit writes into its names and stamps: 16 hex digits of a
+  /// clock or a checksum, 12 decimal digits of a sequence.
+  @Test func fixedWidthTextsArePaddedDigits() {
+    var generator = SplitMix64(seed: 12)
+    for value in (0..<200).map({ _ in generator.next() >> (generator.next() % 64) }) + [0, 1, .max] {
+      let digits = String(value, radix: 16)
+      #expect(hex16(value) == String(repeating: "0", count: 16 - digits.count) + digits)
+    }
+    for sequence in [0, 1, 9, 10, 123_456, 999_999_999_999, 1_000_000_000_000, -3] {
+      let digits = String(sequence)
+      #expect(ChangeFileName.sequenceText(sequence) == String(repeating: "0", count: max(0, 12 - digits.count)) + digits)
+    }
+  }
+
   /// Members written out of order, some keys twice (the last one kept), keys that prefix each
   /// other: sorted as Foundation sorts them, for objects small enough to be put in order on the
   /// stack and larger ones.

@@ -268,9 +268,11 @@ enum FileSystem {
   }
 
   /// Whether a real folder (not a link to one) stands at `url`.
-  static func isFolder(_ url: URL) -> Bool {
+  static func isFolder(_ url: URL) -> Bool { isFolder(atPath: url.path) }
+
+  static func isFolder(atPath path: String) -> Bool {
     var info = stat()
-    return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// Creates a folder with mode 0700 if it is not there; refuses a symbolic link in its place.

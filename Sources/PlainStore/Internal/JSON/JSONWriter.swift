@@ -225,7 +225,7 @@ final class JSONWriter {
   func appendDate(_ date: Date) {
     let interval = date.timeIntervalSinceReferenceDate
     let whole = interval.rounded(.down)
-    guard whole == interval, abs(whole) < 1e15 else {
+    guard abs(whole) < 1e15 else {
       appendString(ISO8601.format(date))
       return
     }
@@ -251,6 +251,13 @@ final class JSONWriter {
     appendDigits(secondOfDay / 60 % 60, 2)
     append(UInt8(ascii: ":"))
     appendDigits(secondOfDay % 60, 2)
+    // As `ISO8601.format` writes a fraction (a commit's own time has one).
+    let fraction = interval - whole
+    if fraction > 0 {
+      append(UInt8(ascii: "."))
+      var digits = ISO8601.fractionDigits(fraction)
+      digits.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
     append("Z\"")
   }
 

@@ -49,6 +49,9 @@ struct ChangeFolder: Sendable {
   }
 
   func makeDeviceFolder(_ device: DeviceID) throws {
+    // Every commit asks, and both are there: looked at by path first (a URL's path costs a
+    // parse on Linux); anything else in their place is refused below, as damage.
+    if FileSystem.isFolder(atPath: path), FileSystem.isFolder(atPath: path + "/" + device.text) { return }
     try FileSystem.makeFolder(url, displayPath: displayName)
     try FileSystem.makeFolder(deviceURL(device), displayPath: displayName + "/" + device.text)
   }

@@ -31,6 +31,12 @@ struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// Sixteen lowercase hex digits, zero-padded: the fixed-width form of device ids and clock
 /// stamps in file names and files.
 func hex16(_ value: UInt64) -> String {
-  let digits = String(value, radix: 16)
-  return String(repeating: "0", count: 16 - digits.count) + digits
+  // Into one buffer: every commit writes several (its clock, its checksums, its stamps).
+  String(unsafeUninitializedCapacity: 16) { text in
+    for index in 0..<16 {
+      let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * index)) & 0xf
+      text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+    return 16
+  }
 }
