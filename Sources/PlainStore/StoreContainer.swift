@@ -169,8 +169,10 @@ public final class StoreContainer: Sendable {
     guard let files = coordinator.files else { return }
     watcher.withLock { watcher in
       guard watcher == nil else { return }
-      let coordinator = self.coordinator
-      let newWatcher = FolderWatcher(folder: files.logURL) {
+      // Held weakly: a watcher that held the store would free it on its own thread when it next
+      // woke, up to 100 ms after the container was let go, beside whatever the app does then.
+      let newWatcher = FolderWatcher(folder: files.logURL) { [weak coordinator = self.coordinator] in
+        guard let coordinator else { return }
         _ = try? coordinator.catchUpWithOtherProcesses()  // a damaged file surfaces on the next fetch or save
         coordinator.deliverRemoteChanges()
       }
