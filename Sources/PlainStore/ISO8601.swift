@@ -142,8 +142,26 @@ public enum ISO8601 {
   }
 
   static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    guard value >= 0 else {
+      let digits = String(value)
+      return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+    // Digit by digit into one buffer: every commit names its change file and stamps with these.
+    var count = 1
+    var rest = value / 10
+    while rest > 0 {
+      count += 1
+      rest /= 10
+    }
+    let total = max(width, count)
+    return String(unsafeUninitializedCapacity: total) { text in
+      var rest = value
+      for index in (0..<total).reversed() {
+        text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      return total
+    }
   }
 
   /// The decimal digits after "0." of a fraction in (0, 1), shortest round trip, never exponent form.

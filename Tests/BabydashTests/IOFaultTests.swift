@@ -1,5 +1,6 @@
 import BabyDashboardTesting
 import Foundation
+import PlainStore
 import Testing
 
 #if canImport(Glibc)
@@ -112,13 +113,12 @@ import Testing
   /// one save, a commit large enough to write its change file on a thread of its own.
   static func largeExport(feeds: Int) -> String {
     let baby = "55555555-5555-4555-8555-555555555555"
-    let start = ISO8601DateFormatter().date(from: "2025-06-01T00:00:00Z")!
-    let formatter = ISO8601DateFormatter()
+    let start = ISO8601.parse("2025-06-01T00:00:00Z")!
     let sessions = (0..<feeds).map { index in
       let time = start.addingTimeInterval(Double(index) * 3 * 3600)
       return """
-        {"profileID": "\(baby)", "startTime": "\(formatter.string(from: time))", \
-        "endTime": "\(formatter.string(from: time.addingTimeInterval(1200)))", "amountValue": \(100 + index % 50), "amountUnitSymbol": "ml"}
+        {"profileID": "\(baby)", "startTime": "\(ISO8601.format(time))", \
+        "endTime": "\(ISO8601.format(time.addingTimeInterval(1200)))", "amountValue": \(100 + index % 50), "amountUnitSymbol": "ml"}
         """
     }
     return """

@@ -17,10 +17,9 @@ final class ConcurrentWork<T>: @unchecked Sendable {  // `outcome` is written on
     }
   }
 
-  /// Waits for the work to end; returns its result or throws its error.
+  /// Waits for the work to end; returns its result or throws its error. Called once.
   func result() throws -> T {
     done.wait()
-    done.signal()  // a second call finds it ended too
     return try outcome!.get()
   }
 }

@@ -52,8 +52,8 @@ import Testing
     #expect(size <= StoreCoordinator.journalRecordLimit, "the change file went through the journal")
   }
 
-  /// The commit that succeeds on the concurrent path leaves the same files as one made a
-  /// change at a time would be read back: every object, its unique keys enforced after it.
+  /// A commit that succeeds on the concurrent path is read back whole, and its unique keys hold
+  /// for the saves after it.
   @Test func aLargeCommitIsReadBackWholeAndItsKeysHold() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let container = try StoreContainer.file(at: url, schema: TestSchema.v1, options: Sample.options)

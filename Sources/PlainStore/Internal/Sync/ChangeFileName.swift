@@ -32,21 +32,7 @@ enum ChangeFileName: Equatable, Sendable {
 
   static func snapshotName(number: Int) -> String { snapshotPrefix + sequenceText(number) + ".json" }
 
-  static func sequenceText(_ sequence: Int) -> String {
-    guard (0..<1_000_000_000_000).contains(sequence) else {
-      let digits = String(sequence)
-      return String(repeating: "0", count: max(0, sequenceWidth - digits.count)) + digits
-    }
-    // Into one buffer: every commit names its file and its stamps with one.
-    return String(unsafeUninitializedCapacity: sequenceWidth) { text in
-      var rest = sequence
-      for index in (0..<sequenceWidth).reversed() {
-        text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-      }
-      return sequenceWidth
-    }
-  }
+  static func sequenceText(_ sequence: Int) -> String { ISO8601.pad(sequence, sequenceWidth) }
 
   static func parseSequence<S: StringProtocol>(_ text: S) -> Int? {
     guard text.utf8.count == sequenceWidth, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
