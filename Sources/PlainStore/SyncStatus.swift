@@ -23,6 +23,9 @@ public struct SyncStatus: Sendable, Equatable {
     /// Silent for longer than ``StoreOptions/inactiveDeviceInterval``: it no longer holds
     /// back compaction, and merges from the snapshots when it returns.
     public var isInactive: Bool
+    /// How far its clock runs ahead of this device's, when that is more than a day: its
+    /// changes still merge, but they win over this device's until this clock catches up.
+    public var clockAhead: TimeInterval? = nil
   }
 
   /// This copy's device id; nil until it first commits.

@@ -278,7 +278,7 @@ struct CommitPlanner {
         switch reference.deleteRule {
         case .nullify:
           for referrer in referrers {
-            try set(ObjectKey(entity: entity.name, id: referrer.id), to: reference.nullified(referrer), hint: referrer)
+            try putNullified(ObjectKey(entity: entity.name, id: referrer.id), reference.nullified(referrer), was: referrer)
           }
         case .cascade:
           for referrer in referrers { try delete(ObjectKey(entity: entity.name, id: referrer.id), hint: referrer) }
@@ -287,6 +287,26 @@ struct CommitPlanner {
         }
       }
     }
+  }
+
+  /// Writes a referrer whose reference a delete nullified. Its unique key may now be another
+  /// object's (two orphans of one start): as for any write, the stored holder of the key takes
+  /// its values and it goes, and the change file says so, so the merge never has to choose.
+  private mutating func putNullified(_ key: ObjectKey, _ value: any Entity, was referrer: any Entity) throws {
+    let table = try entityTable(key.entity)
+    let segment = table.segment(of: value)
+    for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
+      let scope = try uniqueScope(table, constraint: constraint, segment: segment)
+      guard let otherID = indexed(keyOf(value), in: scope, table), otherID != key.id else { continue }
+      let otherKey = ObjectKey(entity: key.entity, id: otherID)
+      guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
+      let combined = try merge.apply(
+        try merge.setProperties(of: value).filter { $0.key != type(of: value).identityKey }, to: other)
+      try delete(key, hint: referrer)
+      try set(otherKey, to: combined, hint: other)
+      return
+    }
+    try set(key, to: value, hint: referrer)
   }
 
   /// The objects of `entity` whose `reference` points at `id`, as this transaction leaves them.
@@ -331,7 +351,9 @@ struct CommitPlanner {
       guard let value = written[entry].value else { continue }
       let key = written[entry].key
       for reference in try entityTable(key.entity).schema.references {
-        guard let target = reference.target(value) else { continue }
+        // A reference this transaction left as it was is not its to check: another device's
+        // object may refer to one still on its way.
+        guard let target = reference.target(value), written[entry].original.flatMap(reference.target) != target else { continue }
         let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
         if targetKey == lastFound { continue }
         if try current(targetKey, hint: nil, thorough: true) != nil {

@@ -1,6 +1,9 @@
 import Foundation
 
 extension StoreCoordinator {
+  /// A device whose stamps run this far ahead of this device's clock is named in the status.
+  static let clockAheadLimit: TimeInterval = 86_400
+
   /// What `changes/` holds and waits for, read from the folder now; nil for an in-memory store.
   func syncStatus() throws -> SyncStatus? {
     guard let files else { return nil }
@@ -17,7 +20,8 @@ extension StoreCoordinator {
         id: id.text, name: files.changes.deviceInfo(id)?.name ?? "", isThisDevice: id == device,
         lastSequence: scan.lastSequence[id] ?? 0, lastChange: newest[id]?.timestamp ?? lastActive, waiting: scan.waiting[id] ?? 0,
         snapshot: snapshots[id]?.number, acknowledgesThisDeviceThrough: device.flatMap { snapshots[id]?.covers[$0] },
-        isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false)
+        isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false,
+        clockAhead: lastActive.map { $0.timeIntervalSince(now) }.flatMap { $0 > Self.clockAheadLimit ? $0 : nil })
     }
     return SyncStatus(
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,

@@ -103,6 +103,9 @@ enum SyncCommands {
         if !device.isThisDevice, let through = device.acknowledgesThisDeviceThrough { line += " (has this device's changes up to \(through))" }
       }
       if device.isInactive { line += " — inactive, not waited for" }
+      if let ahead = device.clockAhead {
+        line += " — its clock runs \(TimeText.duration(ahead)) ahead of this one's: check its date and time"
+      }
       lines.append(line)
     }
     if !status.notArrived.isEmpty {

@@ -121,10 +121,11 @@ struct ChangeFolder: Sendable {
           scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
           for (covered, through) in snapshot.covers { scan.covered[covered] = max(scan.covered[covered] ?? 0, through) }
         case .success:
-          if device == own { throw Self.ownDamaged(path, "its contents belong to another name or device") }
+          // A conflict copy is the engine's, never this device's own write: damaged, it waits.
+          if device == own && !isCopy { throw Self.ownDamaged(path, "its contents belong to another name or device") }
           scan.notArrived.append(path)
         case .failure(let failure):
-          if device == own { throw Self.ownDamaged(path, Self.describe(failure)) }
+          if device == own && !isCopy { throw Self.ownDamaged(path, Self.describe(failure)) }
           scan.notArrived.append(path)
         }
       }
@@ -180,10 +181,10 @@ struct ChangeFolder: Sendable {
           readBySequence[sequence, default: []].append(change)
           scan.files.append(change)
         case .success:
-          if isOwn { throw Self.ownDamaged(path, "its contents belong to another name or device") }
+          if isOwn && !isCopy { throw Self.ownDamaged(path, "its contents belong to another name or device") }
           scan.notArrived.append(path)
         case .failure(let failure):
-          if isOwn { throw Self.ownDamaged(path, Self.describe(failure)) }
+          if isOwn && !isCopy { throw Self.ownDamaged(path, Self.describe(failure)) }
           scan.notArrived.append(path)
         }
       }

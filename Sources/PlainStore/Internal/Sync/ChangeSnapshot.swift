@@ -30,6 +30,9 @@ struct ChangeSnapshot: Codable, Equatable, Sendable {
     var deleted: ChangeStamp?
     /// Per field group, the winning write; nil for a tombstone, whose fields no longer matter.
     var groups: [String: Register]?
+    /// Every write of the groups that hold a unique key, a tombstone's too: which objects met
+    /// on a key depends on them. Absent from snapshots written before it was kept.
+    var keyWrites: [String: [Register]]?
   }
 
   struct Register: Codable, Equatable, Sendable {
@@ -92,21 +95,35 @@ extension MergedState {
       let key = ObjectKey(entity: object.entity, id: object.id)
       var registers = objects[key] ?? Registers(created: object.created)
       if object.created < registers.created { registers.created = object.created }
-      if let deleted = object.deleted { registers.deleted = max(registers.deleted ?? deleted, deleted) }
-      for (group, register) in object.groups ?? [:] {
-        var (group, fields) = (group, register.fields)
-        if snapshot.schemaVersion < schema.version {
-          var groups: [String]? = [group]
-          schema.migrations.migrate(
-            object.entity, id: object.id, fields: &fields, groups: &groups, from: snapshot.schemaVersion, failures: &migrationFailures)
-          guard !fields.isEmpty else { continue }
-          group = groups?.first ?? group
+      if let deleted = object.deleted { registers.delete(at: deleted) }
+      let entity = schema.entities[object.entity]
+      // A snapshot of before the key writes were kept: its winning writes are all it knows.
+      for (group, writes) in object.keyWrites ?? (object.groups ?? [:]).mapValues({ [$0] }) {
+        for write in writes {
+          guard let (group, register) = migrated(group, write, object, from: snapshot.schemaVersion) else { continue }
+          if entity?.keyGroups.contains(group) == true { registers.recordKeyWrite(register, group: group) }
         }
-        let register = Register(stamp: register.stamp, fields: fields)
+      }
+      for (group, write) in object.groups ?? [:] {
+        guard let (group, register) = migrated(group, write, object, from: snapshot.schemaVersion) else { continue }
         if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
       }
       objects[key] = registers
     }
+  }
+
+  /// A snapshot's write as this schema version reads it; nil when a migration leaves nothing.
+  private mutating func migrated(
+    _ group: String, _ write: ChangeSnapshot.Register, _ object: ChangeSnapshot.Object, from version: Int
+  ) -> (String, Register)? {
+    var (group, fields) = (group, write.fields)
+    if version < schema.version {
+      var groups: [String]? = [group]
+      schema.migrations.migrate(object.entity, id: object.id, fields: &fields, groups: &groups, from: version, failures: &migrationFailures)
+      guard !fields.isEmpty else { return nil }
+      group = groups?.first ?? group
+    }
+    return (group, Register(stamp: write.stamp, fields: fields))
   }
 
   /// This view as a snapshot: objects by entity and id, so equal views give equal bytes.
@@ -117,7 +134,9 @@ extension MergedState {
       ChangeSnapshot.Object(
         entity: item.key.entity, id: item.key.id, created: item.registers.created, deleted: item.registers.deleted,
         groups: item.registers.deleted != nil
-          ? nil : item.registers.groups.mapValues { ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields) })
+          ? nil : item.registers.groups.mapValues { ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields) },
+        keyWrites: item.registers.keyWrites.isEmpty
+          ? nil : item.registers.keyWrites.mapValues { $0.map { ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields) } })
     }
     return ChangeSnapshot(device: device, number: number, hlc: hlc, schemaVersion: schemaVersion, covers: coverage(), objects: objects)
   }

@@ -25,7 +25,7 @@ struct ChangeStamp: Hashable, Comparable, Sendable, Codable, CustomStringConvert
 
   init?(_ text: String) {
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, let hlc = HybridLogicalClock.parse(parts[0]), let device = DeviceID(String(parts[1])),
+    guard parts.count == 3, let hlc = HybridLogicalClock.parse(parts[0]), HybridLogicalClock.isWritable(hlc), let device = DeviceID(String(parts[1])),
       let sequence = ChangeFileName.parseSequence(parts[2])
     else { return nil }
     self.init(hlc: hlc, device: device, sequence: sequence)

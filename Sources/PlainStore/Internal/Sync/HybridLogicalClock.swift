@@ -19,10 +19,19 @@ struct HybridLogicalClock: Sendable, Equatable {
     return last
   }
 
-  /// Moves the clock past a stamp seen in a merged change.
+  /// Moves the clock past a stamp seen in a merged change. A stamp no clock writes is damage
+  /// (the files that carry one are refused) and never moves it: from there the clock would wrap.
   mutating func observe(_ stamp: UInt64) {
-    if stamp > last { last = stamp }
+    if stamp > last && Self.isWritable(stamp) { last = stamp }
   }
+
+  /// The last stamp a clock writes: the last millisecond of the year 9999, its counter full.
+  /// Past it, a clock that followed would run out of bits and wrap to 0, and every later local
+  /// edit would lose to what it had seen.
+  static let latest: UInt64 = (253_402_300_799_999 << 16) | 0xffff
+
+  /// Whether a clock can have written `stamp`.
+  static func isWritable(_ stamp: UInt64) -> Bool { stamp <= latest }
 
   /// The wall-clock part of `date`, counter zero. Dates before 1970 count as 1970.
   static func wallBits(_ date: Date) -> UInt64 {

@@ -12,6 +12,16 @@ struct MergeSchema: Sendable {
     var references: [Reference]
 
     func group(of property: String) -> String { groupOf[property] ?? property }
+
+    /// The properties of a group: a declared group's members, or the one property a group of
+    /// its own is named after.
+    func members(of group: String) -> [String] { membersOf[group] ?? [group] }
+
+    /// A declared group's name → its members (filled in by ``MergeSchema``).
+    fileprivate(set) var membersOf: [String: [String]] = [:]
+    /// The groups that hold a part of a unique key (filled in by ``MergeSchema``): the merge
+    /// keeps every write of these, not only the last (see `MergedState.aliases()`).
+    fileprivate(set) var keyGroups: Set<String> = []
   }
 
   struct Reference: Sendable {
@@ -26,7 +36,13 @@ struct MergeSchema: Sendable {
   var migrations: MigrationPlan
 
   init(entities: [Entity], version: Int = 1, migrations: MigrationPlan = MigrationPlan()) {
-    self.entities = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+    self.entities = Dictionary(
+      uniqueKeysWithValues: entities.map { entity in
+        var entity = entity
+        entity.membersOf = Dictionary(grouping: entity.groupOf.keys.sorted(), by: { entity.groupOf[$0]! })
+        entity.keyGroups = Set(entity.uniqueKeys.joined().map(entity.group(of:)))
+        return (entity.name, entity)
+      })
     self.version = version
     self.migrations = migrations
   }

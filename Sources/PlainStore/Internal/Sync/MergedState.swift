@@ -32,7 +32,25 @@ struct MergedState: Sendable {
     /// objects sharing a unique key survives.
     var created: ChangeStamp
     var groups: [String: Register] = [:]
+    /// The earliest delete: where the object's life ends.
     var deleted: ChangeStamp?
+    /// Every write of a group that holds part of a unique key, in stamp order, not only the
+    /// last: which objects held one key at one moment (see `aliases()`) depends on them.
+    var keyWrites: [String: [Register]] = [:]
+
+    /// Keeps one write of a key group; a write folded twice is kept once.
+    mutating func recordKeyWrite(_ register: Register, group: String) {
+      var writes = keyWrites[group] ?? []
+      guard !writes.contains(register) else { return }
+      let place = writes.firstIndex { register.stamp < $0.stamp || (register.stamp == $0.stamp && $0.wins(over: register)) }
+      writes.insert(register, at: place ?? writes.endIndex)
+      keyWrites[group] = writes
+    }
+
+    /// Ends the object's life at `stamp`, if that is earlier than its end so far.
+    mutating func delete(at stamp: ChangeStamp) {
+      deleted = min(deleted ?? stamp, stamp)
+    }
   }
 
   let schema: MergeSchema
@@ -64,7 +82,7 @@ struct MergedState: Sendable {
       if stamp < registers.created { registers.created = stamp }
       switch object.kind {
       case .delete:
-        registers.deleted = max(registers.deleted ?? stamp, stamp)
+        registers.delete(at: stamp)
       case .upsert:
         var touched: [String: [String: RawJSON]] = [:]
         var fields = object.fields ?? [:]
@@ -78,8 +96,16 @@ struct MergedState: Sendable {
           let group = entity?.group(of: property) ?? property
           if sets?.contains(group) ?? true { touched[group, default: [:]][property] = value }
         }
+        // A group an update names is set whole: a member it does not carry was set to nil (an
+        // entity's Codable leaves nils out), which is a value, not "unchanged".
+        for group in groups ?? [] where entity != nil {
+          for member in entity!.members(of: group) where touched[group]?[member] == nil {
+            touched[group, default: [:]][member] = .null
+          }
+        }
         for (group, fields) in touched {
           let register = Register(stamp: stamp, fields: fields)
+          if entity?.keyGroups.contains(group) == true { registers.recordKeyWrite(register, group: group) }
           if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
         }
       }
@@ -97,6 +123,21 @@ struct MergedState: Sendable {
   func materialize() -> [String: [UUID: [String: RawJSON]]] {
     var live: [String: [UUID: Registers]] = [:]
     var gone: [String: Set<UUID>] = [:]
+    // Objects that held one unique key at one moment are one object for good.
+    let aliases = aliases()
+    var objects = objects
+    for (name, survivors) in aliases {
+      for (alias, survivor) in survivors {
+        let (aliasKey, survivorKey) = (ObjectKey(entity: name, id: alias), ObjectKey(entity: name, id: survivor))
+        guard let merged = objects.removeValue(forKey: aliasKey) else { continue }
+        objects[survivorKey]?.absorb(merged)
+      }
+    }
+    for (name, survivors) in aliases {
+      for (alias, survivor) in survivors where objects[ObjectKey(entity: name, id: survivor)]?.deleted != nil {
+        gone[name, default: []].insert(alias)
+      }
+    }
     for (key, registers) in objects {
       if registers.deleted != nil {
         gone[key.entity, default: []].insert(key.id)
@@ -124,7 +165,7 @@ struct MergedState: Sendable {
         }
       }
     }
-    var survivorOf: [String: [UUID: UUID]] = [:]
+    var survivorOf = aliases
     changed = true
     while changed {
       changed = false

@@ -21,6 +21,10 @@ extension KeyedDecodingContainer {
     guard let stamp = HybridLogicalClock.parse(text) else {
       throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "'\(text)' is not a clock stamp.")
     }
+    guard HybridLogicalClock.isWritable(stamp) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "'\(text)' is a clock stamp past the year 9999, which no clock writes: the file is damaged.")
+    }
     return stamp
   }
 }

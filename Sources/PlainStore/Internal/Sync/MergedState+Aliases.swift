@@ -1,0 +1,179 @@
+import Foundation
+
+/// Merged identities. Two objects of an entity that held the same unique key at the same moment
+/// — both alive, by the stamps of the writes that set their keys — are one object for good: the
+/// one created first survives (ties: the smaller id) and the other id is its alias. An edit or a
+/// delete addressed to either reaches the survivor, deleting either deletes both, and the alias
+/// never comes back when the key later stops matching (a start time edited, a baby removed).
+///
+/// "The same moment" is read from the files alone (every write of a key's groups, kept by
+/// ``MergedState/Registers/keyWrites``, and the stamps of deletes), so every device that holds
+/// the same files finds the same aliases, whatever order they arrived in; a later write never
+/// undoes an alias, and a device's local commit (whose stamp comes after everything it has seen)
+/// meets the objects its cache shows merged as one.
+extension MergedState {
+  /// Per entity, each alias → its survivor.
+  func aliases() -> [String: [UUID: UUID]] {
+    var result: [String: [UUID: UUID]] = [:]
+    for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
+      var registers: [UUID: Registers] = [:]
+      for (key, value) in objects where key.entity == name { registers[key.id] = value }
+      var sweep = AliasSweep(entity: entity, registers: registers) { self.objects[ObjectKey(entity: $0, id: $1)]?.deleted }
+      let found = sweep.run()
+      if !found.isEmpty { result[name] = found }
+    }
+    return result
+  }
+}
+
+/// Goes through an entity's key writes in stamp order, keeping each object's unique keys as its
+/// writes up to that stamp left them, and joins two objects for good when one takes a key
+/// another alive object holds. Once joined, the two are one object: its key is the last write
+/// of either, its life ends at the first delete of either.
+private struct AliasSweep {
+  let entity: MergeSchema.Entity
+  let registers: [UUID: MergedState.Registers]
+  /// When an object of another entity was deleted, if it was.
+  let deletedAt: (String, UUID) -> ChangeStamp?
+  private var classes = AliasClasses()
+  /// Per class (by its root): the ids in it, and its keys per constraint (nil: none written yet).
+  private var members: [UUID: [UUID]] = [:]
+  private var keys: [UUID: [[RawJSON]?]] = [:]
+  /// Per constraint: which class holds a key.
+  private var holders: [[[RawJSON]: UUID]]
+  private var dead: Set<UUID> = []
+
+  init(entity: MergeSchema.Entity, registers: [UUID: MergedState.Registers], deletedAt: @escaping (String, UUID) -> ChangeStamp?) {
+    self.entity = entity
+    self.registers = registers
+    self.deletedAt = deletedAt
+    holders = entity.uniqueKeys.map { _ in [:] }
+  }
+
+  /// Each alias → its survivor: of each class, the object created first (ties: the smaller id).
+  mutating func run() -> [UUID: UUID] {
+    var deletes: [ChangeStamp: [UUID]] = [:]
+    var touches: [ChangeStamp: [UUID]] = [:]
+    for (id, object) in registers {
+      members[id] = [id]
+      if let deleted = object.deleted { deletes[deleted, default: []].append(id) }
+      for group in entity.keyGroups {
+        for write in object.keyWrites[group] ?? [] { touches[write.stamp, default: []].append(id) }
+      }
+      for reference in entity.references where entity.keyGroups.contains(entity.group(of: reference.keyName)) {
+        for write in object.keyWrites[entity.group(of: reference.keyName)] ?? [] {
+          guard let target = write.fields[reference.keyName].flatMap(MergedState.uuid),
+            let deleted = deletedAt(reference.targetEntity, target)
+          else { continue }
+          touches[deleted, default: []].append(id)
+        }
+      }
+    }
+    for stamp in Set(deletes.keys).union(touches.keys).sorted() {
+      for id in deletes[stamp] ?? [] { kill(classes.root(id)) }
+      let roots = Set((touches[stamp] ?? []).map { classes.root($0) }).subtracting(dead).sorted(by: precedes)
+      for root in roots { unindex(root) }
+      for root in roots where classes.root(root) == root && !dead.contains(root) { place(root, at: stamp) }
+    }
+    var survivorOf: [UUID: UUID] = [:]
+    for (root, ids) in members where classes.root(root) == root && ids.count > 1 {
+      let survivor = ids.min(by: precedes)!
+      for id in ids where id != survivor { survivorOf[id] = survivor }
+    }
+    return survivorOf
+  }
+
+  private func precedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
+    let (l, r) = (registers[lhs]!.created, registers[rhs]!.created)
+    return l != r ? l < r : uuidPrecedes(lhs, rhs)
+  }
+
+  private mutating func kill(_ root: UUID) {
+    guard !dead.contains(root) else { return }
+    unindex(root)
+    dead.insert(root)
+  }
+
+  private mutating func unindex(_ root: UUID) {
+    for (constraint, key) in (keys[root] ?? []).enumerated() {
+      if let key, holders[constraint][key] == root { holders[constraint][key] = nil }
+    }
+  }
+
+  /// Gives a class its keys as of `stamp` and joins it with any alive class that holds one.
+  private mutating func place(_ root: UUID, at stamp: ChangeStamp) {
+    guard let current = keys(of: root, at: stamp) else { return kill(root) }
+    keys[root] = current
+    for (constraint, key) in current.enumerated() {
+      guard let key, let other = holders[constraint][key].map({ classes.root($0) }), other != root, !dead.contains(other) else { continue }
+      unindex(other)
+      let joined = classes.join(root, other)
+      members[joined] = (members[root] ?? []) + (members[other] ?? [])
+      return place(joined, at: stamp)
+    }
+    for (constraint, key) in current.enumerated() { if let key { holders[constraint][key] = root } }
+  }
+
+  /// A class's keys as its members' writes up to `stamp` leave them: per property the last
+  /// write of its group, a reference to an object deleted by then nil; nil when a cascade
+  /// deleted the class with its referent.
+  private func keys(of root: UUID, at stamp: ChangeStamp) -> [[RawJSON]?]? {
+    let ids = members[root] ?? [root]
+    var result: [[RawJSON]?] = []
+    for keyNames in entity.uniqueKeys {
+      var written = false
+      var values: [RawJSON] = []
+      for property in keyNames {
+        let group = entity.group(of: property)
+        var last: MergedState.Register?
+        for id in ids {
+          for write in registers[id]?.keyWrites[group] ?? [] where write.stamp <= stamp && (last.map { write.wins(over: $0) } ?? true) {
+            last = write
+          }
+        }
+        written = written || last != nil
+        var value = last?.fields[property] ?? .null
+        if let reference = entity.references.first(where: { $0.keyName == property }), let target = MergedState.uuid(value),
+          let deleted = deletedAt(reference.targetEntity, target), deleted <= stamp
+        {
+          if reference.deleteRule == .cascade { return nil }
+          value = .null
+        }
+        values.append(value)
+      }
+      result.append(written ? values : nil)
+    }
+    return result
+  }
+}
+
+extension MergedState.Registers {
+  /// Takes in an alias's writes: per group the last writer of the two, the earlier creation,
+  /// the earlier delete.
+  mutating func absorb(_ alias: MergedState.Registers) {
+    for (group, register) in alias.groups where groups[group].map({ register.wins(over: $0) }) ?? true {
+      groups[group] = register
+    }
+    created = min(created, alias.created)
+    if let deleted = alias.deleted { delete(at: deleted) }
+  }
+}
+
+/// Ids joined into classes (union–find): the objects that became one.
+private struct AliasClasses {
+  private var parent: [UUID: UUID] = [:]
+
+  mutating func root(_ id: UUID) -> UUID {
+    var root = id
+    while let next = parent[root], next != root { root = next }
+    parent[id] = root
+    return root
+  }
+
+  /// Joins two classes; returns the joined class's root.
+  mutating func join(_ one: UUID, _ other: UUID) -> UUID {
+    let (a, b) = (root(one), root(other))
+    if a != b { parent[a] = b }
+    return b
+  }
+}

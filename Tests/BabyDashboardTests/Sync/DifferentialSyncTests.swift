@@ -1,0 +1,402 @@
+import BabyDashboard
+import Foundation
+import PlainStore
+import Synchronization
+import Testing
+
+/// The judge of the store: seeded runs of two and three devices, each a real file container,
+/// doing random operations (babies added with shared names, renamed, removed; feeds and diapers
+/// logged, edited with values set and cleared, moved onto another feed's start, deleted; change
+/// compaction; a lost `local/`), with their change files carried between them by a fake engine at
+/// random moments, in random order, partly, twice and as conflict copies.
+///
+/// After every step, the acting device's cache equals a rebuild from its files (a copy of its
+/// store without `local/`); after everything is exchanged, every device holds the same data.
+///
+/// `DIFFERENTIAL_SEEDS=10000 swift test --filter DifferentialSyncTests` runs more seeds;
+/// `DIFFERENTIAL_SEED=N` runs one.
+@Suite struct DifferentialSyncTests {
+  static let environment = ProcessInfo.processInfo.environment
+  static let seedCount = environment["DIFFERENTIAL_SEEDS"].flatMap(Int.init) ?? 300
+  static let parts = 4
+
+  @Test(arguments: 0..<parts)
+  func everyCacheIsTheFoldOfItsFilesAndEveryDeviceEndsTheSame(part: Int) throws {
+    let seeds: [Int] =
+      if let one = Self.environment["DIFFERENTIAL_SEED"].flatMap(Int.init) { part == 0 ? [one] : [] } else {
+        Array(stride(from: part, to: Self.seedCount, by: Self.parts))
+      }
+    var failures: [String] = []
+    var steps = 0
+    for seed in seeds {
+      var run = DifferentialRun(seed: UInt64(seed))
+      do {
+        try run.run()
+      } catch {
+        failures.append("seed \(seed), after step \(run.steps) (\(run.log.suffix(6).joined(separator: "; "))): \(error)")
+        if failures.count >= 3 { break }
+      }
+      steps += run.steps
+    }
+    #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    print("DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps")
+  }
+}
+
+/// What a run found wrong.
+struct DifferentialFailure: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// One seeded run of several devices.
+struct DifferentialRun {
+  let seed: UInt64
+  var random: DifferentialRandom
+  var devices: [DifferentialDevice] = []
+  let scratch: URL
+  var steps = 0
+  var log: [String] = []
+  /// Every file the engine has seen whole, as it must arrive.
+  var published: [String: Data] = [:]
+  /// The simulated wall clock: a few minutes a step, each device off it by its own skew.
+  var now = Date(timeIntervalSince1970: 1_773_100_000)
+  var nextID = 1
+  static let names = ["Ava", "Mia", "Leo", "ava"]
+  /// Few starts, so that devices log feeds on the same unique key.
+  var starts: [Date] { (0..<4).map { Date(timeIntervalSince1970: 1_773_090_000 + Double($0) * 1_800) } }
+
+  init(seed: UInt64) {
+    self.seed = seed
+    random = DifferentialRandom(seed: seed)
+    let base = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+    scratch = base.appendingPathComponent("differential-\(seed)-\(UUID().uuidString)")
+  }
+
+  mutating func run() throws {
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    // One seed run on its own keeps its folders, to be looked at.
+    defer { if DifferentialSyncTests.environment["DIFFERENTIAL_SEED"] == nil { try? FileManager.default.removeItem(at: scratch) } }
+    let count = 2 + Int(seed % 2)
+    for index in 0..<count {
+      devices.append(try DifferentialDevice(index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store")))
+    }
+    let stepCount = 10 + random.next(below: 30)
+    for _ in 0..<stepCount {
+      steps += 1
+      now += Double(60 + random.next(below: 600))
+      let device = random.next(below: devices.count)
+      devices[device].clock.set(now + Double(random.next(below: 7)) - 3)
+      try act(on: device)
+      try checkCacheIsTheFold(device)
+      if random.next(below: 3) == 0 { try exchange(partly: true) }
+    }
+    try exchange(partly: false)
+    for index in devices.indices {
+      _ = try devices[index].container.sync()
+      try checkCacheIsTheFold(index)
+    }
+    let exports = try devices.map { try $0.export() }
+    for index in exports.indices.dropFirst() where exports[index] != exports[0] {
+      throw DifferentialFailure(
+        description: "after a full exchange device\(index) holds other data than device0:\n\(exports[index])\n---\n\(exports[0])")
+    }
+  }
+
+  // MARK: Operations
+
+  mutating func freshID() -> UUID {
+    nextID += 1
+    return UUID(uuidString: String(format: "%08x-0000-4000-8000-%012x", Int(seed % 0xffff_ffff), nextID))!
+  }
+
+  mutating func act(on index: Int) throws {
+    let container = devices[index].container
+    // As every command of the app does: what has arrived is merged before anything is read.
+    _ = try container.sync()
+    let context = container.newBackgroundContext(author: "device\(index)")
+    let babies = try context.fetch(FetchDescriptor<BabyProfile>(sortBy: [SortDescriptor(\.createdAt)]))
+    let feeds = try context.fetch(FetchDescriptor<FeedSession>(sortBy: [SortDescriptor(\.startTime)]))
+    let diapers = try context.fetch(FetchDescriptor<DiaperChange>(sortBy: [SortDescriptor(\.timestamp)]))
+    let roll = random.next(below: 100)
+    let operation: String
+    switch roll {
+    case 0..<10:
+      let baby = BabyProfile(id: freshID(), name: Self.names[random.next(below: Self.names.count)], createdAt: now)
+      context.insert(baby)
+      operation = "adds baby \(baby.name) \(short(baby.id))"
+    case 10..<14 where !babies.isEmpty:
+      var baby = babies[random.next(below: babies.count)]
+      baby.name = Self.names[random.next(below: Self.names.count)] + "\(random.next(below: 3))"
+      context.update(baby)
+      operation = "renames \(short(baby.id)) to \(baby.name)"
+    case 14..<18 where !babies.isEmpty:
+      let baby = babies[random.next(below: babies.count)]
+      context.delete(baby)
+      operation = "removes baby \(short(baby.id))"
+    case 18..<40:
+      let baby = babies.isEmpty || random.next(below: 5) == 0 ? nil : babies[random.next(below: babies.count)].id
+      let start = starts[random.next(below: starts.count)]
+      let ended = random.next(below: 2) == 0
+      let feed = FeedSession(
+        uuid: freshID(), profileID: baby, startTime: start, endTime: ended ? start + 1_200 : nil,
+        amountValue: random.next(below: 2) == 0 ? Double(60 + 10 * random.next(below: 8)) : nil,
+        amountUnitSymbol: "mL", memoText: random.next(below: 2) == 0 ? "#memo\(random.next(below: 5))" : nil)
+      context.insert(feed)
+      operation = "logs feed \(short(feed.uuid)) for \(baby.map(short) ?? "nobody") at \(Int(start.timeIntervalSince1970) % 10_000)"
+    case 40..<62 where !feeds.isEmpty:
+      var feed = feeds[random.next(below: feeds.count)]
+      let original = feed
+      let what: String
+      switch random.next(below: 8) {
+      case 0:
+        feed.memoText = "#edit\(random.next(below: 9))"
+        what = "memo \(feed.memoText!)"
+      case 1:
+        feed.memoText = nil
+        what = "memo cleared"
+      case 2:
+        feed.amountValue = Double(50 + 10 * random.next(below: 9))
+        feed.amountUnitSymbol = "mL"
+        what = "amount \(feed.amountValue!)"
+      case 3:
+        feed.amountValue = nil
+        feed.amountUnitSymbol = nil
+        what = "amount cleared"
+      case 4:
+        feed.endTime = feed.startTime + Double(600 * (1 + random.next(below: 4)))
+        what = "end set"
+      case 5:
+        feed.endTime = nil
+        what = "end cleared"
+      case 6:
+        feed.startTime = starts[random.next(below: starts.count)]
+        feed.endTime = nil
+        what = "start moved to \(Int(feed.startTime.timeIntervalSince1970) % 10_000)"
+      default:
+        feed.profileID = babies.isEmpty ? nil : babies[random.next(below: babies.count)].id
+        what = "baby \(feed.profileID.map(short) ?? "none")"
+      }
+      context.update(feed, from: original)
+      operation = "edits feed \(short(feed.uuid)): \(what)"
+    case 62..<70 where !feeds.isEmpty:
+      let feed = feeds[random.next(below: feeds.count)]
+      context.delete(feed)
+      operation = "deletes feed \(short(feed.uuid))"
+    case 70..<78:
+      let baby = babies.isEmpty ? nil : babies[random.next(below: babies.count)].id
+      let diaper = DiaperChange(
+        uuid: freshID(), profileID: baby, timestamp: starts[random.next(below: starts.count)], type: random.next(below: 2) == 0 ? .pee : .poo)
+      context.insert(diaper)
+      operation = "logs diaper \(short(diaper.uuid))"
+    case 78..<82 where !diapers.isEmpty:
+      let diaper = diapers[random.next(below: diapers.count)]
+      context.delete(diaper)
+      operation = "deletes diaper \(short(diaper.uuid))"
+    case 82..<86:
+      log.append("device\(index) compacts its changes")
+      _ = try container.compactChanges()
+      return
+    case 86..<89:
+      log.append("device\(index) loses local/")
+      try devices[index].loseLocalFolder()
+      return
+    default:
+      log.append("device\(index) syncs")
+      _ = try container.sync()
+      return
+    }
+    log.append("device\(index) \(operation)")
+    _ = try context.save()
+  }
+
+  func short(_ id: UUID) -> String { String(id.uuidString.suffix(4)) }
+
+  // MARK: The fake engine
+
+  /// Carries files between the devices' `changes/` folders as a sync engine does: each file
+  /// another device lacks, in random order; `partly`, a random part of them, some first
+  /// truncated, some also as a conflict copy. A device's own deletions (change compaction)
+  /// reach the others too.
+  mutating func exchange(partly: Bool) throws {
+    // What each file holds as its device wrote it (or as the engine made a conflict copy).
+    for device in devices {
+      for relative in device.changeFiles() where device.owns(relative) && published[relative] == nil {
+        published[relative] = device.read(relative)
+      }
+    }
+    var deliveries: [(from: Int, to: Int, relative: String)] = []
+    for from in devices.indices {
+      for relative in devices[from].changeFiles() {
+        // A device's own file never comes back to it: what it deleted stays deleted.
+        for to in devices.indices where to != from && !devices[to].has(relative) && !devices[to].owns(relative) {
+          deliveries.append((from, to, relative))
+        }
+      }
+    }
+    deliveries.shuffle(using: &random)
+    if partly { deliveries = Array(deliveries.prefix(random.next(below: deliveries.count + 1))) }
+    for delivery in deliveries where !devices[delivery.to].has(delivery.relative) {
+      guard let data = published[delivery.relative] ?? devices[delivery.from].read(delivery.relative) else { continue }
+      if partly && random.next(below: 6) == 0 && data.count > 8 && published[delivery.relative] != nil {
+        try devices[delivery.to].put(data.prefix(data.count / 2), at: delivery.relative)  // completes later
+        continue
+      }
+      try devices[delivery.to].put(data, at: delivery.relative)
+      if random.next(below: 8) == 0, delivery.relative.hasSuffix(".json"), !delivery.relative.hasSuffix("device.json"),
+        !delivery.relative.contains(".sync-conflict-")
+      {
+        let copy = String(delivery.relative.dropLast(5)) + ".sync-conflict-20260310-101010-ABCDEFG.json"
+        published[copy] = data
+        try devices[delivery.to].put(data, at: copy)
+      }
+    }
+    // Truncated arrivals complete, and deletions by a file's own device reach the others.
+    for to in devices.indices {
+      for relative in devices[to].changeFiles() {
+        if let data = published[relative], devices[to].read(relative) != data, !partly || random.next(below: 2) == 0 {
+          try devices[to].put(data, at: relative)
+        }
+        // A deletion arrives once the snapshot that covers it has (an engine that carried
+        // the deletion first would leave a device's files short of what it merged, for a while).
+        if let owner = devices.firstIndex(where: { $0.owns(relative) }), !devices[owner].has(relative),
+          !relative.contains(".sync-conflict-"), !partly || random.next(below: 2) == 0,
+          devices[owner].changeFiles().filter({ $0.contains("/snapshot-") && devices[owner].owns($0) })
+            .allSatisfy({ devices[to].read($0) == devices[owner].read($0) })
+        {
+          try devices[to].remove(relative)
+        }
+      }
+    }
+  }
+
+  // MARK: Checks
+
+  /// The device's cache, as its container shows it, equals what a rebuild from its files shows.
+  func checkCacheIsTheFold(_ index: Int) throws {
+    let shown = try devices[index].export()
+    let rebuilt = try devices[index].exportOfRebuild(in: scratch.appendingPathComponent("rebuild"))
+    guard shown == rebuilt else {
+      throw DifferentialFailure(description: "device\(index)'s cache differs from a rebuild of its files:\ncache:\n\(shown)\nrebuild:\n\(rebuilt)")
+    }
+  }
+}
+
+/// One device of a run: its store folder and its open container.
+struct DifferentialDevice {
+  let index: Int
+  let root: URL
+  let clock = DifferentialClock()
+  var container: StoreContainer
+
+  init(index: Int, root: URL) throws {
+    self.index = index
+    self.root = root
+    try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
+    container = try Self.open(root, clock: clock, index: index)
+  }
+
+  static func open(_ root: URL, clock: DifferentialClock, index: Int) throws -> StoreContainer {
+    try StoreContainer.file(
+      at: root, schema: BabyDashboardSchema.current,
+      options: StoreOptions(
+        author: "device\(index)", clock: { clock.now }, watchesOtherProcesses: false, deviceName: "device\(index)",
+        changeCompactionThreshold: 12))
+  }
+
+  var changes: URL { root.appendingPathComponent("changes") }
+
+  /// Every file of `changes/`, as `<device>/<name>`, temporary files left out.
+  func changeFiles() -> [String] {
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: changes.path)) ?? []
+    return folders.sorted().flatMap { folder in
+      ((try? FileManager.default.contentsOfDirectory(atPath: changes.appendingPathComponent(folder).path)) ?? [])
+        .filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+    }
+  }
+
+  func has(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: changes.appendingPathComponent(relative).path) }
+  func read(_ relative: String) -> Data? { FileManager.default.contents(atPath: changes.appendingPathComponent(relative).path) }
+
+  /// Whether this device wrote the file (it is under the device id its cache holds).
+  func owns(_ relative: String) -> Bool {
+    guard let id = try? String(contentsOf: root.appendingPathComponent("local/device-id"), encoding: .utf8) else { return false }
+    return relative.hasPrefix(id.trimmingCharacters(in: .whitespacesAndNewlines) + "/")
+  }
+
+  /// Writes a file as an engine does: to a temporary name, then renamed into place.
+  func put(_ data: Data, at relative: String) throws {
+    let url = changes.appendingPathComponent(relative)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".syncthing.\(url.lastPathComponent).tmp")
+    try data.write(to: temporary)
+    if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    try FileManager.default.moveItem(at: temporary, to: url)
+  }
+
+  func remove(_ relative: String) throws {
+    try FileManager.default.removeItem(at: changes.appendingPathComponent(relative))
+  }
+
+  /// The app loses its cache: the container goes, `local/` with it, and the store opens again.
+  mutating func loseLocalFolder() throws {
+    container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
+    try FileManager.default.removeItem(at: root.appendingPathComponent("local"))
+    container = try Self.open(root, clock: clock, index: index)
+  }
+
+  /// Every object, as one deterministic text.
+  func export() throws -> String {
+    try DifferentialExport.text(of: container)
+  }
+
+  /// What a fresh copy of this store without its cache shows.
+  func exportOfRebuild(in folder: URL) throws -> String {
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("BabyDashboard.store")
+    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: root.appendingPathComponent("store.json"), to: copy.appendingPathComponent("store.json"))
+    try FileManager.default.copyItem(at: changes, to: copy.appendingPathComponent("changes"))
+    let rebuilt = try StoreContainer.file(
+      at: copy, schema: BabyDashboardSchema.current, options: StoreOptions(clock: { clock.now }, watchesOtherProcesses: false))
+    return try DifferentialExport.text(of: rebuilt)
+  }
+}
+
+/// A device's wall clock, set by the run.
+final class DifferentialClock: Sendable {
+  private let seconds = Mutex<Double>(1_773_100_000)
+  var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
+  func set(_ date: Date) { seconds.withLock { $0 = date.timeIntervalSince1970 } }
+}
+
+/// Every object of a store as one text, ordered by id, each property written out.
+enum DifferentialExport {
+  static func text(of container: StoreContainer) throws -> String {
+    let context = container.newBackgroundContext()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .secondsSince1970
+    func lines<E: Entity>(_ type: E.Type) throws -> [String] {
+      try context.fetch(FetchDescriptor<E>()).sorted { $0.id.uuidString < $1.id.uuidString }.map {
+        "\(E.entityName) " + String(decoding: try encoder.encode($0), as: UTF8.self)
+      }
+    }
+    return try (lines(BabyProfile.self) + lines(FeedSession.self) + lines(DiaperChange.self)).joined(separator: "\n")
+  }
+}
+
+/// SplitMix64: the same sequence for a seed on every machine.
+struct DifferentialRandom: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func next(below bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
+}
