@@ -141,11 +141,13 @@ public final class DashboardModel {
   /// replaces the feed's memo; nil keeps it.
   ///
   /// - Throws: ``ScreenModelError/invalid(_:)`` for a bad amount or unit,
-  ///   ``ScreenModelError/noFeedInProgress(babyName:)`` if there is nothing to finish.
+  ///   ``ScreenModelError/noFeedInProgress(babyName:)`` if there is nothing to finish,
+  ///   ``ScreenModelError/unconfirmed(_:)`` for a feed longer than four hours or a zero amount
+  ///   (ask the person, then call again with `confirmed: true`).
   @discardableResult
-  public func finishFeed(for babyID: UUID, amount: FeedAmountInput, memo: String? = nil) throws -> FeedSession {
+  public func finishFeed(for babyID: UUID, amount: FeedAmountInput, memo: String? = nil, confirmed: Bool = false) throws -> FeedSession {
     let parsed = try amount.amount()
-    return try write { try $0.finishFeed(for: babyID, amount: parsed, memo: memo) }
+    return try write { try $0.finishFeed(for: babyID, amount: parsed, memo: memo, confirmed: confirmed) }
   }
 
   /// Logs a diaper change now.

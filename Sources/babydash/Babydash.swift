@@ -87,7 +87,8 @@ enum Babydash {
       commandList(commands, title: "Commands:"), "",
       "Global options:",
     ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
-      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30).\n"
+      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30;\n"
+      + "refused when it is up to an hour ahead: give the day then).\n"
       + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
       + exitStatuses
   }
@@ -145,6 +146,8 @@ extension CommandLineError {
       case .io: self.init(kind: .io, message: error.description)
       default: self.init(kind: .data, message: error.description)
       }
+    case ScreenModelError.unconfirmed(let doubts):
+      self.init(kind: .data, message: doubts.map(\.message).joined(separator: " ") + " Run again with --yes to save it as it is.")
     case let error as KeyValueStoreError:
       self.init(kind: error.code == .io ? .io : .data, message: error.description)
     default:
