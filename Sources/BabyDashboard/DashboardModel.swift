@@ -109,6 +109,12 @@ public final class DashboardModel {
     _ = try write { try $0.renameBaby(babyID, to: newName, allowingSameName: allowingSameName) }
   }
 
+  /// Changes a baby's name, its feed term, or both (the baby's settings sheet); nil leaves a
+  /// value as stored (see ``Tracker/editBaby(_:name:feedTerm:allowingSameName:)``).
+  public func editBaby(_ babyID: UUID, name: String? = nil, feedTerm: TimeInterval? = nil, allowingSameName: Bool = false) throws {
+    _ = try write { try $0.editBaby(babyID, name: name, feedTerm: feedTerm, allowingSameName: allowingSameName) }
+  }
+
   /// Deletes a baby. Its feeds and diaper changes stay in the history with no baby (the
   /// store's nullify rule), and its cached last amount is forgotten.
   ///

@@ -83,3 +83,36 @@ import Testing
     #expect(try tool.run(at: "2026-11-26T11:20:00Z", ["feed", "finish", "Mia"]).stdout == "Mia finished feeding at 11:20, 120 mL (the last amount).\n")
   }
 }
+
+/// Feed terms: a number without a unit is asked about, and `baby edit` changes a term later.
+@Suite struct FeedTermCommandTests {
+  let tool: BabydashProcess
+
+  init() throws { tool = try BabydashProcess() }
+
+  @Test func aBareNumberIsRefusedNamingItsReadings() throws {
+    defer { tool.removeAll() }
+    let result = try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "add", "Mia", "--feed-term", "90"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("babydash: bad value '90' for --feed-term: 90 what? give 90m or 1h30m\n"))
+    #expect(try tool.snapshot().isEmpty, "nothing was written")
+  }
+
+  @Test func babyEditChangesTheFeedTermAndTheName() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    #expect(try tool.run(at: "2026-11-26T08:00:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"]).status == 0)
+    let term = try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "edit", "Mia", "--feed-term", "2h30m"])
+    #expect(term.stdout == "Updated Mia, fed every 2h 30m.\n", "\(term.stderr)")
+    #expect(try tool.run(at: "2026-11-26T08:00:00Z", ["status"]).stdout.contains("Next feed   due 09:30 (in 1h 30m); every 2h 30m"))
+    let both = try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "edit", "Mia", "--name", "Mila", "--feed-term", "3h"])
+    #expect(both.stdout == "Updated Mila (was Mia), fed every 3h.\n", "\(both.stderr)")
+    #expect(try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "add", "Leo"]).status == 0)
+    let taken = try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "edit", "Leo", "--name", "Mila"])
+    #expect(taken.status == 65)
+    #expect(taken.stderr.contains("another baby is already named Mila"))
+    let nothing = try tool.run(at: "2026-11-26T08:00:00Z", ["baby", "edit", "Leo"])
+    #expect(nothing.status == 64)
+    #expect(nothing.stderr.hasPrefix("babydash: nothing to change: give --feed-term or --name\n"))
+  }
+}

@@ -3,13 +3,15 @@ import BabyDashboard
 import BabyDashboardText
 import Foundation
 
-/// `babydash baby add | rename | remove | list`.
+/// `babydash baby add | edit | rename | remove | list`.
 enum BabyCommands {
-  static let all = [add, rename, remove, list]
+  static let all = [add, edit, rename, remove, list]
 
   static let sameNameOK = Flag("--same-name-ok", help: "allow a name another baby already has (then address each by its id)")
   static let feedTerm = Option<DurationArgument>(
-    "--feed-term", "DURATION", help: "time between feeds: 3h, 2h30m, 90m or seconds (default 3h)")
+    "--feed-term", "DURATION", help: "time between feeds: 3h, 2h30m or 90m (default 3h)")
+  static let editFeedTerm = Option<DurationArgument>("--feed-term", "DURATION", help: "the new time between feeds: 3h, 2h30m or 90m")
+  static let newName = Option<String>("--name", "NEW_NAME", help: "the new name")
   static let createdAt = Option<TimeArgument>(
     "--created-at", "TIME", help: "when the baby was added (default: now); orders the dashboard")
   static let yes = Flag("--yes", help: "confirm removing a baby that has feeds or diaper changes")
@@ -33,6 +35,25 @@ enum BabyCommands {
     }
     invocation.output.print(
       "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(TimeText.duration(baby.feedTerm)).")
+  }
+
+  static let edit = Command(
+    words: ["baby", "edit"], synopsis: "NAME [--feed-term DURATION] [--name NEW_NAME] [--same-name-ok]",
+    summary: "Change a baby's feed term or name; its feeds and last feed amount stay with it.",
+    options: [editFeedTerm.spec, newName.spec, sameNameOK.spec],
+    arguments: 1...1,
+    details: "NAME is a name or an id.\n\nExamples:\n  babydash baby edit Mia --feed-term 3h30m\n  babydash baby edit Mia --name Mila"
+  ) { invocation in
+    let session = invocation.session
+    let feedTerm = try invocation.value(BabyCommands.editFeedTerm)?.seconds
+    let name = try invocation.value(BabyCommands.newName)
+    guard feedTerm != nil || name != nil else { throw invocation.usageError("nothing to change: give --feed-term or --name") }
+    let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
+    let edited = try BabyCommands.naming {
+      try session.tracker().editBaby(baby.id, name: name, feedTerm: feedTerm, allowingSameName: invocation.has(BabyCommands.sameNameOK))
+    }
+    let renamed = edited.name == baby.name ? edited.name : "\(edited.name) (was \(baby.name))"
+    invocation.output.print("Updated \(renamed), fed every \(TimeText.duration(edited.feedTerm)).")
   }
 
   static let rename = Command(
