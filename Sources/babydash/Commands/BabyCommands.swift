@@ -33,7 +33,7 @@ enum BabyCommands {
         name: invocation.arguments[0], feedTerm: feedTerm, createdAt: createdAt,
         allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
-    invocation.output.print(
+    try invocation.output.print(
       "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(TimeText.duration(baby.feedTerm)).")
   }
 
@@ -53,7 +53,7 @@ enum BabyCommands {
       try session.tracker().editBaby(baby.id, name: name, feedTerm: feedTerm, allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
     let renamed = edited.name == baby.name ? edited.name : "\(edited.name) (was \(baby.name))"
-    invocation.output.print("Updated \(renamed), fed every \(TimeText.duration(edited.feedTerm)).")
+    try invocation.output.print("Updated \(renamed), fed every \(TimeText.duration(edited.feedTerm)).")
   }
 
   static let rename = Command(
@@ -68,7 +68,7 @@ enum BabyCommands {
     let renamed = try BabyCommands.naming {
       try session.tracker().renameBaby(baby.id, to: invocation.arguments[1], allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
-    invocation.output.print("Renamed \(baby.name) to \(renamed.name).")
+    try invocation.output.print("Renamed \(baby.name) to \(renamed.name).")
   }
 
   static let remove = Command(
@@ -89,7 +89,7 @@ enum BabyCommands {
           + "(feed edit ID --baby NAME gives one to another baby). Run again with --yes to remove \(baby.name).")
     }
     let removal = try tracker.removeBaby(baby.id)
-    invocation.output.print("Removed \(removal.baby.name); \(events) stay, with no baby.")
+    try invocation.output.print("Removed \(removal.baby.name); \(events) stay, with no baby.")
   }
 
   static let list = Command(
@@ -99,7 +99,7 @@ enum BabyCommands {
     let session = invocation.session
     let babies = try session.storeForReading().viewContext.babies()
     guard !babies.isEmpty else {
-      invocation.output.print("No babies yet. Add one: babydash baby add NAME")
+      try invocation.output.print("No babies yet. Add one: babydash baby add NAME")
       return
     }
     let width = babies.map { TextLayout.width($0.name) }.max()!
@@ -109,7 +109,7 @@ enum BabyCommands {
       let termPadding = String(repeating: " ", count: termWidth - term.count)
       let added = TimeText.isoDay(TimeText.civilDay(of: baby.createdAt, in: session.timeZone))
         + " " + TimeText.clock(baby.createdAt, in: session.timeZone)
-      invocation.output.print(
+      try invocation.output.print(
         "\(TextLayout.pad(baby.name, to: width))  every \(term)\(termPadding)  added \(added)  \(baby.id.uuidString)")
     }
   }

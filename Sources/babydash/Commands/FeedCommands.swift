@@ -31,7 +31,7 @@ enum FeedCommands {
     let at = try invocation.time(FeedCommands.startedAt, default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let feed = try session.tracker().startFeed(for: baby.id, at: at, confirmed: invocation.has(FeedCommands.yes))
-    invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
+    try invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
   }
 
   static let finish = Command(
@@ -55,11 +55,11 @@ enum FeedCommands {
       for: baby.id, at: at, amount: typed ?? prefill.amount, memo: invocation.value(FeedCommands.memo),
       confirmed: invocation.has(FeedCommands.yes))
     if typed == nil { tracker.countPrefill(from: prefill.source) }
-    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+    if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
     let amountText = LastFeedAmount(feed: feed).map {
       ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
     } ?? ""
-    invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
+    try invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
   }
 
   static let log = Command(
@@ -80,8 +80,8 @@ enum FeedCommands {
     let (feed, updated) = try tracker.logFeed(
       for: baby.id, start: start, end: end, amount: amount, memo: invocation.value(FeedCommands.memo),
       confirmed: invocation.has(FeedCommands.yes))
-    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-    invocation.output.print("\(updated ? "Updated" : "Logged") \(baby.name)'s feed \(session.describe(feed)).")
+    if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
+    try invocation.output.print("\(updated ? "Updated" : "Logged") \(baby.name)'s feed \(session.describe(feed)).")
   }
 
   static let edit = Command(
@@ -108,8 +108,8 @@ enum FeedCommands {
     }
     let tracker = try session.tracker()
     let edited = try tracker.editFeed(feed.uuid, changes, confirmed: invocation.has(FeedCommands.yes))
-    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-    invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
+    if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
+    try invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
   }
 
   static let delete = Command(
@@ -121,7 +121,7 @@ enum FeedCommands {
     let session = invocation.session
     let feed = try session.feed(invocation.arguments[0])
     try session.tracker().deleteFeed(feed.uuid)
-    invocation.output.print("Deleted feed \(session.shortID(feed.uuid)) (\(session.describe(feed))).")
+    try invocation.output.print("Deleted feed \(session.shortID(feed.uuid)) (\(session.describe(feed))).")
   }
 }
 

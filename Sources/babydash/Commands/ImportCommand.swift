@@ -50,10 +50,10 @@ enum ImportCommand {
     do {
       let report = try importer.run(reader, dryRun: dryRun, force: invocation.has(ImportCommand.force))
       output.endProgress()
-      if let summary = reader.summary { output.print(summary.description) }
+      if let summary = reader.summary { try output.print(summary.description) }
       // The spec's migration telemetry, for babydash stats.
       if case .imported = report.outcome { try MigrationLog(report).save(to: session.keyValueStore) }
-      output.print(report.description)
+      try output.print(report.description)
     } catch let error as LegacyImportError {
       output.endProgress()
       throw failure(error)

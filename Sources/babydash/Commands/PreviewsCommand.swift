@@ -19,12 +19,12 @@ enum PreviewsCommand {
     if invocation.has(PreviewsCommand.check) {
       let result = try PreviewFiles.check(in: directory, environment: invocation.session.environment)
       guard result.isClean else {
-        invocation.output.error(result.report)
+        try invocation.output.error(result.report)
         throw PreviewsDrift()
       }
-      invocation.output.print(result.report)
+      try invocation.output.print(result.report)
     } else {
-      invocation.output.print(try PreviewFiles.record(into: directory).report)
+      try invocation.output.print(try PreviewFiles.record(into: directory).report)
     }
   }
 }

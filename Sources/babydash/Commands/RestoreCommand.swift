@@ -16,15 +16,15 @@ enum RestoreCommand {
       guard let backup = try Backup.recognise(data, source: file.lastPathComponent) else { return false }
       let session = invocation.session
       if invocation.has(ImportCommand.dryRun) {
-        invocation.output.print(
+        try invocation.output.print(
           "'\(file.lastPathComponent)' is a babydash backup of \(Plural.count(backup.babyProfiles.count, "baby", "babies")), "
             + "\(Plural.count(backup.feedSessions.count, "feed")) and \(Plural.count(backup.diaperChanges.count, "diaper change")); nothing was written.")
         return true
       }
       let tracker = try session.tracker()
       let restored = try tracker.restore(backup, source: file.lastPathComponent)
-      if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-      invocation.output.print(
+      if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
+      try invocation.output.print(
         "Restored '\(file.lastPathComponent)': wrote \(Plural.counts(restored.written)); \(Plural.count(restored.unchanged, "object")) already as in the backup.")
       return true
     } catch let error as BackupError {

@@ -11,7 +11,7 @@ enum StatusCommand {
     let model = DashboardModel(
       container: try session.storeForReading(), cache: session.cache, flags: try session.flags(), now: { session.now })
     try model.reload()
-    invocation.output.print(
+    try invocation.output.print(
       DashboardText.render(tiles: model.tiles, world: session.world, cacheWarning: model.cacheWarning), terminator: "")
   }
 }
