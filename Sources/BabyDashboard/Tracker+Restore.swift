@@ -8,6 +8,8 @@ extension Tracker {
     public var written: StoreContentCounts
     /// Objects already stored exactly so.
     public var unchanged: Int
+    /// Names more than one baby has after the restore, with their ids: each is addressed by its id.
+    public var sharedNames: [String: [UUID]] = [:]
   }
 
   /// Restores `backup`: every baby, feed and diaper change with its id and createdAt, and the
@@ -16,9 +18,14 @@ extension Tracker {
   /// changes nothing. The whole backup is checked first — names, terms, amounts, times,
   /// references — and written in one save: all or nothing.
   ///
-  /// - Throws: ``BackupError`` naming the first object that cannot be restored; nothing is written.
+  /// The same-name rule holds (``sharedNames(writing:allowingSameName:)``): a baby may not take
+  /// the name of a stored baby the backup does not hold unless `allowingSameName`; babies that
+  /// share a name within the backup are restored, and named in ``Restoration/sharedNames``.
+  ///
+  /// - Throws: ``BackupError`` naming the first object that cannot be restored,
+  ///   ``ScreenModelError/nameInUse(name:babyIDs:)``; nothing is written.
   @discardableResult
-  public func restore(_ backup: Backup, source: String) throws -> Restoration {
+  public func restore(_ backup: Backup, source: String, allowingSameName: Bool = false) throws -> Restoration {
     func date(_ text: String, _ what: String) throws -> Date {
       guard let date = ISO8601.parse(text) else { throw BackupError(source: source, detail: "\(what): '\(text)' is not an ISO 8601 time with a zone") }
       return date
@@ -35,6 +42,7 @@ extension Tracker {
       try check(TrackerRules.issues(forName: baby.name) + TrackerRules.issues(forFeedTerm: baby.feedTerm), what)
       babies.append(BabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm, createdAt: try date(baby.createdAt, what)))
     }
+    let sharedNames = try sharedNames(writing: babies, allowingSameName: allowingSameName)
     let known = Set(babies.map(\.id)).union(try context.babies().map(\.id))
     func reference(_ id: UUID?, _ what: String) throws {
       if let id, !known.contains(id) {
@@ -85,7 +93,7 @@ extension Tracker {
         if try cache.amountsByBabyID()[amount.babyID] != value { try cache.set(value, forBabyID: amount.babyID) }
       }
     }
-    return Restoration(written: written, unchanged: unchanged)
+    return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames)
   }
 
   /// Records `value` exactly as the backup has it, nil properties included (an insert would

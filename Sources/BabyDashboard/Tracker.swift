@@ -165,8 +165,29 @@ public final class Tracker {
   }
 
   private func refuseSameName(_ name: String, except babyID: UUID?) throws {
-    let others = try context.babies().filter { $0.name == name && $0.id != babyID }
+    let others = try context.babies().filter { TrackerRules.isSameName($0.name, name) && $0.id != babyID }
     guard others.isEmpty else { throw ScreenModelError.nameInUse(name: name, babyIDs: others.map(\.id)) }
+  }
+
+  /// The same-name rule for babies written in bulk (a restore, an import): a baby of `incoming`
+  /// may not take a name a stored baby outside `incoming` has, unless `allowingSameName`. Babies
+  /// of one name within `incoming` were allowed where they were made: they are returned, to be
+  /// told to the person, with every baby's id that shares each name after the write.
+  ///
+  /// - Throws: ``ScreenModelError/nameInUse(name:babyIDs:)`` for the first name taken.
+  public func sharedNames(writing incoming: [BabyProfile], allowingSameName: Bool) throws -> [String: [UUID]] {
+    let incomingIDs = Set(incoming.map(\.id))
+    let others = try context.babies().filter { !incomingIDs.contains($0.id) }
+    var shared: [String: [UUID]] = [:]
+    for baby in incoming {
+      let taken = others.filter { TrackerRules.isSameName($0.name, baby.name) }
+      if !taken.isEmpty, !allowingSameName { throw ScreenModelError.nameInUse(name: baby.name, babyIDs: taken.map(\.id)) }
+      let twins = incoming.filter { TrackerRules.isSameName($0.name, baby.name) } + taken
+      if twins.count > 1, !shared.keys.contains(where: { TrackerRules.isSameName($0, baby.name) }) {
+        shared[baby.name] = twins.map(\.id)
+      }
+    }
+    return shared
   }
 
   /// Saves, or forgets the unsaved changes and rethrows: a refused save leaves nothing behind.

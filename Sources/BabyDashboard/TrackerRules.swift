@@ -36,6 +36,19 @@ public enum TrackerRules {
     return trimmed
   }
 
+  /// A name as babies are told apart by it: case, width and Unicode forms folded, so that "MIA",
+  /// "mia", "Ｍｉａ" and a decomposed "Zoé" are each one name. The same-name rule and the
+  /// lookup of a NAME argument both compare these keys.
+  public static func nameKey(_ name: String) -> String {
+    name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
+      .folding(options: [.caseInsensitive], locale: nil)
+  }
+
+  /// Whether two names are one name (``nameKey(_:)``).
+  public static func isSameName(_ first: String, _ second: String) -> Bool {
+    nameKey(first) == nameKey(second)
+  }
+
   /// What is wrong with a stored name (empty aside).
   public static func issues(forName name: String) -> [ValidationIssue] {
     var issues: [ValidationIssue] = []

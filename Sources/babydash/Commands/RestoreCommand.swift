@@ -22,10 +22,16 @@ enum RestoreCommand {
         return true
       }
       let tracker = try session.tracker()
-      let restored = try tracker.restore(backup, source: file.lastPathComponent)
+      let restored = try BabyCommands.naming {
+        try tracker.restore(backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK))
+      }
       if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
       try invocation.output.print(
         "Restored '\(file.lastPathComponent)': wrote \(Plural.counts(restored.written)); \(Plural.count(restored.unchanged, "object")) already as in the backup.")
+      for (name, ids) in restored.sharedNames.sorted(by: { $0.key < $1.key }) {
+        try invocation.output.print(
+          "\(ids.count) babies are named \(name) (ids \(ids.map(\.uuidString).joined(separator: ", "))): address each by its id.")
+      }
       return true
     } catch let error as BackupError {
       throw CommandLineError.data(error.description)
