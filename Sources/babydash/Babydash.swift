@@ -97,6 +97,8 @@ enum Babydash {
     ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
       + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30;\n"
       + "refused when it is up to an hour ahead: give the day then).\n"
+      + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
+      + "  \(AppGroup.current.defaultLocationText).\n"
       + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
       + exitStatuses
   }

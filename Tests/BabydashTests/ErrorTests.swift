@@ -87,7 +87,7 @@ import Testing
     try tool.run(at: "2026-01-15T06:10:00Z", ["baby", "add", "Mia", "--same-name-ok"])
     let result = try tool.run(at: "2026-01-15T07:00:00Z", ["diaper", "Mia", "pee"])
     #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("babydash: 2 babies are named 'Mia': give the id instead, one of "))
+    #expect(result.stderr.hasPrefix("babydash: 2 babies are named 'Mia': give the id instead (a prefix only one has will do), one of "))
     let id = try #require(result.stderr.split(separator: " ").last.map { String($0.dropLast()) })
     #expect(try tool.run(at: "2026-01-15T07:00:00Z", ["diaper", id, "pee"]).status == 0)
   }
