@@ -99,6 +99,8 @@ enum Babydash {
       + "refused when it is up to an hour ahead: give the day then).\n"
       + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
       + "  \(AppGroup.current.defaultLocationText).\n"
+      + "Environment: BABYDASH_APP_GROUP (the store's folder), BABYDASH_SYNC_FOLDER (the change files'),\n"
+      + "  BABYDASH_DEVICE_NAME (this device's name in sync status; default: the host name), TZ (the zone).\n"
       + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
       + exitStatuses
   }

@@ -36,7 +36,7 @@ struct Command {
 /// The options every command accepts, declared once: the parser, the help and `Session` read them.
 enum GlobalOptions {
   static let appGroup = Option<String>(
-    "--app-group", "DIR", help: "the app-group folder, holding the store (default: $BABYDASH_APP_GROUP, else the platform's; see Store below)")
+    "--app-group", "DIR", help: "the app-group folder, holding the store (default: $BABYDASH_APP_GROUP, else the platform's; see babydash help)")
   static let syncFolder = Option<String>(
     "--sync-folder", "DIR", help: "where the change files that sync live (default: $BABYDASH_SYNC_FOLDER, else the store's changes/)")
   static let now = Option<String>("--now", "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)")

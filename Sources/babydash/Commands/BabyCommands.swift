@@ -94,7 +94,8 @@ enum BabyCommands {
 
   static let list = Command(
     words: ["baby", "list"], synopsis: "",
-    summary: "List the babies in dashboard order (by when they were added)."
+    summary: "List the babies in dashboard order (by when they were added), each with its id.",
+    details: "Example:\n  babydash baby list"
   ) { invocation in
     let session = invocation.session
     let babies = try session.storeForReading().viewContext.babies()

@@ -11,7 +11,8 @@ enum FixturesCommands {
 
   static let list = Command(
     words: ["fixtures", "list"], synopsis: "",
-    summary: "List the fixture scenarios."
+    summary: "List the fixture scenarios.",
+    details: "Example:\n  babydash fixtures list"
   ) { invocation in
     let width = Scenario.all.map { TextLayout.width($0.name) }.max() ?? 0
     for scenario in Scenario.all {

@@ -17,6 +17,15 @@ enum ImportCommand {
       dryRun.spec, force.spec, sameNameOK.spec,
     ],
     arguments: 1...1,
+    details: """
+      FILE is told apart by its content: a backup that babydash export wrote is restored (merged by
+      id, the backup's values winning); a SwiftData store (BabyDashboard.sqlite, with its -wal and
+      -shm beside it) or its JSON export is imported, adding only what the store lacks.
+
+      Examples:
+        babydash import backup.json
+        babydash import BabyDashboard.sqlite --dry-run
+      """,
     run: { try ImportCommand.run($0) })
 
   @MainActor

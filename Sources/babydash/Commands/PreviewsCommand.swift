@@ -13,7 +13,7 @@ enum PreviewsCommand {
     options: [
       check.spec, directory.spec,
     ],
-    details: "Previews are <Screen>/<scenario>[.<variant>].txt, rendered in a fixed world (Tuesday 10 March 2026,\n10:30 in New York), so they are the same bytes on every machine."
+    details: "Previews are <Screen>/<scenario>[.<variant>].txt, rendered in a fixed world (Tuesday 10 March 2026,\n10:30 in New York), so they are the same bytes on every machine.\n\nExamples:\n  babydash previews\n  babydash previews --check"
   ) { invocation in
     let directory = URL(fileURLWithPath: try invocation.value(PreviewsCommand.directory) ?? "Previews", isDirectory: true).standardizedFileURL
     if invocation.has(PreviewsCommand.check) {

@@ -5,7 +5,8 @@ import BabyDashboardText
 enum StatusCommand {
   static let command = Command(
     words: ["status"], synopsis: "",
-    summary: "Show the dashboard: each baby's feed in progress, last feed, next feed due, last diaper."
+    summary: "Show the dashboard: each baby's feed in progress, last feed, next feed due, last diaper.",
+    details: "Examples:\n  babydash status\n  babydash --time-zone Europe/Paris status"
   ) { invocation in
     let session = invocation.session
     let model = DashboardModel(
