@@ -7,7 +7,8 @@ extension Tracker {
   /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if one is in progress;
   ///   ``ScreenModelError/invalid(_:)`` for a time in the future, or with
   ///   ``ValidationIssue/anotherFeedStartsThen`` when a feed of the baby starts then already;
-  ///   ``ScreenModelError/unconfirmed(_:)`` for a start more than a day ago, unless `confirmed`.
+  ///   ``ScreenModelError/unconfirmed(_:)`` for a start more than a day ago or inside another
+  ///   feed of the baby, unless `confirmed`.
   @discardableResult
   public func startFeed(for babyID: UUID, at start: Date? = nil, confirmed: Bool = false) throws -> FeedSession {
     let start = start ?? now()
@@ -24,7 +25,7 @@ extension Tracker {
     if let last = try context.lastFeed(of: babyID), last.startTime > start {
       throw ScreenModelError.invalid([.laterFeedExists])
     }
-    if !confirmed { try refuseDoubts(TrackerRules.doubts(aboutFeed: feed, neighbours: [], now: now())) }
+    if !confirmed { try refuseDoubts(try doubts(about: feed)) }
     context.insert(feed)
     try save()
     return feed

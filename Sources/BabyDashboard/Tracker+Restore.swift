@@ -26,8 +26,11 @@ extension Tracker {
   ///   ``ScreenModelError/nameInUse(name:babyIDs:)``; nothing is written.
   @discardableResult
   public func restore(_ backup: Backup, source: String, allowingSameName: Bool = false) throws -> Restoration {
-    func date(_ text: String, _ what: String) throws -> Date {
+    func date(_ text: String, _ what: String, stored: Date? = nil) throws -> Date {
       guard let date = ISO8601.parse(text) else { throw BackupError(source: source, detail: "\(what): '\(text)' is not an ISO 8601 time with a zone") }
+      // A backup keeps microseconds (ISO8601.formatMicroseconds): a stored time it was written
+      // from is that time, not a change, so restoring onto the source store writes nothing.
+      if let stored, ISO8601.formatMicroseconds(stored) == text { return stored }
       return date
     }
     func check(_ issues: [ValidationIssue], _ what: String) throws {
@@ -40,7 +43,9 @@ extension Tracker {
         throw BackupError(source: source, detail: "\(what): \(ScreenModelError.emptyName)")
       }
       try check(TrackerRules.issues(forName: baby.name) + TrackerRules.issues(forFeedTerm: baby.feedTerm), what)
-      babies.append(BabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm, createdAt: try date(baby.createdAt, what)))
+      let stored = try context.object(BabyProfile.self, id: baby.id)
+      babies.append(
+        BabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm, createdAt: try date(baby.createdAt, what, stored: stored?.createdAt)))
     }
     let sharedNames = try sharedNames(writing: babies, allowingSameName: allowingSameName)
     let known = Set(babies.map(\.id)).union(try context.babies().map(\.id))
@@ -53,9 +58,10 @@ extension Tracker {
     for feed in backup.feedSessions {
       let what = "feed \(feed.uuid.uuidString)"
       try reference(feed.profileID, what)
+      let stored = try context.object(FeedSession.self, id: feed.uuid)
       let restored = FeedSession(
-        uuid: feed.uuid, profileID: feed.profileID, startTime: try date(feed.startTime, what),
-        endTime: try feed.endTime.map { try date($0, what) }, amountValue: feed.amountValue,
+        uuid: feed.uuid, profileID: feed.profileID, startTime: try date(feed.startTime, what, stored: stored?.startTime),
+        endTime: try feed.endTime.map { try date($0, what, stored: stored?.endTime) }, amountValue: feed.amountValue,
         amountUnitSymbol: feed.amountUnitSymbol, memoText: feed.memoText)
       try check(TrackerRules.issues(forStart: restored.startTime, end: restored.endTime), what)
       if let amount = LastFeedAmount(feed: restored) { try check(TrackerRules.issues(forAmount: amount), what) }
@@ -68,7 +74,10 @@ extension Tracker {
       guard let type = DiaperType(rawValue: diaper.type) else {
         throw BackupError(source: source, detail: "\(what): type '\(diaper.type)' is neither pee nor poo")
       }
-      diapers.append(DiaperChange(uuid: diaper.uuid, profileID: diaper.profileID, timestamp: try date(diaper.timestamp, what), type: type))
+      let stored = try context.object(DiaperChange.self, id: diaper.uuid)
+      diapers.append(
+        DiaperChange(
+          uuid: diaper.uuid, profileID: diaper.profileID, timestamp: try date(diaper.timestamp, what, stored: stored?.timestamp), type: type))
     }
     for amount in backup.lastFeedAmounts {
       try check(TrackerRules.issues(forAmount: LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)), "the cached amount of baby \(amount.babyID.uuidString)")

@@ -42,6 +42,11 @@ import Testing
     let other = tool.appGroup.appendingPathComponent("other").path
     #expect(try tool.run(["--app-group", other, "import", file.path]).status == 0)
     #expect(try tool.run(["--app-group", other, "export"]).stdout == export.stdout)
+    // Restored onto the store it came from, it changes nothing: the microseconds are its times.
+    let before = try tool.snapshot().filter { !$0.key.hasPrefix("other/") && $0.key != "backup.json" }
+    let again = try tool.run(["import", file.path])
+    #expect(again.stdout.hasPrefix("Restored 'backup.json': wrote 0 babies, 0 feeds and 0 diaper changes; 2 objects already as in the backup."), "\(again.stdout)")
+    #expect(try tool.snapshot().filter { !$0.key.hasPrefix("other/") && $0.key != "backup.json" } == before)
   }
 
   @Test func everyCommandsHelpHasAnExampleAndEveryOptionAWord() throws {
