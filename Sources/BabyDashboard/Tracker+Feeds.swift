@@ -79,7 +79,8 @@ extension Tracker {
     var cached: LastFeedAmount?
     let babies = try context.babies()
     readCache { cached = try $0.amount(for: baby, among: babies) }
-    if let cached { return (cached, .cache) }
+    // A zero cached before zeros were refused as prefills is not one either.
+    if let cached, TrackerRules.prefills(cached) { return (cached, .cache) }
     if let feed = try context.lastFeedWithAmount(of: baby.id), let amount = LastFeedAmount(feed: feed) {
       return (amount, .history)
     }

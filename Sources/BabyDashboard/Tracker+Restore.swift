@@ -99,6 +99,7 @@ extension Tracker {
     updateCache { cache in
       for amount in backup.lastFeedAmounts where known.contains(amount.babyID) {
         let value = LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)
+        guard TrackerRules.prefills(value) else { continue }
         if try cache.amountsByBabyID()[amount.babyID] != value { try cache.set(value, forBabyID: amount.babyID) }
       }
     }
