@@ -46,6 +46,19 @@ import Testing
     #expect(allowed.stdout.contains("2 babies are named Mia"))
   }
 
+  @Test func aLegacyImportCannotGiveAStoredBabysNameToAnotherWithoutSameNameOk() throws {
+    defer { tool.removeAll() }
+    let family = ImportCommandTests.fixtures.appendingPathComponent("legacy/family.json").path
+    #expect(try tool.run(at: "2026-03-01T00:00:00Z", ["baby", "add", "sora"]).status == 0)
+    let refused = try tool.run(at: "2026-03-01T00:00:00Z", ["import", family])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.hasPrefix("babydash: another baby is already named Sora (id "), "\(refused.stderr)")
+    #expect(try tool.run(at: "2026-03-01T00:00:00Z", ["baby", "list"]).stdout.split(separator: "\n").count == 1, "nothing was imported")
+    // The two Mias of the legacy data were allowed there: only the clash with the store needs the flag.
+    let allowed = try tool.run(at: "2026-03-01T00:00:00Z", ["import", family, "--same-name-ok"])
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+  }
+
   @Test func aNameMatchesWhateverItsCaseOrUnicodeFormWhenOnlyOneBabyFits() throws {
     defer { tool.removeAll() }
     #expect(try run(["baby", "add", "Zoe\u{301}"]).status == 0)  // decomposed, as macOS types it
