@@ -63,6 +63,17 @@ public struct AppGroup: Sendable, Hashable, CustomStringConvertible {
     return try platformDirectory(environment: environment)
   }
 
+  /// Where the group's folder is when nothing overrides it, as the help and the README say it:
+  /// the app group's container on Apple platforms; elsewhere `$XDG_DATA_HOME/<group>` or
+  /// `~/.local/share/<group>`.
+  public var defaultLocationText: String {
+    #if canImport(Darwin)
+      return "the app group's container (\(identifier))"
+    #else
+      return "~/.local/share/\(identifier) ($XDG_DATA_HOME/\(identifier) when XDG_DATA_HOME is set)"
+    #endif
+  }
+
   /// The store folder inside the group folder: `BabyDashboard.store/`.
   public static func storeURL(in groupDirectory: URL) -> URL {
     groupDirectory.appendingPathComponent("BabyDashboard.store", isDirectory: true)

@@ -61,7 +61,8 @@ public struct Backup: Codable, Sendable, Hashable {
 
   /// The backup of everything in `context`, and the cached amounts of its babies.
   public init(context: StoreContext, cache: LastFeedAmountCache?) throws {
-    let time = ISO8601.format
+    // Microseconds are more than any clock a parent reads; the double's last digits are noise.
+    let time = ISO8601.formatMicroseconds
     format = Self.formatName
     formatVersion = Self.currentVersion
     let babies = try context.babies()

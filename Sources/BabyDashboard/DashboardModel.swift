@@ -109,6 +109,12 @@ public final class DashboardModel {
     _ = try write { try $0.renameBaby(babyID, to: newName, allowingSameName: allowingSameName) }
   }
 
+  /// Changes a baby's name, its feed term, or both (the baby's settings sheet); nil leaves a
+  /// value as stored (see ``Tracker/editBaby(_:name:feedTerm:allowingSameName:)``).
+  public func editBaby(_ babyID: UUID, name: String? = nil, feedTerm: TimeInterval? = nil, allowingSameName: Bool = false) throws {
+    _ = try write { try $0.editBaby(babyID, name: name, feedTerm: feedTerm, allowingSameName: allowingSameName) }
+  }
+
   /// Deletes a baby. Its feeds and diaper changes stay in the history with no baby (the
   /// store's nullify rule), and its cached last amount is forgotten.
   ///
@@ -141,11 +147,13 @@ public final class DashboardModel {
   /// replaces the feed's memo; nil keeps it.
   ///
   /// - Throws: ``ScreenModelError/invalid(_:)`` for a bad amount or unit,
-  ///   ``ScreenModelError/noFeedInProgress(babyName:)`` if there is nothing to finish.
+  ///   ``ScreenModelError/noFeedInProgress(babyName:)`` if there is nothing to finish,
+  ///   ``ScreenModelError/unconfirmed(_:)`` for a feed longer than four hours or a zero amount
+  ///   (ask the person, then call again with `confirmed: true`).
   @discardableResult
-  public func finishFeed(for babyID: UUID, amount: FeedAmountInput, memo: String? = nil) throws -> FeedSession {
+  public func finishFeed(for babyID: UUID, amount: FeedAmountInput, memo: String? = nil, confirmed: Bool = false) throws -> FeedSession {
     let parsed = try amount.amount()
-    return try write { try $0.finishFeed(for: babyID, amount: parsed, memo: memo) }
+    return try write { try $0.finishFeed(for: babyID, amount: parsed, memo: memo, confirmed: confirmed) }
   }
 
   /// Logs a diaper change now.

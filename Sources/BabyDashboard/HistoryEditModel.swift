@@ -6,7 +6,8 @@ import PlainStore
 ///
 /// Edits a feed's start, end, amount, unit and memo, or a diaper change's time and type;
 /// validates (end not before start, amount a number in range with a known unit, times not in the
-/// future, no clash with another feed or diaper change of the baby) with messages for the person;
+/// future, no clash with another feed or diaper change of the baby) with messages for the person,
+/// and asks for a confirmation of what is possible but doubtful (``doubts()``, the tracker's rule);
 /// saves through the ``Tracker``, whose cache policy then applies.
 ///
 /// ```swift
@@ -88,14 +89,29 @@ public final class HistoryEditModel {
   /// Whether the form, as typed, can be saved.
   public var canSave: Bool { issues.isEmpty }
 
+  /// What the form, as typed, would save that needs the person's confirmation (a feed longer
+  /// than four hours, a start more than a day ago, an overlap with another feed of the baby, a
+  /// zero amount): the tracker's rule, ``Tracker/doubts(about:changes:)``. Empty when the form
+  /// has issues or nothing to save.
+  public func doubts() throws -> [ValidationIssue] {
+    guard case .feed(let form) = draft, form.issues.isEmpty,
+      let stored = try context.object(FeedSession.self, id: id)
+    else { return [] }
+    let changes = try changes(from: opened, to: form)
+    guard !changes.isEmpty else { return [] }
+    return try makeTracker().doubts(about: changes.applied(to: stored), changes: changes)
+  }
+
   /// Saves the form and returns the saved row.
   ///
   /// A feed with an amount then becomes its baby's cached last amount (cache flag on).
+  /// - Parameter confirmed: whether the person confirmed the ``doubts()``.
   /// - Throws: ``ScreenModelError/invalid(_:)`` with every issue (nothing saved),
+  ///   ``ScreenModelError/unconfirmed(_:)`` with the doubts when not `confirmed` (nothing saved),
   ///   ``ScreenModelError/notFound(entity:id:)`` if the object was deleted meanwhile, or a
   ///   `StoreError` from the save.
   @discardableResult
-  public func save() throws -> HistoryEvent {
+  public func save(confirmed: Bool = false) throws -> HistoryEvent {
     let tracker = makeTracker()
     defer { cacheWarning = tracker.cacheWarning }
     switch draft {
@@ -111,7 +127,7 @@ public final class HistoryEditModel {
         }
         throw ScreenModelError.invalid(issues)
       }
-      let feed = try tracker.editFeed(id, try changes(from: opened, to: form))
+      let feed = try tracker.editFeed(id, try changes(from: opened, to: form), confirmed: confirmed)
       draft = .feed(FeedDraft(feed))
       opened = draft
       return HistoryEvent(.feed(feed), babyName: babyName)

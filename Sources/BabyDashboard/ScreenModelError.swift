@@ -17,6 +17,9 @@ public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible
   case invalid([ValidationIssue])
   /// Another baby already has this name; adding or renaming to it must be asked for explicitly.
   case nameInUse(name: String, babyIDs: [UUID])
+  /// The values are possible but doubtful (each ``ValidationIssue/needsConfirmation``): saved
+  /// when the person confirms them (`confirmed: true`, `babydash … --yes`).
+  case unconfirmed([ValidationIssue])
 
   public var description: String {
     switch self {
@@ -32,6 +35,8 @@ public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible
       return "The \(entity) \(id.uuidString) is no longer in the store: reload the history; it may have been deleted elsewhere."
     case .invalid(let issues):
       return issues.map(\.message).joined(separator: " ")
+    case .unconfirmed(let issues):
+      return issues.map(\.message).joined(separator: " ") + " Confirm to save it as it is."
     case .nameInUse(let name, let ids):
       return "Another baby is already named \(name) (id \(ids.map(\.uuidString).joined(separator: ", "))): "
         + "choose another name, or confirm that both share it; then address each by its id."

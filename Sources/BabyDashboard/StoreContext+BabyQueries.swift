@@ -42,11 +42,13 @@ extension StoreContext {
     return try fetch(descriptor).first
   }
 
-  /// The baby's most recent feed that has an amount (a value and a unit).
+  /// The baby's most recent feed that has an amount (a value and a unit) that can prefill the
+  /// next: not zero (``TrackerRules/prefills(_:)``).
   public func lastFeedWithAmount(of babyID: UUID) throws -> FeedSession? {
     let id: UUID? = babyID
+    let zero: Double? = 0
     var descriptor = FetchDescriptor<FeedSession>(
-      predicate: #Predicate { $0.profileID == id && $0.amountValue != nil && $0.amountUnitSymbol != nil },
+      predicate: #Predicate { $0.profileID == id && $0.amountValue != nil && $0.amountValue != zero && $0.amountUnitSymbol != nil },
       sortBy: [SortDescriptor(\.startTime, order: .reverse)])
     descriptor.fetchLimit = 1
     return try fetch(descriptor).first
@@ -60,6 +62,18 @@ extension StoreContext {
       sortBy: [SortDescriptor(\.timestamp, order: .reverse)])
     descriptor.fetchLimit = 1
     return try fetch(descriptor).first
+  }
+
+  /// The baby's feeds that started within `range`, oldest first.
+  public func feeds(of babyID: UUID, startingIn range: Range<Date>) throws -> [FeedSession] {
+    let id: UUID? = babyID
+    let lower = range.lowerBound
+    let upper = range.upperBound
+    var descriptor = FetchDescriptor<FeedSession>(
+      predicate: #Predicate { $0.profileID == id && $0.startTime >= lower && $0.startTime < upper },
+      sortBy: [SortDescriptor(\.startTime, order: .forward)])
+    descriptor.dateRange = range
+    return try fetch(descriptor)
   }
 
   /// How many feeds of the baby started within `range`.

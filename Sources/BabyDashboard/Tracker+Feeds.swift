@@ -6,9 +6,11 @@ extension Tracker {
   ///
   /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if one is in progress;
   ///   ``ScreenModelError/invalid(_:)`` for a time in the future, or with
-  ///   ``ValidationIssue/anotherFeedStartsThen`` when a feed of the baby starts then already.
+  ///   ``ValidationIssue/anotherFeedStartsThen`` when a feed of the baby starts then already;
+  ///   ``ScreenModelError/unconfirmed(_:)`` for a start more than a day ago or inside another
+  ///   feed of the baby, unless `confirmed`.
   @discardableResult
-  public func startFeed(for babyID: UUID, at start: Date? = nil) throws -> FeedSession {
+  public func startFeed(for babyID: UUID, at start: Date? = nil, confirmed: Bool = false) throws -> FeedSession {
     let start = start ?? now()
     try refuse(TrackerRules.issues(forTime: start, now: now()))
     let baby = try baby(babyID)
@@ -23,6 +25,7 @@ extension Tracker {
     if let last = try context.lastFeed(of: babyID), last.startTime > start {
       throw ScreenModelError.invalid([.laterFeedExists])
     }
+    if !confirmed { try refuseDoubts(try doubts(about: feed)) }
     context.insert(feed)
     try save()
     return feed
@@ -32,13 +35,18 @@ extension Tracker {
   /// `amount` (nil for none); `memo` replaces the memo, nil keeps it. Then the cache policy.
   ///
   /// - Throws: ``ScreenModelError/noFeedInProgress(babyName:)``; ``ScreenModelError/invalid(_:)``
-  ///   for an end before the start or in the future, or an amount out of range.
+  ///   for an end before the start or in the future, or an amount out of range;
+  ///   ``ScreenModelError/unconfirmed(_:)`` for a feed longer than four hours or a zero amount,
+  ///   unless `confirmed`.
   @discardableResult
-  public func finishFeed(for babyID: UUID, at end: Date? = nil, amount: LastFeedAmount?, memo: String? = nil) throws -> FeedSession {
+  public func finishFeed(
+    for babyID: UUID, at end: Date? = nil, amount: LastFeedAmount?, memo: String? = nil, confirmed: Bool = false
+  ) throws -> FeedSession {
     let running = try feedInProgress(of: babyID)
     // Without a time, "now" on a device whose clock lags the one that started the feed.
     let end = end ?? max(now(), running.startTime)
-    return try editFeed(running.uuid, FeedChanges(endTime: .some(end), amount: .some(amount), memoText: memo.map { .some($0) }))
+    return try editFeed(
+      running.uuid, FeedChanges(endTime: .some(end), amount: .some(amount), memoText: memo.map { .some($0) }), confirmed: confirmed)
   }
 
   /// The baby's feed in progress.
@@ -71,7 +79,8 @@ extension Tracker {
     var cached: LastFeedAmount?
     let babies = try context.babies()
     readCache { cached = try $0.amount(for: baby, among: babies) }
-    if let cached { return (cached, .cache) }
+    // A zero cached before zeros were refused as prefills is not one either.
+    if let cached, TrackerRules.prefills(cached) { return (cached, .cache) }
     if let feed = try context.lastFeedWithAmount(of: baby.id), let amount = LastFeedAmount(feed: feed) {
       return (amount, .history)
     }
@@ -83,10 +92,13 @@ extension Tracker {
   ///
   /// - Returns: the feed, and whether an existing one was updated.
   /// - Throws: ``ScreenModelError/alreadyFeeding(babyName:)`` if the new feed would hide the one
-  ///   in progress; ``ScreenModelError/invalid(_:)`` for times and amounts out of range.
+  ///   in progress; ``ScreenModelError/invalid(_:)`` for times and amounts out of range;
+  ///   ``ScreenModelError/unconfirmed(_:)`` for the doubts of ``TrackerRules/doubts(aboutFeed:changes:neighbours:now:)``,
+  ///   unless `confirmed`.
   @discardableResult
   public func logFeed(
-    for babyID: UUID, start: Date, end: Date? = nil, amount: LastFeedAmount? = nil, memo: String? = nil
+    for babyID: UUID, start: Date, end: Date? = nil, amount: LastFeedAmount? = nil, memo: String? = nil,
+    confirmed: Bool = false
   ) throws -> (feed: FeedSession, updated: Bool) {
     let baby = try baby(babyID)
     let candidate = FeedSession(
@@ -95,7 +107,7 @@ extension Tracker {
     if let existing = try context.clashingObject(with: candidate, schema: schema) {
       let changes = FeedChanges(
         endTime: end.map { .some($0) }, amount: amount.map { .some($0) }, memoText: memo.map { .some($0) })
-      return (try editFeed(existing.uuid, changes), true)
+      return (try editFeed(existing.uuid, changes, confirmed: confirmed), true)
     }
     try refuse(feedIssues(candidate))
     if let running = try context.inProgressFeed(of: babyID), end == nil || start > running.startTime {
@@ -103,6 +115,7 @@ extension Tracker {
       throw ScreenModelError.alreadyFeeding(babyName: baby.name)
     }
     let feed = FeedChanges(memoText: .some(memo)).applied(to: candidate)
+    if !confirmed { try refuseDoubts(try doubts(about: feed)) }
     context.insert(feed)
     try save()
     rememberAmount(of: feed)
@@ -112,9 +125,10 @@ extension Tracker {
   /// Changes a feed: its times, amount, memo or baby (an orphan can be given a baby).
   ///
   /// - Throws: ``ScreenModelError/notFound(entity:id:)``, ``ScreenModelError/unknownBaby(_:)``
-  ///   for a baby that is not there, ``ScreenModelError/invalid(_:)`` with every issue.
+  ///   for a baby that is not there, ``ScreenModelError/invalid(_:)`` with every issue;
+  ///   ``ScreenModelError/unconfirmed(_:)`` with the doubts about what changes, unless `confirmed`.
   @discardableResult
-  public func editFeed(_ id: UUID, _ changes: FeedChanges) throws -> FeedSession {
+  public func editFeed(_ id: UUID, _ changes: FeedChanges, confirmed: Bool = false) throws -> FeedSession {
     let stored = try context.existing(FeedSession.self, id: id)
     if case .some(.some(let babyID)) = changes.profileID { _ = try baby(babyID) }
     let feed = changes.applied(to: stored)
@@ -122,6 +136,7 @@ extension Tracker {
     if try context.clashingObject(with: feed, schema: schema) != nil { issues.append(.anotherFeedStartsThen) }
     try refuse(issues)
     guard feed != stored else { return stored }
+    if !confirmed { try refuseDoubts(try doubts(about: feed, changes: changes)) }
     context.update(feed)
     try save()
     rememberAmount(of: feed)
@@ -139,11 +154,31 @@ extension Tracker {
   /// amount when no later feed of the baby has one (an old feed logged or edited late must not
   /// replace what the next feed will be prefilled with).
   func rememberAmount(of feed: FeedSession) {
-    guard let babyID = feed.profileID, let amount = LastFeedAmount(feed: feed) else { return }
+    guard let babyID = feed.profileID, let amount = LastFeedAmount(feed: feed), TrackerRules.prefills(amount) else { return }
     updateCache { cache in
       if let latest = try context.lastFeedWithAmount(of: babyID), latest.startTime > feed.startTime { return }
       try cache.set(amount, forBabyID: babyID)
     }
+  }
+
+  /// What is doubtful about `feed` written with `changes` (every part of a new feed): the rule is
+  /// ``TrackerRules/doubts(aboutFeed:changes:neighbours:now:)``, against the baby's feeds around it.
+  /// The app's edit form asks it before saving, to ask the person to confirm.
+  public func doubts(about feed: FeedSession, changes: FeedChanges? = nil) throws -> [ValidationIssue] {
+    var neighbours: [FeedSession] = []
+    if let babyID = feed.profileID {
+      let moment = now()
+      // A feed longer than a day was confirmed as such: the ones that start in the day before
+      // are the ones that can still be running at this start.
+      let from = feed.startTime.addingTimeInterval(-TrackerRules.oldestStart)
+      let to = max(feed.endTime ?? moment, feed.startTime).addingTimeInterval(1)
+      neighbours = try context.feeds(of: babyID, startingIn: from..<to)
+    }
+    return TrackerRules.doubts(aboutFeed: feed, changes: changes, neighbours: neighbours, now: now())
+  }
+
+  func refuseDoubts(_ doubts: [ValidationIssue]) throws {
+    guard doubts.isEmpty else { throw ScreenModelError.unconfirmed(doubts) }
   }
 
   /// What is wrong with a feed about to be written; times are checked only where they change.

@@ -8,6 +8,8 @@ extension Tracker {
     public var written: StoreContentCounts
     /// Objects already stored exactly so.
     public var unchanged: Int
+    /// Names more than one baby has after the restore, with their ids: each is addressed by its id.
+    public var sharedNames: [String: [UUID]] = [:]
   }
 
   /// Restores `backup`: every baby, feed and diaper change with its id and createdAt, and the
@@ -16,11 +18,19 @@ extension Tracker {
   /// changes nothing. The whole backup is checked first — names, terms, amounts, times,
   /// references — and written in one save: all or nothing.
   ///
-  /// - Throws: ``BackupError`` naming the first object that cannot be restored; nothing is written.
+  /// The same-name rule holds (``sharedNames(writing:allowingSameName:)``): a baby may not take
+  /// the name of a stored baby the backup does not hold unless `allowingSameName`; babies that
+  /// share a name within the backup are restored, and named in ``Restoration/sharedNames``.
+  ///
+  /// - Throws: ``BackupError`` naming the first object that cannot be restored,
+  ///   ``ScreenModelError/nameInUse(name:babyIDs:)``; nothing is written.
   @discardableResult
-  public func restore(_ backup: Backup, source: String) throws -> Restoration {
-    func date(_ text: String, _ what: String) throws -> Date {
+  public func restore(_ backup: Backup, source: String, allowingSameName: Bool = false) throws -> Restoration {
+    func date(_ text: String, _ what: String, stored: Date? = nil) throws -> Date {
       guard let date = ISO8601.parse(text) else { throw BackupError(source: source, detail: "\(what): '\(text)' is not an ISO 8601 time with a zone") }
+      // A backup keeps microseconds (ISO8601.formatMicroseconds): a stored time it was written
+      // from is that time, not a change, so restoring onto the source store writes nothing.
+      if let stored, ISO8601.formatMicroseconds(stored) == text { return stored }
       return date
     }
     func check(_ issues: [ValidationIssue], _ what: String) throws {
@@ -33,8 +43,11 @@ extension Tracker {
         throw BackupError(source: source, detail: "\(what): \(ScreenModelError.emptyName)")
       }
       try check(TrackerRules.issues(forName: baby.name) + TrackerRules.issues(forFeedTerm: baby.feedTerm), what)
-      babies.append(BabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm, createdAt: try date(baby.createdAt, what)))
+      let stored = try context.object(BabyProfile.self, id: baby.id)
+      babies.append(
+        BabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm, createdAt: try date(baby.createdAt, what, stored: stored?.createdAt)))
     }
+    let sharedNames = try sharedNames(writing: babies, allowingSameName: allowingSameName)
     let known = Set(babies.map(\.id)).union(try context.babies().map(\.id))
     func reference(_ id: UUID?, _ what: String) throws {
       if let id, !known.contains(id) {
@@ -45,9 +58,10 @@ extension Tracker {
     for feed in backup.feedSessions {
       let what = "feed \(feed.uuid.uuidString)"
       try reference(feed.profileID, what)
+      let stored = try context.object(FeedSession.self, id: feed.uuid)
       let restored = FeedSession(
-        uuid: feed.uuid, profileID: feed.profileID, startTime: try date(feed.startTime, what),
-        endTime: try feed.endTime.map { try date($0, what) }, amountValue: feed.amountValue,
+        uuid: feed.uuid, profileID: feed.profileID, startTime: try date(feed.startTime, what, stored: stored?.startTime),
+        endTime: try feed.endTime.map { try date($0, what, stored: stored?.endTime) }, amountValue: feed.amountValue,
         amountUnitSymbol: feed.amountUnitSymbol, memoText: feed.memoText)
       try check(TrackerRules.issues(forStart: restored.startTime, end: restored.endTime), what)
       if let amount = LastFeedAmount(feed: restored) { try check(TrackerRules.issues(forAmount: amount), what) }
@@ -60,7 +74,10 @@ extension Tracker {
       guard let type = DiaperType(rawValue: diaper.type) else {
         throw BackupError(source: source, detail: "\(what): type '\(diaper.type)' is neither pee nor poo")
       }
-      diapers.append(DiaperChange(uuid: diaper.uuid, profileID: diaper.profileID, timestamp: try date(diaper.timestamp, what), type: type))
+      let stored = try context.object(DiaperChange.self, id: diaper.uuid)
+      diapers.append(
+        DiaperChange(
+          uuid: diaper.uuid, profileID: diaper.profileID, timestamp: try date(diaper.timestamp, what, stored: stored?.timestamp), type: type))
     }
     for amount in backup.lastFeedAmounts {
       try check(TrackerRules.issues(forAmount: LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)), "the cached amount of baby \(amount.babyID.uuidString)")
@@ -82,10 +99,11 @@ extension Tracker {
     updateCache { cache in
       for amount in backup.lastFeedAmounts where known.contains(amount.babyID) {
         let value = LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)
+        guard TrackerRules.prefills(value) else { continue }
         if try cache.amountsByBabyID()[amount.babyID] != value { try cache.set(value, forBabyID: amount.babyID) }
       }
     }
-    return Restoration(written: written, unchanged: unchanged)
+    return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames)
   }
 
   /// Records `value` exactly as the backup has it, nil properties included (an insert would

@@ -4,9 +4,11 @@ import PlainStore
 /// The one door every write about babies, feeds and diaper changes goes through.
 ///
 /// The app's screens (``DashboardModel``, ``HistoryModel``, ``HistoryEditModel``) and every
-/// `babydash` command add, rename, remove, start, finish, log, edit and delete through it, so
+/// `babydash` command add, edit, rename, remove, start, finish, log, edit and delete through it, so
 /// they share:
-/// - one validation of ranges (``TrackerRules``: names, terms, amounts, times not in the future);
+/// - one validation of ranges (``TrackerRules``: names, terms, amounts, times not in the future),
+///   and of what is possible but doubtful and saved only when confirmed (a feed longer than four
+///   hours, a start more than a day ago, overlapping feeds, a zero amount);
 /// - one clash rule, read from the schema's unique keys
 ///   (``StoreContext/clashingObject(with:schema:)``), so a write never silently merges into
 ///   another row;
@@ -87,15 +89,32 @@ public final class Tracker {
   ///   ``ScreenModelError/unknownBaby(_:)``.
   @discardableResult
   public func renameBaby(_ babyID: UUID, to newName: String, allowingSameName: Bool = false) throws -> BabyProfile {
-    let name = try TrackerRules.babyName(newName)
+    try editBaby(babyID, name: newName, allowingSameName: allowingSameName)
+  }
+
+  /// Changes a baby's name, its feed term, or both; nil leaves a value as stored. Its cached
+  /// amount is keyed by id and stays with it.
+  ///
+  /// - Throws: as ``addBaby(name:feedTerm:createdAt:allowingSameName:)`` (a name checked only
+  ///   when it changes), and ``ScreenModelError/unknownBaby(_:)``.
+  @discardableResult
+  public func editBaby(_ babyID: UUID, name newName: String? = nil, feedTerm: TimeInterval? = nil, allowingSameName: Bool = false) throws
+    -> BabyProfile
+  {
+    let name = try newName.map { try TrackerRules.babyName($0) }
+    if let feedTerm { try refuse(TrackerRules.issues(forFeedTerm: feedTerm)) }
     var baby = try baby(babyID)
-    guard baby.name != name else { return baby }
-    if !allowingSameName { try refuseSameName(name, except: babyID) }
-    // An entry still under the old name belongs to this baby from now on, not to the next
-    // baby who takes the name.
-    let babies = try context.babies()
-    readCache { _ = try $0.amount(for: baby, among: babies) }
-    baby.name = name
+    let stored = baby
+    if let name, name != baby.name {
+      if !allowingSameName { try refuseSameName(name, except: babyID) }
+      // An entry still under the old name belongs to this baby from now on, not to the next
+      // baby who takes the name.
+      let babies = try context.babies()
+      readCache { _ = try $0.amount(for: baby, among: babies) }
+      baby.name = name
+    }
+    if let feedTerm { baby.feedTerm = feedTerm }
+    guard baby != stored else { return baby }
     context.update(baby)
     try save()
     return baby
@@ -146,8 +165,29 @@ public final class Tracker {
   }
 
   private func refuseSameName(_ name: String, except babyID: UUID?) throws {
-    let others = try context.babies().filter { $0.name == name && $0.id != babyID }
+    let others = try context.babies().filter { TrackerRules.isSameName($0.name, name) && $0.id != babyID }
     guard others.isEmpty else { throw ScreenModelError.nameInUse(name: name, babyIDs: others.map(\.id)) }
+  }
+
+  /// The same-name rule for babies written in bulk (a restore, an import): a baby of `incoming`
+  /// may not take a name a stored baby outside `incoming` has, unless `allowingSameName`. Babies
+  /// of one name within `incoming` were allowed where they were made: they are returned, to be
+  /// told to the person, with every baby's id that shares each name after the write.
+  ///
+  /// - Throws: ``ScreenModelError/nameInUse(name:babyIDs:)`` for the first name taken.
+  public func sharedNames(writing incoming: [BabyProfile], allowingSameName: Bool) throws -> [String: [UUID]] {
+    let incomingIDs = Set(incoming.map(\.id))
+    let others = try context.babies().filter { !incomingIDs.contains($0.id) }
+    var shared: [String: [UUID]] = [:]
+    for baby in incoming {
+      let taken = others.filter { TrackerRules.isSameName($0.name, baby.name) }
+      if !taken.isEmpty, !allowingSameName { throw ScreenModelError.nameInUse(name: baby.name, babyIDs: taken.map(\.id)) }
+      let twins = incoming.filter { TrackerRules.isSameName($0.name, baby.name) } + taken
+      if twins.count > 1, !shared.keys.contains(where: { TrackerRules.isSameName($0, baby.name) }) {
+        shared[baby.name] = twins.map(\.id)
+      }
+    }
+    return shared
   }
 
   /// Saves, or forgets the unsaved changes and rethrows: a refused save leaves nothing behind.

@@ -15,6 +15,15 @@ public enum TrackerRules {
   /// The earliest time a feed, a diaper change or a baby can have: 2000-01-01T00:00:00Z. Earlier
   /// is a typo in the year (0026 for 2026), not a baby this app tracks.
   public static let earliestTime = Date(timeIntervalSince1970: 946_684_800)
+  /// How far ahead of now a clock time (`17:50`) is refused as ambiguous: typed at 17:47, it is
+  /// as likely a slip of today's time as yesterday's feed. Further ahead it means the most
+  /// recent such time (yesterday's).
+  public static let clockTimeAmbiguity: TimeInterval = 3600
+  /// The longest feed written without a confirmation: a longer one is a feed left running.
+  public static let longestFeed: TimeInterval = 4 * 3600
+  /// How long before now a feed may start without a confirmation: earlier is a wrong day more
+  /// often than a feed remembered late.
+  public static let oldestStart: TimeInterval = 86_400
 
   /// A name as it is stored: trimmed, then checked.
   ///
@@ -25,6 +34,19 @@ public enum TrackerRules {
     let issues = issues(forName: trimmed)
     guard issues.isEmpty else { throw ScreenModelError.invalid(issues) }
     return trimmed
+  }
+
+  /// A name as babies are told apart by it: case, width and Unicode forms folded, so that "MIA",
+  /// "mia", "Ｍｉａ" and a decomposed "Zoé" are each one name. The same-name rule and the
+  /// lookup of a NAME argument both compare these keys.
+  public static func nameKey(_ name: String) -> String {
+    name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCompatibilityMapping
+      .folding(options: [.caseInsensitive], locale: nil)
+  }
+
+  /// Whether two names are one name (``nameKey(_:)``).
+  public static func isSameName(_ first: String, _ second: String) -> Bool {
+    nameKey(first) == nameKey(second)
   }
 
   /// What is wrong with a stored name (empty aside).
@@ -57,6 +79,41 @@ public enum TrackerRules {
   public static func issues(forTime time: Date, now: Date) -> [ValidationIssue] {
     if time < earliestTime { return [.beforeEarliestTime] }
     return time.timeIntervalSince(now) > futureTolerance ? [.inTheFuture] : []
+  }
+
+  /// What is doubtful about a feed, though it may be written once confirmed
+  /// (``ValidationIssue/needsConfirmation``): longer than ``longestFeed``, started more than
+  /// ``oldestStart`` before now, overlapping another feed of its baby, or a zero amount. Only
+  /// what `changes` touches is checked (every part of a new feed), so that an old feed's memo
+  /// can be edited without a question about its start.
+  ///
+  /// - Parameters:
+  ///   - neighbours: the baby's other feeds near it (a feed in progress lasts until `now`).
+  public static func doubts(
+    aboutFeed feed: FeedSession, changes: FeedChanges? = nil, neighbours: [FeedSession], now: Date
+  ) -> [ValidationIssue] {
+    let startChanged = changes == nil || changes?.startTime != nil
+    let spanChanged = startChanged || changes?.endTime != nil
+    var doubts: [ValidationIssue] = []
+    if startChanged, now.timeIntervalSince(feed.startTime) > oldestStart { doubts.append(.startsLongAgo) }
+    if spanChanged, let end = feed.endTime, end.timeIntervalSince(feed.startTime) > longestFeed {
+      doubts.append(.feedTooLong(end.timeIntervalSince(feed.startTime)))
+    }
+    if spanChanged {
+      let end = feed.endTime ?? max(now, feed.startTime)
+      let overlapping = neighbours.filter { other in
+        other.uuid != feed.uuid && other.startTime < end && (other.endTime ?? max(now, other.startTime)) > feed.startTime
+      }
+      doubts += overlapping.map { .overlapsFeed($0.uuid) }
+    }
+    if changes == nil || changes?.amount != nil, let value = feed.amountValue, value == 0 { doubts.append(.zeroAmount) }
+    return doubts
+  }
+
+  /// Whether an amount may become a baby's prefill: a zero is a feed refused or spilled, never
+  /// what the next feed will be.
+  public static func prefills(_ amount: LastFeedAmount) -> Bool {
+    amount.amountValue > 0
   }
 
   /// What is wrong with a feed's span.

@@ -1,9 +1,12 @@
+import Foundation
+
 /// Something in a form that stops it from being saved, with a message for the person typing.
 ///
 /// The rules: a feed does not end before it starts; an amount is a number, not negative, and has
 /// a known unit; no two feeds of one baby start at the same moment, and no two diaper changes of
 /// one baby share a moment and a type (the store's uniqueness constraints, caught before they
-/// would merge the two).
+/// would merge the two). Some issues only ask for a confirmation (``needsConfirmation``): a feed
+/// longer than four hours, one that starts more than a day ago, overlapping feeds, a zero amount.
 public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   /// The end time is earlier than the start time.
   case endBeforeStart
@@ -33,6 +36,23 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   case beforeEarliestTime
   /// A feed would start before the baby's newest feed, so it could never be the one in progress.
   case laterFeedExists
+  /// A feed longer than ``TrackerRules/longestFeed`` (its length): saved only when confirmed.
+  case feedTooLong(TimeInterval)
+  /// A feed that starts more than ``TrackerRules/oldestStart`` before now: saved only when confirmed.
+  case startsLongAgo
+  /// A feed that overlaps another feed of its baby (that feed's id): saved only when confirmed.
+  case overlapsFeed(UUID)
+  /// An amount of zero: saved only when confirmed, and never the prefill.
+  case zeroAmount
+
+  /// Whether the value is possible but doubtful: saved once the person confirms it
+  /// (``ScreenModelError/unconfirmed(_:)``), where the other issues are never saved.
+  public var needsConfirmation: Bool {
+    switch self {
+    case .feedTooLong, .startsLongAgo, .overlapsFeed, .zeroAmount: return true
+    default: return false
+    }
+  }
 
   /// A sentence that says what is wrong and what to do.
   public var message: String {
@@ -63,6 +83,17 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
       return "A later feed of this baby is already logged: log this one with its start and end instead."
     case .beforeEarliestTime:
       return "The time is before the year 2000: check the year."
+    case .feedTooLong(let length):
+      let hours = Int(TrackerRules.longestFeed / 3600)
+      let minutes = Int(length / 60)
+      let shown = minutes >= 2880 ? "\(minutes / 1440) days" : minutes >= 120 ? "\(minutes / 60) hours" : "\(minutes) minutes"
+      return "The feed lasts \(shown), longer than \(hours) hours: check its start and end (was it left running?)."
+    case .startsLongAgo:
+      return "The feed starts more than a day ago: check the date."
+    case .overlapsFeed(let id):
+      return "The feed overlaps another feed of this baby (\(id.uuidString.prefix(8).lowercased())): check the times, or edit that feed instead."
+    case .zeroAmount:
+      return "The amount is zero: leave it empty if the baby took nothing measured; a zero is never used as the next prefill."
     case .inTheFuture:
       return "The time is in the future: give a time that has passed (HH:mm means the most recent such time)."
     }

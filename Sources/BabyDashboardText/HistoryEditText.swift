@@ -37,7 +37,7 @@ public enum HistoryEditText {
       field("Amount", form.amountText.isEmpty ? "—" : form.amountText)
       let units = VolumeUnit.allCases.map(\.symbol).joined(separator: " | ")
       field("Unit", "\(form.unitSymbol.isEmpty ? "—" : form.unitSymbol)   (\(units))")
-      field("Memo", form.memoText.isEmpty ? "—" : form.memoText)
+      field("Memo", form.memoText.isEmpty ? "—" : TextLayout.singleLine(form.memoText))
       let tags = Hashtag.extract(from: form.memoText)
       field("Hashtags", tags.isEmpty ? "—" : tags.map { "#" + $0 }.joined(separator: " "))
     case .diaper(let form):

@@ -119,7 +119,7 @@ public enum HistoryText {
       var lines = [start + "Feed    " + details.joined(separator: " · ") + offset]
       if let memo = feed.memoText, !memo.isEmpty {
         let indent = String(repeating: " ", count: TextLayout.width(start) + 8)
-        lines += TextLayout.wrap("\"\(memo)\"", columns: width, first: indent, rest: indent + " ")
+        lines += TextLayout.wrap("\"\(TextLayout.singleLine(memo))\"", columns: width, first: indent, rest: indent + " ")
       }
       return lines
     }

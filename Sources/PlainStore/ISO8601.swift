@@ -24,6 +24,25 @@ public enum ISO8601 {
     return text + "Z"
   }
 
+  /// `2026-01-15T09:30:00.123457Z`: UTC rounded to the nearest microsecond, with only the
+  /// fraction digits that carry it (none for a whole second, at most six): what a person reads
+  /// and a backup keeps, where ``format(_:)``'s exact double needs up to seventeen.
+  /// A date outside `isStorable` gets `describe`'s form.
+  public static func formatMicroseconds(_ date: Date) -> String {
+    guard isStorable(date) else { return describe(date) }
+    let interval = date.timeIntervalSinceReferenceDate
+    var whole = interval.rounded(.down)
+    var micros = Int(((interval - whole) * 1_000_000).rounded())
+    if micros == 1_000_000 { (whole, micros) = (whole + 1, 0) }
+    var text = civilText(unixSeconds: Int64(whole) + referenceOffset)
+    if micros > 0 {
+      var digits = pad(micros, 6)
+      while digits.hasSuffix("0") { digits.removeLast() }
+      text += "." + digits
+    }
+    return text + "Z"
+  }
+
   /// `2026-01-15T09:30:00.000Z`: UTC with milliseconds, rounded to the nearest one.
   /// A date outside `isStorable` gets `describe`'s form.
   public static func formatMilliseconds(_ date: Date) -> String {

@@ -31,24 +31,24 @@ enum Babydash {
     do {
       let parsed = try parser.parse(argv)
       if parsed.options.has(GlobalOptions.version) {
-        output.print("babydash \(version)")
+        try output.print("babydash \(version)")
         return 0
       }
       if parsed.command?.name == "help", !parsed.options.has(GlobalOptions.help) {
         // `help COMMAND` is `COMMAND --help`.
         guard !parsed.arguments.isEmpty else {
-          output.print(toolHelp)
+          try output.print(toolHelp)
           return 0
         }
         let asked = try parser.parse(parsed.arguments + ["--help"])
         guard asked.command != nil || !parser.group(parsed.arguments[0]).isEmpty else {
           throw unknownCommand(parsed.arguments, parser: parser)
         }
-        output.print(help(for: asked, parser: parser))
+        try output.print(help(for: asked, parser: parser))
         return 0
       }
       if parsed.options.has(GlobalOptions.help) {
-        output.print(help(for: parsed, parser: parser))
+        try output.print(help(for: parsed, parser: parser))
         return 0
       }
       guard let command = parsed.command else {
@@ -61,13 +61,21 @@ enum Babydash {
       session = opened
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
-      if let warning = opened.housekeepingWarning { output.error("babydash: warning: \(warning)") }
+      if let warning = opened.housekeepingWarning { try output.error("babydash: warning: \(warning)") }
       return 0
+    } catch let error as OutputError where error.isClosedPipe {
+      // The reader stopped reading (`| head -1`): as `head` users expect, no message; 74 says
+      // the output is incomplete to a script that checks (`set -o pipefail`, `export | gzip`).
+      return CommandLineError(kind: .io, message: "").exitStatus
     } catch {
       session?.discardNewFiles()
       let failure = CommandLineError(error)
-      output.error("babydash: \(failure.message)")
-      if case .usage(let usageLine) = failure.kind { output.error(usageLine) }
+      do {
+        try output.error("babydash: \(failure.message)")
+        if case .usage(let usageLine) = failure.kind { try output.error(usageLine) }
+      } catch {
+        // Standard error refused the message too: the exit status is all that is left to say it.
+      }
       return failure.exitStatus
     }
   }
@@ -87,7 +95,12 @@ enum Babydash {
       commandList(commands, title: "Commands:"), "",
       "Global options:",
     ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
-      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30).\n"
+      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30;\n"
+      + "refused when it is up to an hour ahead: give the day then).\n"
+      + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
+      + "  \(AppGroup.current.defaultLocationText).\n"
+      + "Environment: BABYDASH_APP_GROUP (the store's folder), BABYDASH_SYNC_FOLDER (the change files'),\n"
+      + "  BABYDASH_DEVICE_NAME (this device's name in sync status; default: the host name), TZ (the zone).\n"
       + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
       + exitStatuses
   }
@@ -101,7 +114,8 @@ enum Babydash {
       65  refused data: a rule of the tracker (a time in the future, an end before the start,
           a name in use, ...), a damaged store or import file
       66  missing input: no such file to import, no store to check
-      74  I/O error: the disk refused a read or a write
+      74  I/O error: the disk refused a read or a write (standard output too); a closed pipe
+          (| head) is 74 without a message
       75  the store is locked by another writer for too long: try again
     """
 
@@ -145,6 +159,10 @@ extension CommandLineError {
       case .io: self.init(kind: .io, message: error.description)
       default: self.init(kind: .data, message: error.description)
       }
+    case ScreenModelError.unconfirmed(let doubts):
+      self.init(kind: .data, message: doubts.map(\.message).joined(separator: " ") + " Run again with --yes to save it as it is.")
+    case let error as OutputError:
+      self.init(kind: .io, message: error.description)
     case let error as KeyValueStoreError:
       self.init(kind: error.code == .io ? .io : .data, message: error.description)
     default:

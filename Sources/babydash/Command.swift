@@ -35,12 +35,13 @@ struct Command {
 
 /// The options every command accepts, declared once: the parser, the help and `Session` read them.
 enum GlobalOptions {
-  static let appGroup = Option<String>("--app-group", "DIR", help: "the app-group folder (default: $BABYDASH_APP_GROUP, else the platform's)")
+  static let appGroup = Option<String>(
+    "--app-group", "DIR", help: "the app-group folder, holding the store (default: $BABYDASH_APP_GROUP, else the platform's; see babydash help)")
   static let syncFolder = Option<String>(
     "--sync-folder", "DIR", help: "where the change files that sync live (default: $BABYDASH_SYNC_FOLDER, else the store's changes/)")
   static let now = Option<String>("--now", "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)")
   static let timeZone = Option<String>(
-    "--time-zone", "ZONE", help: "IANA zone for display and local times (default: UTC with --now, else the system's)")
+    "--time-zone", "ZONE", help: "IANA zone for display and local times (default: the system's, as $TZ sets it)")
   static let help = Flag("--help", help: "show help (also -h)")
   static let version = Flag("--version", help: "print the version")
 

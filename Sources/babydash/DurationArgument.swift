@@ -1,8 +1,11 @@
 import ArgumentParsing
 import Foundation
 
-/// Reads the DURATION values people type: `3h`, `2h30m`, `90m`, `45s`, or plain seconds; also
-/// what the tool prints (`2h 30m`, `1d 2h`), so a term shown can be typed back.
+/// Reads the DURATION values people type: `3h`, `2h30m`, `90m`, `45s`; also what the tool prints
+/// (`2h 30m`, `1d 2h`), so a term shown can be typed back.
+///
+/// A bare number is refused with the readings it could have ("90 what? give 90m or 1h30m"):
+/// read as seconds, `--feed-term 90` made a baby fed every minute and a half.
 struct DurationArgument: ExpressibleByArgument {
   var seconds: TimeInterval
 
@@ -12,12 +15,13 @@ struct DurationArgument: ExpressibleByArgument {
 
   static func parse(_ text: String) throws(ArgumentValueError) -> TimeInterval {
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-    let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 10800 (seconds)")
+    let problem = ArgumentValueError(reason: "expected a duration like 3h, 2h30m, 90m or 45s")
     let tooLong = ArgumentValueError(reason: "the duration '\(text)' is too long to count in seconds")
     guard !trimmed.isEmpty else { throw problem }
-    if let seconds = Int(trimmed) {
-      guard seconds > 0 else { throw ArgumentValueError(reason: "a duration must be more than zero") }
-      return TimeInterval(seconds)
+    if let number = Int(trimmed) {
+      guard number > 0 else { throw ArgumentValueError(reason: "a duration must be more than zero") }
+      let other = number >= 60 && number < 6000 ? "\(number / 60)h\(number % 60 == 0 ? "" : "\(number % 60)m")" : "\(number)h"
+      throw ArgumentValueError(reason: "\(number) what? give \(number)m or \(other)")
     }
     var total = 0
     var digits = ""

@@ -3,13 +3,20 @@ import Foundation
 import PlainStore
 
 extension Session {
-  /// The baby a NAME argument means: its id, or its name when exactly one baby has it.
+  /// The baby a NAME argument means: its id, or a prefix only its id has (4 characters or
+  /// more, as for events), or its name when exactly one baby has it — exactly as stored first,
+  /// else with case and Unicode forms folded (``TrackerRules/nameKey(_:)``: `mia`, `MIA`).
   func baby(_ nameOrID: String, in container: StoreContainer) throws -> BabyProfile {
     let babies = try container.viewContext.babies()
     if let id = UUID(uuidString: nameOrID), let baby = babies.first(where: { $0.id == id }) {
       return baby
     }
-    let named = babies.filter { $0.name == nameOrID }
+    let exact = babies.filter { $0.name == nameOrID }
+    var named = exact.isEmpty ? babies.filter { TrackerRules.isSameName($0.name, nameOrID) } : exact
+    let wanted = nameOrID.trimmingCharacters(in: .whitespaces).lowercased()
+    if named.isEmpty, wanted.count >= 4, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+      named = babies.filter { $0.id.uuidString.lowercased().hasPrefix(wanted) }
+    }
     switch named.count {
     case 1:
       return named[0]
@@ -18,7 +25,8 @@ extension Session {
       throw CommandLineError.data("no baby named '\(nameOrID)'; \(known)")
     default:
       let ids = named.map(\.id.uuidString).joined(separator: ", ")
-      throw CommandLineError.data("\(named.count) babies are named '\(nameOrID)': give the id instead, one of \(ids)")
+      let what = named.allSatisfy({ TrackerRules.isSameName($0.name, nameOrID) }) ? "are named" : "have an id starting with"
+      throw CommandLineError.data("\(named.count) babies \(what) '\(nameOrID)': give the id instead (a prefix only one has will do), one of \(ids)")
     }
   }
 }

@@ -30,6 +30,11 @@ final class Session {
       guard !given.isEmpty else {
         throw CommandLineError.usage("bad value '' for --app-group: give a folder (it is created if missing)", command)
       }
+    } else if environment[AppGroup.environmentVariable] == "" {
+      // Set but empty is a script's unset variable, not a wish for the real store.
+      throw CommandLineError.usage(
+        "\(AppGroup.environmentVariable) is set but empty: give a folder (it is created if missing), "
+          + "or unset it for the default, \(AppGroup.current.defaultLocationText)", command)
     }
     appGroupDirectory = try AppGroup.current.resolve(argument: options.text(GlobalOptions.appGroup), environment: environment)
     var isDirectory: ObjCBool = false
@@ -40,7 +45,8 @@ final class Session {
     }
     if let given = options.text(GlobalOptions.syncFolder) ?? environment["BABYDASH_SYNC_FOLDER"] {
       guard !given.isEmpty else {
-        throw CommandLineError.usage("bad value '' for --sync-folder: give a folder (it is created if missing)", command)
+        let source = options.text(GlobalOptions.syncFolder) == nil ? "BABYDASH_SYNC_FOLDER is set but empty" : "bad value '' for --sync-folder"
+        throw CommandLineError.usage("\(source): give a folder (it is created if missing)", command)
       }
       syncFolder = URL(fileURLWithPath: given, isDirectory: true)
     } else {
@@ -55,7 +61,9 @@ final class Session {
       }
       timeZone = zone
     } else {
-      timeZone = options.text(GlobalOptions.now) == nil ? TimeZone.current : TimeZone(identifier: "UTC")!
+      // The system's zone, with or without --now: a fixed "now" is a moment, not a place
+      // (scripts that want UTC say --time-zone UTC or TZ=UTC).
+      timeZone = TimeZone.current
     }
     if let text = options.text(GlobalOptions.now) {
       guard let parts = ISO8601.parseParts(text) else {

@@ -1,11 +1,16 @@
-import Foundation
 import ArgumentParsing
+import BabyDashboard
 import BabyDashboardText
+import Foundation
 import PlainStore
 
 /// Reads the TIME values people type: ISO 8601 with an offset, ISO 8601 without one (read in
 /// the session's zone), or `HH:mm` (the most recent such time, in the session's zone: at 00:10,
 /// `23:50` is twenty minutes ago, never tonight).
+///
+/// An `HH:mm` up to ``TrackerRules/clockTimeAmbiguity`` (an hour) ahead of now is refused,
+/// naming both readings: at 17:47, `17:50` is as likely today's time mistyped as yesterday's
+/// feed ("17:50 is in 3 minutes; for yesterday give 2026-11-25T17:50").
 ///
 /// A local time the zone skips (a daylight-saving gap) is refused, naming the valid times around
 /// it; one the zone repeats (the hour the clocks go back) is refused unless given with an offset.
@@ -33,7 +38,14 @@ struct TimeArgument: ExpressibleByArgument {
           throw ArgumentValueError(reason: "that day is outside the dates the store holds: \(ISO8601.storableRangeText)")
         }
         let date = try localDate(parts, in: timeZone, text: trimmed)
-        if date <= now.addingTimeInterval(60) || daysBack == 1 { return date }
+        let ahead = date.timeIntervalSince(now)
+        if ahead <= TrackerRules.futureTolerance || daysBack == 1 { return date }
+        if ahead <= TrackerRules.clockTimeAmbiguity {
+          let minutes = Int((ahead / 60).rounded(.up))
+          let yesterday = TimeText.isoDay(ISO8601.civilFromDays(todayNumber - 1)) + "T" + trimmed.leftPadded()
+          throw ArgumentValueError(
+            reason: "\(trimmed) is in \(minutes) minute\(minutes == 1 ? "" : "s"); for yesterday give \(yesterday)")
+        }
       }
     }
     throw ArgumentValueError(
@@ -70,7 +82,7 @@ struct TimeArgument: ExpressibleByArgument {
     }
   }
 
-  private static func clockTime(_ text: String) -> (Int, Int)? {
+  static func clockTime(_ text: String) -> (Int, Int)? {
     let fields = text.split(separator: ":", omittingEmptySubsequences: false)
     guard fields.count == 2, (1...2).contains(fields[0].count), fields[1].count == 2,
       fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
@@ -78,4 +90,9 @@ struct TimeArgument: ExpressibleByArgument {
     else { return nil }
     return (hour, minute)
   }
+}
+
+extension String {
+  /// `7:05` as `07:05`: a clock time as ISO 8601 writes it.
+  fileprivate func leftPadded() -> String { count == 4 ? "0" + self : self }
 }

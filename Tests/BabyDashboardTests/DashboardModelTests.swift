@@ -241,6 +241,17 @@ import Testing
     #expect(dashboard.tile(for: BabyProfile.mia.id)?.lastAmountSource == .cache)
   }
 
+  @Test func editingABabysFeedTermMovesItsNextFeedDue() throws {
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
+    try store.seed([.mia])
+    let dashboard = model(store)
+    try dashboard.editBaby(BabyProfile.mia.id, feedTerm: 5_400)
+    #expect(dashboard.tile(for: BabyProfile.mia.id)?.baby.feedTerm == 5_400)
+    #expect(dashboard.tile(for: BabyProfile.mia.id)?.baby.name == "Mia")
+    #expect(throws: ScreenModelError.invalid([.feedTermOutOfRange])) { try dashboard.editBaby(BabyProfile.mia.id, feedTerm: 30) }
+  }
+
   @Test func twoBabiesOfOneNameNeverShareACachedAmount() throws {
     // The collision was a known risk and keying by id its mitigation (BabyDashboard.docc, DataModel.md): shipped.
     let store = try TestContainer(clock: { Fixed.now })

@@ -20,7 +20,8 @@ import Testing
   func editor(
     _ store: TestContainer, _ kind: HistoryEvent.Kind, babyName: String? = "Mia", flags: FeatureFlags = .defaults
   ) throws -> HistoryEditModel {
-    try HistoryEditModel(editing: HistoryEvent(kind, babyName: babyName), container: store.container, cache: store.cache, flags: flags)
+    try HistoryEditModel(
+      editing: HistoryEvent(kind, babyName: babyName), container: store.container, cache: store.cache, flags: flags, now: { Fixed.now })
   }
 
   func feedForm(_ model: HistoryEditModel) throws -> FeedDraft {
@@ -145,7 +146,7 @@ import Testing
     #expect(try store.cache.get(forBabyName: "Mia")?.amountValue == 90)
   }
 
-  @Test func anEndEqualToTheStartAndAZeroAmountAreValid() throws {
+  @Test func anEndEqualToTheStartIsValidAndAZeroAmountIsSavedOnceConfirmed() throws {
     let store = try seeded()
     defer { try? store.tearDown() }
     let model = try editor(store, .feed(feed))
@@ -154,7 +155,30 @@ import Testing
     form.amountText = "0"
     model.draft = .feed(form)
     #expect(model.issues.isEmpty)
-    try model.save()
+    #expect(try model.doubts() == [.zeroAmount])
+    #expect(throws: ScreenModelError.unconfirmed([.zeroAmount])) { try model.save() }
+    #expect(try store.reader.object(FeedSession.self, id: feed.uuid) == feed)
+    try model.save(confirmed: true)
+    #expect(try store.reader.object(FeedSession.self, id: feed.uuid)?.amountValue == 0)
+  }
+
+  @Test func theFormAsksToConfirmTheTrackersDoubts() throws {
+    let store = try seeded()
+    defer { try? store.tearDown() }
+    let model = try editor(store, .feed(feed))
+    var form = try feedForm(model)
+    // Back over the earlier feed (02:00–02:30) and longer than four hours.
+    form.startTime = Fixed.date("2026-03-14T01:00:00Z")
+    model.draft = .feed(form)
+    #expect(try model.doubts() == [.feedTooLong(5 * 3600 + 20 * 60), .overlapsFeed(earlierFeed.uuid)])
+    #expect(throws: ScreenModelError.unconfirmed([.feedTooLong(5 * 3600 + 20 * 60), .overlapsFeed(earlierFeed.uuid)])) { try model.save() }
+    // A memo alone asks nothing.
+    let memoOnly = try editor(store, .feed(feed))
+    var memoForm = try feedForm(memoOnly)
+    memoForm.memoText = "#night #calm"
+    memoOnly.draft = .feed(memoForm)
+    #expect(try memoOnly.doubts().isEmpty)
+    try memoOnly.save()
   }
 
   @Test func movingAFeedOntoAnotherFeedsStartIsRefused() throws {

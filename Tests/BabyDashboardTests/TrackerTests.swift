@@ -33,6 +33,22 @@ import Testing
     #expect(try tracker.missing([sameKey, otherStart, orphan]).isEmpty)
   }
 
+  @Test func aZeroIsNeverThePrefillNotEvenOneCachedBeforeTheRule() throws {
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
+    let fed = makeFeedSession(
+      profile: .mia, start: Fixed.date("2026-03-14T06:00:00Z"), end: Fixed.date("2026-03-14T06:20:00Z"), amountValue: 90, amountUnitSymbol: "mL",
+      uuid: Fixed.id(20))
+    let zero = makeFeedSession(
+      profile: .mia, start: Fixed.date("2026-03-14T09:00:00Z"), end: Fixed.date("2026-03-14T09:10:00Z"), amountValue: 0, amountUnitSymbol: "mL",
+      uuid: Fixed.id(21))
+    try store.seed([.mia], feeds: [fed, zero])
+    try store.cache.set(LastFeedAmount(amountValue: 0, amountUnitSymbol: "mL"), forBabyID: BabyProfile.mia.id)
+    let (amount, source) = try tracker(store).lastAmount(of: .mia)
+    #expect(amount == LastFeedAmount(amountValue: 90, amountUnitSymbol: "mL"))
+    #expect(source == .history)
+  }
+
   @Test func renamingABabyToAnotherBabysNameNeverTouchesThatBabysAmount() throws {
     let store = try TestContainer(clock: { Fixed.now })
     defer { try? store.tearDown() }

@@ -57,7 +57,12 @@ import Testing
     try succeed(target, ["baby", "add", "Noa", "--created-at", "2026-03-01T00:00:00Z"])
     try succeed(target, ["import", file.path])
     let once = try target.snapshot()
-    #expect(try succeed(target, ["import", file.path]).hasSuffix("wrote 0 babies, 0 feeds and 0 diaper changes; 15 objects already as in the backup.\n"))
+    let again = try succeed(target, ["import", file.path])
+    #expect(again.contains("wrote 0 babies, 0 feeds and 0 diaper changes; 15 objects already as in the backup.\n"))
+    // The edge cases hold two babies of one name: the restore says so, each time.
+    #expect(
+      again.hasSuffix(
+        "\n2 babies are named Alex (ids 00000000-0000-4000-8000-000000000003, 00000000-0000-4000-8000-000000000004): address each by its id.\n"))
     #expect(try target.snapshot() == once, "a second restore writes nothing")
     let babies = (try JSONSerialization.jsonObject(with: Data(try succeed(target, ["export"]).utf8)) as! [String: Any])["babyProfiles"] as! [[String: Any]]
     #expect(babies.count == 5)

@@ -28,7 +28,9 @@ import Testing
     (["feed", "finish", "Mia", "--amount", "-5ml"], "babydash: bad value '-5ml' for --amount: an amount cannot be negative"),
     (["feed", "finish", "Mia", "--amount", "3 cups"], "babydash: bad value '3 cups' for --amount: unknown unit 'cups' (use mL or fl oz)"),
     (["feed", "log", "Mia"], "babydash: missing --start TIME"),
-    (["baby", "add", "Leo", "--feed-term", "soon"], "babydash: bad value 'soon' for --feed-term: expected a duration like 3h, 2h30m, 90m or 10800 (seconds)"),
+    (["baby", "add", "Leo", "--feed-term", "soon"], "babydash: bad value 'soon' for --feed-term: expected a duration like 3h, 2h30m, 90m or 45s"),
+    (["baby", "add", "Leo", "--feed-term", "90"], "babydash: bad value '90' for --feed-term: 90 what? give 90m or 1h30m"),
+    (["baby", "add", "Leo", "--feed-term", "3"], "babydash: bad value '3' for --feed-term: 3 what? give 3m or 3h"),
     (["diaper", "Mia", "wet"], "babydash: bad diaper type 'wet': use pee or poo"),
     (["--time-zone", "Mars/Olympus", "baby", "list"], "babydash: bad value 'Mars/Olympus' for --time-zone: not an IANA time zone (e.g. Europe/Berlin)"),
   ]
@@ -85,7 +87,7 @@ import Testing
     try tool.run(at: "2026-01-15T06:10:00Z", ["baby", "add", "Mia", "--same-name-ok"])
     let result = try tool.run(at: "2026-01-15T07:00:00Z", ["diaper", "Mia", "pee"])
     #expect(result.status == 65)
-    #expect(result.stderr.hasPrefix("babydash: 2 babies are named 'Mia': give the id instead, one of "))
+    #expect(result.stderr.hasPrefix("babydash: 2 babies are named 'Mia': give the id instead (a prefix only one has will do), one of "))
     let id = try #require(result.stderr.split(separator: " ").last.map { String($0.dropLast()) })
     #expect(try tool.run(at: "2026-01-15T07:00:00Z", ["diaper", id, "pee"]).status == 0)
   }

@@ -12,7 +12,7 @@ extension LegacyImporter {
       var fromLegacy: [String] = []
       let babies = try context.babies()
       for baby in babies {
-        guard let amount = plan.legacyAmounts[baby.id], try cache.amount(for: baby, among: babies) == nil else { continue }
+        guard let amount = plan.legacyAmounts[baby.id], TrackerRules.prefills(amount), try cache.amount(for: baby, among: babies) == nil else { continue }
         try cache.set(amount, forBabyID: baby.id)
         fromLegacy.append(baby.name)
       }

@@ -37,6 +37,10 @@ public struct LegacyImporter: Sendable {
   /// Told after each saved batch how many objects of how many are written (for a progress line).
   public var progress: (@Sendable (_ written: Int, _ total: Int) -> Void)?
   /// Test hooks (failures injected between batches, changes before verification).
+  /// Whether a legacy baby may take the name of a baby the store holds with another id (the
+  /// tracker's same-name rule, ``Tracker/sharedNames(writing:allowingSameName:)``); off, such an
+  /// import is refused before anything is written.
+  public var allowsSameName = false
   var hooks = LegacyImportHooks()
 
   /// An importer into `container`.
@@ -101,6 +105,7 @@ public struct LegacyImporter: Sendable {
       babyProfiles: plan.profileCounts, feedSessions: plan.feedCounts, diaperChanges: plan.diaperCounts)
     let tracker = Tracker(context: context, schema: container.schema, cache: nil, flags: flags, now: clock)
     let pending = try storeCall(source) { try missingObjects(of: plan, with: tracker, report: &report) }
+    _ = try tracker.sharedNames(writing: pending.compactMap { $0 as? BabyProfile }, allowingSameName: allowsSameName)
     guard !dryRun else {
       report.finishedAt = clock()
       return report

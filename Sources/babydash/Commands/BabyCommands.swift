@@ -3,13 +3,15 @@ import BabyDashboard
 import BabyDashboardText
 import Foundation
 
-/// `babydash baby add | rename | remove | list`.
+/// `babydash baby add | edit | rename | remove | list`.
 enum BabyCommands {
-  static let all = [add, rename, remove, list]
+  static let all = [add, edit, rename, remove, list]
 
   static let sameNameOK = Flag("--same-name-ok", help: "allow a name another baby already has (then address each by its id)")
   static let feedTerm = Option<DurationArgument>(
-    "--feed-term", "DURATION", help: "time between feeds: 3h, 2h30m, 90m or seconds (default 3h)")
+    "--feed-term", "DURATION", help: "time between feeds: 3h, 2h30m or 90m (default 3h)")
+  static let editFeedTerm = Option<DurationArgument>("--feed-term", "DURATION", help: "the new time between feeds: 3h, 2h30m or 90m")
+  static let newName = Option<String>("--name", "NEW_NAME", help: "the new name")
   static let createdAt = Option<TimeArgument>(
     "--created-at", "TIME", help: "when the baby was added (default: now); orders the dashboard")
   static let yes = Flag("--yes", help: "confirm removing a baby that has feeds or diaper changes")
@@ -31,8 +33,27 @@ enum BabyCommands {
         name: invocation.arguments[0], feedTerm: feedTerm, createdAt: createdAt,
         allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
-    invocation.output.print(
+    try invocation.output.print(
       "Added \(baby.name) (id \(baby.id.uuidString)), fed every \(TimeText.duration(baby.feedTerm)).")
+  }
+
+  static let edit = Command(
+    words: ["baby", "edit"], synopsis: "NAME [--feed-term DURATION] [--name NEW_NAME] [--same-name-ok]",
+    summary: "Change a baby's feed term or name; its feeds and last feed amount stay with it.",
+    options: [editFeedTerm.spec, newName.spec, sameNameOK.spec],
+    arguments: 1...1,
+    details: "NAME is a name or an id.\n\nExamples:\n  babydash baby edit Mia --feed-term 3h30m\n  babydash baby edit Mia --name Mila"
+  ) { invocation in
+    let session = invocation.session
+    let feedTerm = try invocation.value(BabyCommands.editFeedTerm)?.seconds
+    let name = try invocation.value(BabyCommands.newName)
+    guard feedTerm != nil || name != nil else { throw invocation.usageError("nothing to change: give --feed-term or --name") }
+    let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
+    let edited = try BabyCommands.naming {
+      try session.tracker().editBaby(baby.id, name: name, feedTerm: feedTerm, allowingSameName: invocation.has(BabyCommands.sameNameOK))
+    }
+    let renamed = edited.name == baby.name ? edited.name : "\(edited.name) (was \(baby.name))"
+    try invocation.output.print("Updated \(renamed), fed every \(TimeText.duration(edited.feedTerm)).")
   }
 
   static let rename = Command(
@@ -47,7 +68,7 @@ enum BabyCommands {
     let renamed = try BabyCommands.naming {
       try session.tracker().renameBaby(baby.id, to: invocation.arguments[1], allowingSameName: invocation.has(BabyCommands.sameNameOK))
     }
-    invocation.output.print("Renamed \(baby.name) to \(renamed.name).")
+    try invocation.output.print("Renamed \(baby.name) to \(renamed.name).")
   }
 
   static let remove = Command(
@@ -68,17 +89,18 @@ enum BabyCommands {
           + "(feed edit ID --baby NAME gives one to another baby). Run again with --yes to remove \(baby.name).")
     }
     let removal = try tracker.removeBaby(baby.id)
-    invocation.output.print("Removed \(removal.baby.name); \(events) stay, with no baby.")
+    try invocation.output.print("Removed \(removal.baby.name); \(events) stay, with no baby.")
   }
 
   static let list = Command(
     words: ["baby", "list"], synopsis: "",
-    summary: "List the babies in dashboard order (by when they were added)."
+    summary: "List the babies in dashboard order (by when they were added), each with its id.",
+    details: "Example:\n  babydash baby list"
   ) { invocation in
     let session = invocation.session
     let babies = try session.storeForReading().viewContext.babies()
     guard !babies.isEmpty else {
-      invocation.output.print("No babies yet. Add one: babydash baby add NAME")
+      try invocation.output.print("No babies yet. Add one: babydash baby add NAME")
       return
     }
     let width = babies.map { TextLayout.width($0.name) }.max()!
@@ -88,7 +110,7 @@ enum BabyCommands {
       let termPadding = String(repeating: " ", count: termWidth - term.count)
       let added = TimeText.isoDay(TimeText.civilDay(of: baby.createdAt, in: session.timeZone))
         + " " + TimeText.clock(baby.createdAt, in: session.timeZone)
-      invocation.output.print(
+      try invocation.output.print(
         "\(TextLayout.pad(baby.name, to: width))  every \(term)\(termPadding)  added \(added)  \(baby.id.uuidString)")
     }
   }

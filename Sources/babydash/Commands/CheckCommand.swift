@@ -51,7 +51,7 @@ enum CheckCommand {
       throw CommandLineError.data(
         "the store at '\(session.storeDirectory.path)' has \(Plural.count(problems.count, "problem")):\n  " + problems.joined(separator: "\n  "))
     }
-    invocation.output.print((notes + [summary]).joined(separator: "\n"))
+    try invocation.output.print((notes + [summary]).joined(separator: "\n"))
   }
 
   /// The JSON files under the store that do not parse: every one, named by its path.

@@ -23,7 +23,7 @@ enum DiaperCommand {
     let at = try invocation.time(DiaperCommand.at, default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let diaper = try session.tracker().logDiaper(type, for: baby.id, at: at)
-    invocation.output.print("Logged a \(diaper.type.rawValue) for \(baby.name) at \(session.text(diaper.timestamp)).")
+    try invocation.output.print("Logged a \(diaper.type.rawValue) for \(baby.name) at \(session.text(diaper.timestamp)).")
   }
 
   static let edit = Command(
@@ -45,7 +45,7 @@ enum DiaperCommand {
       throw invocation.usageError("nothing to change: give --at, --type or --baby")
     }
     let edited = try session.tracker().editDiaper(diaper.uuid, timestamp: at, type: type, profileID: baby.map { .some($0.id) })
-    invocation.output.print(
+    try invocation.output.print(
       "Updated diaper change \(session.shortID(edited.uuid)): a \(edited.type.rawValue) at \(session.text(edited.timestamp)).")
   }
 
@@ -58,7 +58,7 @@ enum DiaperCommand {
     let session = invocation.session
     let diaper = try session.diaper(invocation.arguments[0])
     try session.tracker().deleteDiaper(diaper.uuid)
-    invocation.output.print(
+    try invocation.output.print(
       "Deleted diaper change \(session.shortID(diaper.uuid)) (a \(diaper.type.rawValue) at \(session.text(diaper.timestamp))).")
   }
 

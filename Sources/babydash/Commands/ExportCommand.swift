@@ -11,6 +11,6 @@ enum ExportCommand {
     let container = try session.storeForReading()
     let cache = session.storeExists ? session.cache : nil
     let data = try Backup(context: container.viewContext, cache: cache).encoded()
-    invocation.output.print(String(decoding: data, as: UTF8.self))
+    try invocation.output.print(String(decoding: data, as: UTF8.self))
   }
 }

@@ -17,26 +17,28 @@ enum FeedCommands {
   static let editEnd = Option<TimeArgument>("--end", "TIME", help: "when it ended")
   static let editMemo = Option<String>("--memo", "TEXT", help: "the note (\"\" removes it)")
   static let editBaby = Option<String>("--baby", "NAME", help: "the baby it belongs to (gives an orphan feed a baby)")
+  static let yes = Flag(
+    "--yes", help: "save a doubtful feed as it is: longer than 4h, started over a day ago, overlapping another, or a zero amount")
 
   static let start = Command(
-    words: ["feed", "start"], synopsis: "NAME [--at TIME]",
+    words: ["feed", "start"], synopsis: "NAME [--at TIME] [--yes]",
     summary: "Start a feed (now, or at TIME).",
-    options: [startedAt.spec],
+    options: [startedAt.spec, yes.spec],
     arguments: 1...1,
     details: "Examples:\n  babydash feed start Mia\n  babydash feed start Mia --at 07:05"
   ) { invocation in
     let session = invocation.session
     let at = try invocation.time(FeedCommands.startedAt, default: session.now)
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
-    let feed = try session.tracker().startFeed(for: baby.id, at: at)
-    invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
+    let feed = try session.tracker().startFeed(for: baby.id, at: at, confirmed: invocation.has(FeedCommands.yes))
+    try invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
   }
 
   static let finish = Command(
-    words: ["feed", "finish"], synopsis: "NAME [--at TIME] [--amount AMOUNT] [--memo TEXT]",
+    words: ["feed", "finish"], synopsis: "NAME [--at TIME] [--amount AMOUNT] [--memo TEXT] [--yes]",
     summary: "Finish the feed in progress; without --amount, the last amount is used (as the app prefills it).",
     options: [
-      endedAt.spec, amount.spec, memo.spec,
+      endedAt.spec, amount.spec, memo.spec, yes.spec,
     ],
     arguments: 1...1,
     details: "Examples:\n  babydash feed finish Mia --amount 120ml\n  babydash feed finish Mia --at 07:30 --memo \"#night sleepy\""
@@ -49,20 +51,22 @@ enum FeedCommands {
     // The app's finish: the form (shown only while a feed is in progress) prefilled from the
     // cache unless an amount was typed.
     let prefill: (amount: LastFeedAmount?, source: DashboardTile.AmountSource?) = typed == nil ? try tracker.lastAmount(of: baby) : (nil, nil)
-    let feed = try tracker.finishFeed(for: baby.id, at: at, amount: typed ?? prefill.amount, memo: invocation.value(FeedCommands.memo))
+    let feed = try tracker.finishFeed(
+      for: baby.id, at: at, amount: typed ?? prefill.amount, memo: invocation.value(FeedCommands.memo),
+      confirmed: invocation.has(FeedCommands.yes))
     if typed == nil { tracker.countPrefill(from: prefill.source) }
-    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
+    if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
     let amountText = LastFeedAmount(feed: feed).map {
       ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
     } ?? ""
-    invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
+    try invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
   }
 
   static let log = Command(
-    words: ["feed", "log"], synopsis: "NAME --start TIME [--end TIME] [--amount AMOUNT] [--memo TEXT]",
+    words: ["feed", "log"], synopsis: "NAME --start TIME [--end TIME] [--amount AMOUNT] [--memo TEXT] [--yes]",
     summary: "Log a feed after the fact; a feed with the same baby and start is updated with only the options given.",
     options: [
-      logStart.spec, logEnd.spec, amount.spec, memo.spec,
+      logStart.spec, logEnd.spec, amount.spec, memo.spec, yes.spec,
     ],
     arguments: 1...1,
     details: "Example:\n  babydash feed log Mia --start 03:10 --end 03:30 --amount 90ml"
@@ -73,16 +77,18 @@ enum FeedCommands {
     let amount = try invocation.value(FeedCommands.amount)?.amount
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let tracker = try session.tracker()
-    let (feed, updated) = try tracker.logFeed(for: baby.id, start: start, end: end, amount: amount, memo: invocation.value(FeedCommands.memo))
-    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-    invocation.output.print("\(updated ? "Updated" : "Logged") \(baby.name)'s feed \(session.describe(feed)).")
+    let (feed, updated) = try tracker.logFeed(
+      for: baby.id, start: start, end: end, amount: amount, memo: invocation.value(FeedCommands.memo),
+      confirmed: invocation.has(FeedCommands.yes))
+    if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
+    try invocation.output.print("\(updated ? "Updated" : "Logged") \(baby.name)'s feed \(session.describe(feed)).")
   }
 
   static let edit = Command(
-    words: ["feed", "edit"], synopsis: "ID [--start TIME] [--end TIME] [--amount AMOUNT] [--memo TEXT] [--baby NAME]",
+    words: ["feed", "edit"], synopsis: "ID [--start TIME] [--end TIME] [--amount AMOUNT] [--memo TEXT] [--baby NAME] [--yes]",
     summary: "Change a feed (ID as babydash history shows it; a unique prefix is enough).",
     options: [
-      editStart.spec, editEnd.spec, amount.spec, editMemo.spec, editBaby.spec,
+      editStart.spec, editEnd.spec, amount.spec, editMemo.spec, editBaby.spec, yes.spec,
     ],
     arguments: 1...1,
     details: "Examples:\n  babydash feed edit 3f2a9c1e --amount 110ml\n  babydash feed edit 3f2a --baby Mia"
@@ -101,9 +107,9 @@ enum FeedCommands {
       throw invocation.usageError("nothing to change: give --start, --end, --amount, --memo or --baby")
     }
     let tracker = try session.tracker()
-    let edited = try tracker.editFeed(feed.uuid, changes)
-    if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-    invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
+    let edited = try tracker.editFeed(feed.uuid, changes, confirmed: invocation.has(FeedCommands.yes))
+    if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
+    try invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
   }
 
   static let delete = Command(
@@ -115,7 +121,7 @@ enum FeedCommands {
     let session = invocation.session
     let feed = try session.feed(invocation.arguments[0])
     try session.tracker().deleteFeed(feed.uuid)
-    invocation.output.print("Deleted feed \(session.shortID(feed.uuid)) (\(session.describe(feed))).")
+    try invocation.output.print("Deleted feed \(session.shortID(feed.uuid)) (\(session.describe(feed))).")
   }
 }
 

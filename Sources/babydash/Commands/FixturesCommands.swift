@@ -11,11 +11,12 @@ enum FixturesCommands {
 
   static let list = Command(
     words: ["fixtures", "list"], synopsis: "",
-    summary: "List the fixture scenarios."
+    summary: "List the fixture scenarios.",
+    details: "Example:\n  babydash fixtures list"
   ) { invocation in
     let width = Scenario.all.map { TextLayout.width($0.name) }.max() ?? 0
     for scenario in Scenario.all {
-      invocation.output.print(TextLayout.pad(scenario.name, to: width) + "  " + scenario.summary)
+      try invocation.output.print(TextLayout.pad(scenario.name, to: width) + "  " + scenario.summary)
     }
   }
 
@@ -48,6 +49,6 @@ enum FixturesCommands {
     try scenario.seed(container, cache: session.cache, now: session.now, timeZone: session.timeZone)
     invocation.output.endProgress()
     let counts = try container.newBackgroundContext().contentCounts()
-    invocation.output.print("Seeded '\(scenario.name)': the store now holds \(Plural.counts(counts)).")
+    try invocation.output.print("Seeded '\(scenario.name)': the store now holds \(Plural.counts(counts)).")
   }
 }

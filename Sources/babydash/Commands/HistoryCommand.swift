@@ -38,7 +38,7 @@ enum HistoryCommand {
     } else {
       text = HistoryText.render(model, world: session.world, showingIDs: true)
     }
-    invocation.output.print(text, terminator: "")
+    try invocation.output.print(text, terminator: "")
   }
 
   static let baby = Option<String>("--baby", "NAME", help: "only this baby (a name or an id)")

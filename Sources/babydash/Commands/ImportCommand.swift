@@ -8,14 +8,24 @@ import Foundation
 enum ImportCommand {
   static let dryRun = Flag("--dry-run", help: "read, check and count; write nothing")
   static let force = Flag("--force", help: "run even if the migration was already completed")
+  static let sameNameOK = Flag("--same-name-ok", help: "let a baby in FILE take a name another baby in the store has (then address each by its id)")
 
   static let command = Command(
-    words: ["import"], synopsis: "FILE [--dry-run] [--force]",
+    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok]",
     summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
-      dryRun.spec, force.spec,
+      dryRun.spec, force.spec, sameNameOK.spec,
     ],
     arguments: 1...1,
+    details: """
+      FILE is told apart by its content: a backup that babydash export wrote is restored (merged by
+      id, the backup's values winning); a SwiftData store (BabyDashboard.sqlite, with its -wal and
+      -shm beside it) or its JSON export is imported, adding only what the store lacks.
+
+      Examples:
+        babydash import backup.json
+        babydash import BabyDashboard.sqlite --dry-run
+      """,
     run: { try ImportCommand.run($0) })
 
   @MainActor
@@ -44,16 +54,17 @@ enum ImportCommand {
     let fixedNow = session.nowIsFixed ? session.now : nil
     var importer = LegacyImporter(
       container: container, keyValueStore: session.keyValueStore, clock: { fixedNow ?? Date() })
+    importer.allowsSameName = invocation.has(ImportCommand.sameNameOK)
     if output.showsProgress {
       importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
     }
     do {
-      let report = try importer.run(reader, dryRun: dryRun, force: invocation.has(ImportCommand.force))
+      let report = try BabyCommands.naming { try importer.run(reader, dryRun: dryRun, force: invocation.has(ImportCommand.force)) }
       output.endProgress()
-      if let summary = reader.summary { output.print(summary.description) }
+      if let summary = reader.summary { try output.print(summary.description) }
       // The spec's migration telemetry, for babydash stats.
       if case .imported = report.outcome { try MigrationLog(report).save(to: session.keyValueStore) }
-      output.print(report.description)
+      try output.print(report.description)
     } catch let error as LegacyImportError {
       output.endProgress()
       throw failure(error)

@@ -13,18 +13,18 @@ enum PreviewsCommand {
     options: [
       check.spec, directory.spec,
     ],
-    details: "Previews are <Screen>/<scenario>[.<variant>].txt, rendered in a fixed world (Tuesday 10 March 2026,\n10:30 in New York), so they are the same bytes on every machine."
+    details: "Previews are <Screen>/<scenario>[.<variant>].txt, rendered in a fixed world (Tuesday 10 March 2026,\n10:30 in New York), so they are the same bytes on every machine.\n\nExamples:\n  babydash previews\n  babydash previews --check"
   ) { invocation in
     let directory = URL(fileURLWithPath: try invocation.value(PreviewsCommand.directory) ?? "Previews", isDirectory: true).standardizedFileURL
     if invocation.has(PreviewsCommand.check) {
       let result = try PreviewFiles.check(in: directory, environment: invocation.session.environment)
       guard result.isClean else {
-        invocation.output.error(result.report)
+        try invocation.output.error(result.report)
         throw PreviewsDrift()
       }
-      invocation.output.print(result.report)
+      try invocation.output.print(result.report)
     } else {
-      invocation.output.print(try PreviewFiles.record(into: directory).report)
+      try invocation.output.print(try PreviewFiles.record(into: directory).report)
     }
   }
 }

@@ -16,16 +16,22 @@ enum RestoreCommand {
       guard let backup = try Backup.recognise(data, source: file.lastPathComponent) else { return false }
       let session = invocation.session
       if invocation.has(ImportCommand.dryRun) {
-        invocation.output.print(
+        try invocation.output.print(
           "'\(file.lastPathComponent)' is a babydash backup of \(Plural.count(backup.babyProfiles.count, "baby", "babies")), "
             + "\(Plural.count(backup.feedSessions.count, "feed")) and \(Plural.count(backup.diaperChanges.count, "diaper change")); nothing was written.")
         return true
       }
       let tracker = try session.tracker()
-      let restored = try tracker.restore(backup, source: file.lastPathComponent)
-      if let warning = tracker.cacheWarning { invocation.output.error("babydash: warning: \(warning)") }
-      invocation.output.print(
+      let restored = try BabyCommands.naming {
+        try tracker.restore(backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK))
+      }
+      if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
+      try invocation.output.print(
         "Restored '\(file.lastPathComponent)': wrote \(Plural.counts(restored.written)); \(Plural.count(restored.unchanged, "object")) already as in the backup.")
+      for (name, ids) in restored.sharedNames.sorted(by: { $0.key < $1.key }) {
+        try invocation.output.print(
+          "\(ids.count) babies are named \(name) (ids \(ids.map(\.uuidString).joined(separator: ", "))): address each by its id.")
+      }
       return true
     } catch let error as BackupError {
       throw CommandLineError.data(error.description)

@@ -34,7 +34,7 @@ enum StatsCommand {
     } else {
       lines.append("  none: no legacy import has run on this app group")
     }
-    invocation.output.print(lines.joined(separator: "\n"))
+    try invocation.output.print(lines.joined(separator: "\n"))
   }
 
   private static func percent(_ part: Int, _ whole: Int) -> String {

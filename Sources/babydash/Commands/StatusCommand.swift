@@ -5,13 +5,14 @@ import BabyDashboardText
 enum StatusCommand {
   static let command = Command(
     words: ["status"], synopsis: "",
-    summary: "Show the dashboard: each baby's feed in progress, last feed, next feed due, last diaper."
+    summary: "Show the dashboard: each baby's feed in progress, last feed, next feed due, last diaper.",
+    details: "Examples:\n  babydash status\n  babydash --time-zone Europe/Paris status"
   ) { invocation in
     let session = invocation.session
     let model = DashboardModel(
       container: try session.storeForReading(), cache: session.cache, flags: try session.flags(), now: { session.now })
     try model.reload()
-    invocation.output.print(
+    try invocation.output.print(
       DashboardText.render(tiles: model.tiles, world: session.world, cacheWarning: model.cacheWarning), terminator: "")
   }
 }

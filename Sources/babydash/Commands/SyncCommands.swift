@@ -19,10 +19,10 @@ enum SyncCommands {
   ) { invocation in
     let session = invocation.session
     guard session.storeExists, let status = try session.store().syncStatus() else {
-      invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to sync.")
+      try invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to sync.")
       return
     }
-    invocation.output.print(text(status, now: session.now, zone: session.timeZone))
+    try invocation.output.print(text(status, now: session.now, zone: session.timeZone))
   }
 
   static let now = Command(
@@ -42,13 +42,13 @@ enum SyncCommands {
     }
     let files = container.statistics.changeFilesMerged
     if files == 0 {
-      invocation.output.print("Up to date: nothing new to merge.")
+      try invocation.output.print("Up to date: nothing new to merge.")
     } else {
-      invocation.output.print("Merged \(files) change file\(files == 1 ? "" : "s")" + (counts.isEmpty ? "." : ": " + counts.joined(separator: "; ") + "."))
+      try invocation.output.print("Merged \(files) change file\(files == 1 ? "" : "s")" + (counts.isEmpty ? "." : ": " + counts.joined(separator: "; ") + "."))
     }
     if let status = try container.syncStatus() {
       let waiting = status.devices.filter { $0.waiting > 0 }
-      for device in waiting { invocation.output.print("Waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s") from \(label(device)).") }
+      for device in waiting { try invocation.output.print("Waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s") from \(label(device)).") }
     }
   }
 
@@ -67,20 +67,20 @@ enum SyncCommands {
   ) { invocation in
     let session = invocation.session
     guard session.storeExists, let report = try session.store().compactChanges() else {
-      invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to compact.")
+      try invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to compact.")
       return
     }
-    invocation.output.print(report.snapshotWritten.map { "Wrote \($0)." } ?? "The newest snapshot already holds everything merged here.")
+    try invocation.output.print(report.snapshotWritten.map { "Wrote \($0)." } ?? "The newest snapshot already holds everything merged here.")
     let deleted = report.changeFilesDeleted
-    invocation.output.print(
+    try invocation.output.print(
       "Deleted \(deleted) change file\(deleted == 1 ? "" : "s") of this device"
         + (report.snapshotsDeleted > 0 ? " and \(report.snapshotsDeleted) older snapshot\(report.snapshotsDeleted == 1 ? "" : "s")" : "")
         + "; kept \(report.changeFilesKept).")
     if !report.waitingFor.isEmpty {
-      invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map { String($0.prefix(8)) }.joined(separator: ", ")) (they compact or sync later).")
+      try invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map { String($0.prefix(8)) }.joined(separator: ", ")) (they compact or sync later).")
     }
     if !report.inactiveDevices.isEmpty {
-      invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map { String($0.prefix(8)) }.joined(separator: ", ")).")
+      try invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map { String($0.prefix(8)) }.joined(separator: ", ")).")
     }
   }
 

@@ -27,7 +27,7 @@ enum WidgetCommand {
     let babyName = try invocation.value(WidgetCommand.baby).map { try session.baby($0, in: container).name }
     let snapshots = try refreshBabyWidgetSnapshots(
       using: container, now: session.now, timeZone: session.timeZone, to: session.widgetSnapshotsURL)
-    invocation.output.print(
+    try invocation.output.print(
       WidgetText.render(snapshots, family: family, babyName: babyName, world: session.world), terminator: "")
   }
 }

@@ -25,7 +25,9 @@ struct BabydashProcess {
   /// Starts `babydash arguments…` on this app group; `wait()` on the result.
   func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
     do {
-      return try ChildProcess.start(Self.executable, arguments, environment: extra.merging(["BABYDASH_APP_GROUP": appGroup.path]) { old, _ in old })
+      // The host's zone is the tool's default (with --now too): UTC unless a test says otherwise.
+      let defaults = ["BABYDASH_APP_GROUP": appGroup.path, "TZ": "UTC"]
+      return try ChildProcess.start(Self.executable, arguments, environment: extra.merging(defaults) { old, _ in old })
     } catch let error as CocoaError where error.code == .fileNoSuchFile {
       Issue.record("babydash is not built at \(Self.executable.path): run swift build first")
       throw error
