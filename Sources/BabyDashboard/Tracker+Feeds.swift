@@ -143,22 +143,38 @@ extension Tracker {
     return feed
   }
 
-  /// Deletes a feed. The cached amount stays: it is what was last given, even if that feed is gone.
+  /// Deletes a feed; the baby's cached amount follows its newest feed with one that is left.
   public func deleteFeed(_ id: UUID) throws {
-    _ = try context.existing(FeedSession.self, id: id)
+    let feed = try context.existing(FeedSession.self, id: id)
     context.delete(FeedSession.self, id: id)
     try save()
+    rememberAmount(of: feed)
   }
 
-  /// The cache policy, in one place: a saved feed with an amount becomes its baby's cached last
-  /// amount when no later feed of the baby has one (an old feed logged or edited late must not
-  /// replace what the next feed will be prefilled with).
+  /// The cache policy, in one place: a baby's cached last amount is the amount of its newest
+  /// feed with one (by start time), whichever device logged it; an old feed logged or edited
+  /// late does not replace what the next feed will be prefilled with, and when a newer feed
+  /// arrives from another device, or the newest is deleted, the cache follows. Two phones that
+  /// hold the same feeds then prefill, and show, the same. A baby with no such feed keeps what
+  /// the cache holds (an amount from before the store, say).
   func rememberAmount(of feed: FeedSession) {
-    guard let babyID = feed.profileID, let amount = LastFeedAmount(feed: feed), TrackerRules.prefills(amount) else { return }
+    guard let babyID = feed.profileID else { return }
+    followNewestAmount(of: babyID)
+  }
+
+  /// Brings one baby's cached last amount to its newest feed with one (see ``rememberAmount(of:)``).
+  func followNewestAmount(of babyID: UUID) {
     updateCache { cache in
-      if let latest = try context.lastFeedWithAmount(of: babyID), latest.startTime > feed.startTime { return }
-      try cache.set(amount, forBabyID: babyID)
+      guard let newest = try context.lastFeedWithAmount(of: babyID).flatMap(LastFeedAmount.init(feed:)), TrackerRules.prefills(newest)
+      else { return }
+      if try cache.amountsByBabyID()[babyID] != newest { try cache.set(newest, forBabyID: babyID) }
     }
+  }
+
+  /// Brings every baby's cached last amount to its newest feed with one: after a merge brought
+  /// other devices' feeds (the app calls it on a remote change, `babydash` after merging).
+  public func followNewestAmounts() throws {
+    for baby in try context.babies() { followNewestAmount(of: baby.id) }
   }
 
   /// What is doubtful about `feed` written with `changes` (every part of a new feed): the rule is

@@ -34,6 +34,10 @@ public struct StoreOptions: Sendable {
   /// remote-change option, on by default here). Off, they arrive on ``StoreContainer/refresh()``,
   /// before a save, or after ``StoreContainer/startWatching()``. In-memory containers ignore it.
   public var watchesOtherProcesses: Bool
+  /// Whether opening a file container merges the change files other devices' copies wrote
+  /// (on by default). Off, opening only reads the cache and arrivals wait for
+  /// ``StoreContainer/sync()``: for a status that only looks.
+  public var mergesArrivalsOnOpen = true
   /// Compact the change files once this device's folder in `changes/` holds this many: write a
   /// snapshot of the merged view and delete the device's own change files that every active
   /// device has acknowledged (see ``StoreContainer/compactChanges()``). 0: only on request.

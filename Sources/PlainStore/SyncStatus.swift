@@ -26,6 +26,9 @@ public struct SyncStatus: Sendable, Equatable {
     /// How far its clock runs ahead of this device's, when that is more than a day: its
     /// changes still merge, but they win over this device's until this clock catches up.
     public var clockAhead: TimeInterval? = nil
+    /// Its changes that have arrived whole and are not merged yet: what ``StoreContainer/sync()``
+    /// would bring.
+    public var readyToMerge: Int = 0
   }
 
   /// This copy's device id; nil until it first commits.

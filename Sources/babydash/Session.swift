@@ -98,14 +98,18 @@ final class Session {
   var storeDirectory: URL { AppGroup.storeURL(in: appGroupDirectory) }
 
   /// Whether there is a store to read: its store.json, or anything in its folder (a store that
-  /// lost its store.json is opened, and refused naming it, rather than shown empty).
+  /// lost its store.json is opened, and refused naming it, rather than shown empty), or other
+  /// devices' changes in the sync folder: a phone that joins a family has only those, and its
+  /// first look merges them rather than saying there is nothing.
   var storeExists: Bool {
     FileManager.default.fileExists(atPath: storeDirectory.appendingPathComponent("store.json").path)
       || !((try? FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)) ?? []).isEmpty
+      || syncFolder.map { !((try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty } == true
   }
 
-  /// The store, created if it is not there yet: for commands that add data.
-  func store() throws -> StoreContainer {
+  /// The store, created if it is not there yet: for commands that add data. Opening merges
+  /// what other devices' copies wrote, unless `merging` is false (a status that only looks).
+  func store(merging: Bool = true) throws -> StoreContainer {
     if let openedContainer { return openedContainer }
     let fixed = now
     var options = StoreOptions(author: "babydash")
@@ -113,9 +117,17 @@ final class Session {
     options.syncFolder = syncFolder
     options.deviceName = environment["BABYDASH_DEVICE_NAME"] ?? ProcessInfo.processInfo.hostName
     options.watchesOtherProcesses = false  // one command, then exit: nothing to watch for
+    options.mergesArrivalsOnOpen = merging
     let container = try StoreContainer.babyDashboard(inAppGroup: appGroupDirectory, options: options)
     openedContainer = container
+    if container.statistics.changeFilesMerged > 0 { try followArrivals() }
     return container
+  }
+
+  /// After a merge brought other devices' feeds: the cached last amounts follow the newest
+  /// feeds, so that this device prefills and shows what the others do.
+  func followArrivals() throws {
+    try tracker().followNewestAmounts()
   }
 
   /// The store if it exists, else an empty one in memory: reading never creates files.

@@ -22,7 +22,7 @@ extension StoreCoordinator {
         }
       }
     }
-    try syncArrived()
+    if options.mergesArrivalsOnOpen { try syncArrived() }
   }
 
   /// A damaged or missing file of the cache: repaired by a rebuild, never by the user. A

@@ -14,6 +14,9 @@ extension StoreCoordinator {
     var snapshots: [DeviceID: ChangeSnapshot] = [:]
     for snapshot in scan.snapshots where snapshot.number >= (snapshots[snapshot.device]?.number ?? 0) { snapshots[snapshot.device] = snapshot }
     let now = options.clock()
+    let ready = try files.changes.scan(own: device, readableSchema: schema.version, known: state.withLock { $0.folded })
+    var readyToMerge: [DeviceID: Int] = [:]
+    for file in ready.files where file.schemaVersion <= schema.version { readyToMerge[file.device, default: 0] += 1 }
     let devices = scan.devices.sorted { ($0 == device ? 0 : 1, $0.text) < ($1 == device ? 0 : 1, $1.text) }.map { id in
       let lastActive = scan.lastActive[id].map(HybridLogicalClock.date(of:))
       return SyncStatus.Device(
@@ -21,7 +24,8 @@ extension StoreCoordinator {
         lastSequence: scan.lastSequence[id] ?? 0, lastChange: newest[id]?.timestamp ?? lastActive, waiting: scan.waiting[id] ?? 0,
         snapshot: snapshots[id]?.number, acknowledgesThisDeviceThrough: device.flatMap { snapshots[id]?.covers[$0] },
         isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false,
-        clockAhead: lastActive.map { $0.timeIntervalSince(now) }.flatMap { $0 > Self.clockAheadLimit ? $0 : nil })
+        clockAhead: lastActive.map { $0.timeIntervalSince(now) }.flatMap { $0 > Self.clockAheadLimit ? $0 : nil },
+        readyToMerge: readyToMerge[id] ?? 0)
     }
     return SyncStatus(
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,

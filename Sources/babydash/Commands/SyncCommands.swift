@@ -18,7 +18,15 @@ enum SyncCommands {
       """
   ) { invocation in
     let session = invocation.session
-    guard session.storeExists, let status = try session.store().syncStatus() else {
+    // Only looks: a phone that has only other devices' changes gets no store from a status.
+    let storeFolder = (try? FileManager.default.contentsOfDirectory(atPath: session.storeDirectory.path)) ?? []
+    if storeFolder.isEmpty && session.storeExists, let folder = session.syncFolder {
+      try invocation.output.print(
+        "No store here yet at \(session.storeDirectory.path); \(folder.path) holds other devices' changes: "
+          + "`babydash sync now` (or any other command) merges them.")
+      return
+    }
+    guard session.storeExists, let status = try session.store(merging: false).syncStatus() else {
       try invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to sync.")
       return
     }
@@ -35,6 +43,7 @@ enum SyncCommands {
     // changes/ came from the others); a second look catches what arrived meanwhile.
     let container = try session.store()
     let merged = try container.sync()
+    if merged != nil { try session.followArrivals() }
     let counts = (merged?.changes ?? [:]).sorted { $0.key < $1.key }.compactMap { entity, changes -> String? in
       let parts = [("added", changes.inserted.count), ("changed", changes.updated.count), ("removed", changes.deleted.count)]
         .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
@@ -98,6 +107,9 @@ enum SyncCommands {
       var line = "\(device.isThisDevice ? "*" : " ") \(label(device))  change \(device.lastSequence)"
       if let last = device.lastChange { line += ", last \(TimeText.typable(last, now: now, in: zone))" }
       if device.waiting > 0 { line += " — waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s")" }
+      if device.readyToMerge > 0 {
+        line += " — \(device.readyToMerge) change\(device.readyToMerge == 1 ? "" : "s") arrived, merged by the next command (or sync now)"
+      }
       if let snapshot = device.snapshot {
         line += ", snapshot \(snapshot)"
         if !device.isThisDevice, let through = device.acknowledgesThisDeviceThrough { line += " (has this device's changes up to \(through))" }

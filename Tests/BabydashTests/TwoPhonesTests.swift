@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Two parents' phones, each with its own app group and sync folder, whose change files a sync
+/// engine (here: a copy) carries to the other: once they hold the same files they show the same
+/// dashboard and widget, byte for byte, and a phone that has never written shows the family.
+@Suite struct TwoPhonesTests {
+  /// Copies every change file of `from`'s sync folder that `to` lacks, as an engine would.
+  static func carry(from: URL, to: URL) throws {
+    let files = FileManager.default
+    for device in try files.contentsOfDirectory(atPath: from.path) where !device.hasPrefix(".") {
+      let target = to.appendingPathComponent(device)
+      try files.createDirectory(at: target, withIntermediateDirectories: true)
+      for name in try files.contentsOfDirectory(atPath: from.appendingPathComponent(device).path)
+      where !name.hasPrefix(".") && !files.fileExists(atPath: target.appendingPathComponent(name).path) {
+        try files.copyItem(at: from.appendingPathComponent(device).appendingPathComponent(name), to: target.appendingPathComponent(name))
+      }
+    }
+  }
+
+  @Test func twoPhonesThatHoldTheSameChangesShowTheSameDashboardAndWidget() throws {
+    let mom = try BabydashProcess()
+    let dad = try BabydashProcess()
+    defer {
+      mom.removeAll()
+      dad.removeAll()
+    }
+    let momSync = mom.appGroup.appendingPathComponent("sync")
+    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    func on(_ phone: BabydashProcess, _ folder: URL, at now: String, _ arguments: [String]) throws -> BabydashProcess.Result {
+      try phone.run(["--now", now, "--sync-folder", folder.path] + arguments)
+    }
+    #expect(try on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    #expect(try on(mom, momSync, at: "2026-03-10T06:01:00Z", ["baby", "add", "Leo"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    // Dad's phone has never written: its first look shows the family.
+    let first = try on(dad, dadSync, at: "2026-03-10T06:05:00Z", ["baby", "list"])
+    #expect(first.status == 0)
+    #expect(first.stdout.contains("Mia") && first.stdout.contains("Leo"), "\(first.stdout)")
+    // A partition: each phone logs a feed of Mia, Dad's the newer; only Mom logs Leo's.
+    #expect(try on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"]).status == 0)
+    #expect(try on(mom, momSync, at: "2026-03-10T07:31:00Z", ["feed", "log", "Leo", "--start", "07:05", "--end", "07:25", "--amount", "4oz"]).status == 0)
+    #expect(try on(dad, dadSync, at: "2026-03-10T08:30:00Z", ["feed", "log", "Mia", "--start", "08:00", "--end", "08:15", "--amount", "90ml"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    try Self.carry(from: dadSync, to: momSync)
+    for command in [["status"], ["widget", "--family", "medium"]] {
+      let shown = try [(mom, momSync), (dad, dadSync)].map { phone, folder in
+        let result = try on(phone, folder, at: "2026-03-10T09:00:00Z", command)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+      }
+      #expect(shown[0] == shown[1], "\(command): the phones differ:\n\(shown[0])\n---\n\(shown[1])")
+      if command == ["status"] {
+        #expect(shown[0].contains("Prefill     90 mL"), "Mia's newest feed is 90 mL:\n\(shown[0])")
+        #expect(shown[0].contains("Prefill     4 fl oz"), "\(shown[0])")
+      }
+    }
+  }
+
+  @Test func syncStatusOnlyLooksAndSaysWhatSyncNowWouldBring() throws {
+    let mom = try BabydashProcess()
+    let dad = try BabydashProcess()
+    defer {
+      mom.removeAll()
+      dad.removeAll()
+    }
+    let momSync = mom.appGroup.appendingPathComponent("sync")
+    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    #expect(try mom.run(["--now", "2026-03-10T06:00:00Z", "--sync-folder", momSync.path, "baby", "add", "Mia"]).status == 0)
+    #expect(try dad.run(["--now", "2026-03-10T06:01:00Z", "--sync-folder", dadSync.path, "baby", "add", "Leo"]).status == 0)
+    try Self.carry(from: dadSync, to: momSync)
+    let before = try mom.snapshot()
+    let status = try mom.run(["--now", "2026-03-10T06:05:00Z", "--sync-folder", momSync.path, "sync", "status"])
+    #expect(status.status == 0)
+    #expect(status.stdout.contains("1 change arrived, merged by the next command (or sync now)"), "\(status.stdout)")
+    #expect(try mom.snapshot() == before, "sync status wrote or merged something")
+    let now = try mom.run(["--now", "2026-03-10T06:06:00Z", "--sync-folder", momSync.path, "sync", "now"])
+    #expect(now.stdout.hasPrefix("Merged 1 change file"), "\(now.stdout)")
+
+    // A phone with only the others' changes: its status says so and creates nothing.
+    let newPhone = try BabydashProcess()
+    defer { newPhone.removeAll() }
+    let newSync = newPhone.appGroup.appendingPathComponent("sync")
+    try Self.carry(from: momSync, to: newSync)
+    let empty = try newPhone.snapshot()
+    let first = try newPhone.run(["--sync-folder", newSync.path, "sync", "status"])
+    #expect(first.stdout.contains("holds other devices' changes"), "\(first.stdout)")
+    #expect(try newPhone.snapshot() == empty)
+  }
+}
