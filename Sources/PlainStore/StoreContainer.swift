@@ -142,6 +142,13 @@ public final class StoreContainer: Sendable {
     coordinator.mergeWarnings
   }
 
+  /// What this container's last merge of other devices' change files changed (at its open, a
+  /// ``sync()`` or a refresh), object by object with before and after; nil until one merged
+  /// anything.
+  public var lastMergeReport: MergeReport? {
+    coordinator.lastMergeReport
+  }
+
   /// The devices that write to this store's `changes/`, what has arrived from each and what is
   /// still on its way. nil for an in-memory store.
   public func syncStatus() throws -> SyncStatus? {

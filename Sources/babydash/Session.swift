@@ -1,5 +1,6 @@
 import ArgumentParsing
 import BabyDashboard
+import BabyDashboardText
 import Foundation
 import PlainStore
 
@@ -128,6 +129,18 @@ final class Session {
   /// feeds, so that this device prefills and shows what the others do.
   func followArrivals() throws {
     try tracker().followNewestAmounts()
+  }
+
+  /// What the last merge of other devices' changes did, in a parent's words; nil when this
+  /// command merged nothing a parent sees (or rebuilt the cache, which is no news).
+  func mergeReportLine() throws -> String? {
+    guard let container = openedContainer, container.cacheRebuildReason == nil, let report = container.lastMergeReport else { return nil }
+    var babies: [UUID: String] = [:]
+    for change in report.changes {
+      if let baby = change.before as? BabyProfile { babies[baby.id] = baby.name }
+    }
+    for baby in try container.newBackgroundContext().fetch(FetchDescriptor<BabyProfile>()) { babies[baby.id] = baby.name }
+    return MergeReportText.line(report, babies: babies, in: timeZone)
   }
 
   /// The store if it exists, else an empty one in memory: reading never creates files.

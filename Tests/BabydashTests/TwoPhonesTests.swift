@@ -87,4 +87,40 @@ import Testing
     #expect(first.stdout.contains("holds other devices' changes"), "\(first.stdout)")
     #expect(try newPhone.snapshot() == empty)
   }
+
+  @Test func syncNowSaysWhatTheOtherPhoneChangedInWords() throws {
+    let mom = try BabydashProcess()
+    let dad = try BabydashProcess()
+    defer {
+      mom.removeAll()
+      dad.removeAll()
+    }
+    let momSync = mom.appGroup.appendingPathComponent("sync")
+    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    func momRuns(_ now: String, _ arguments: [String]) throws -> BabydashProcess.Result {
+      try mom.run(["--now", now, "--sync-folder", momSync.path] + arguments, environment: ["BABYDASH_DEVICE_NAME": "Mom's phone"])
+    }
+    func dadRuns(_ now: String, _ arguments: [String]) throws -> BabydashProcess.Result {
+      try dad.run(["--now", now, "--sync-folder", dadSync.path] + arguments, environment: ["BABYDASH_DEVICE_NAME": "Dad's phone"])
+    }
+    #expect(try momRuns("2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    #expect(try momRuns("2026-03-10T06:01:00Z", ["baby", "add", "Leo"]).status == 0)
+    #expect(try momRuns("2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "110ml"]).status == 0)
+    #expect(try momRuns("2026-03-10T07:31:00Z", ["feed", "log", "Leo", "--start", "06:40", "--end", "07:00", "--amount", "4oz"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    let history = try dadRuns("2026-03-10T08:00:00Z", ["history"])
+    let ids = history.stdout.split(separator: "\n").filter { $0.contains("Feed") }.map { String($0.split(separator: " ")[0]) }
+    try #require(ids.count == 2, "\(history.stdout)")
+    // The history lists the newest first: Mia's 07:00 feed, then Leo's 06:40.
+    #expect(try dadRuns("2026-03-10T08:01:00Z", ["feed", "edit", ids[0], "--amount", "130ml"]).status == 0)
+    #expect(try dadRuns("2026-03-10T08:02:00Z", ["feed", "delete", ids[1]]).status == 0)
+    #expect(try dadRuns("2026-03-10T08:03:00Z", ["diaper", "Mia", "pee", "--at", "08:00"]).status == 0)
+    try Self.carry(from: dadSync, to: momSync)
+    let merged = try momRuns("2026-03-10T08:10:00Z", ["sync", "now"])
+    #expect(merged.status == 0)
+    #expect(
+      merged.stdout.contains(
+        "From Dad's phone: 1 diaper added; Mia's 07:00 feed amount changed to 130 mL (was 110 mL); Leo's 06:40 feed deleted."),
+      "\(merged.stdout)")
+  }
 }

@@ -10,6 +10,10 @@ extension StoreCoordinator {
   }
 
   /// Objects of the last merge that could not be read as their entity.
+  var lastMergeReport: MergeReport? {
+    state.withLock { $0.lastMergeReport }
+  }
+
   var mergeWarnings: [String] {
     state.withLock { $0.mergeWarnings }
   }

@@ -66,6 +66,7 @@ extension StoreCoordinator {
     state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
     let view = merged.materialize()
     var changes: [LogChange] = []
+    var reported: [MergeReport.Change] = []
     for entity in schema.entities {
       let table = try state.table(entity.name)
       try loadAll(table, &state)
@@ -87,12 +88,15 @@ extension StoreCoordinator {
           guard !entitiesEqual(old, value) else { continue }
           let from = table.segment(of: old)
           changes.append(LogChange(entity: entity.name, id: id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
+          reported.append(MergeReport.Change(entity: entity.name, id: id, kind: .updated, before: old, after: value))
         } else {
           changes.append(LogChange(entity: entity.name, id: id, kind: .insert, segment: segment, from: nil, value: value))
+          reported.append(MergeReport.Change(entity: entity.name, id: id, kind: .inserted, before: nil, after: value))
         }
       }
       for (id, old) in current where target[id] == nil {
         changes.append(LogChange(entity: entity.name, id: id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
+        reported.append(MergeReport.Change(entity: entity.name, id: id, kind: .deleted, before: old, after: nil))
       }
     }
     changes.sortInLogOrder()
@@ -105,6 +109,13 @@ extension StoreCoordinator {
     state.apply(entry)
     if entry.changesObjects { state.undelivered.append(entry.transaction) }
     state.statistics.changeFilesMerged += arrived.count
+    let devices = Set(arrived.map(\.device) + arrivedSnapshots.map(\.device)).sorted { $0.text < $1.text }
+    state.lastMergeReport = MergeReport(
+      devices: devices.map { device in
+        let name = files.changes.deviceInfo(device)?.name ?? ""
+        return name.isEmpty ? String(device.text.prefix(8)) : name
+      },
+      changes: reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
     return entry
   }
 

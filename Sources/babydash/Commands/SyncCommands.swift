@@ -44,16 +44,12 @@ enum SyncCommands {
     let container = try session.store()
     let merged = try container.sync()
     if merged != nil { try session.followArrivals() }
-    let counts = (merged?.changes ?? [:]).sorted { $0.key < $1.key }.compactMap { entity, changes -> String? in
-      let parts = [("added", changes.inserted.count), ("changed", changes.updated.count), ("removed", changes.deleted.count)]
-        .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
-      return parts.isEmpty ? nil : "\(entity): " + parts.joined(separator: ", ")
-    }
     let files = container.statistics.changeFilesMerged
     if files == 0 {
       try invocation.output.print("Up to date: nothing new to merge.")
     } else {
-      try invocation.output.print("Merged \(files) change file\(files == 1 ? "" : "s")" + (counts.isEmpty ? "." : ": " + counts.joined(separator: "; ") + "."))
+      try invocation.output.print("Merged \(files) change file\(files == 1 ? "" : "s").")
+      if let line = try session.mergeReportLine() { try invocation.output.print(line) }
     }
     if let status = try container.syncStatus() {
       let waiting = status.devices.filter { $0.waiting > 0 }

@@ -1,0 +1,84 @@
+import BabyDashboard
+import Foundation
+import PlainStore
+
+/// What a merge of the other phones' changes did, in a parent's words: "From Dad's phone: 2
+/// feeds and 1 diaper added; Mia's 07:00 feed amount changed to 130 mL (was 110 mL); Leo's 06:40
+/// feed deleted." What `babydash sync now` prints, and what the app can show after a merge.
+public enum MergeReportText {
+  /// One line, or nil when the merge changed nothing a parent sees. `babies` names the babies
+  /// (after the merge, with the ones it removed).
+  public static func line(_ report: MergeReport, babies: [UUID: String], in zone: TimeZone) -> String? {
+    var added: [(String, Int)] = []
+    var details: [String] = []
+    func owner(_ id: UUID?) -> String { id.flatMap { babies[$0] }.map { "\($0)'s" } ?? "an orphan" }
+    func time(_ date: Date) -> String { TimeText.clock(date, in: zone) }
+    var counts: [String: Int] = [:]
+    // Babies first, then events newest first, as the history lists them.
+    func order(_ change: MergeReport.Change) -> (Int, Double, String) {
+      let object = change.before ?? change.after
+      let time = (object as? FeedSession)?.startTime ?? (object as? DiaperChange)?.timestamp
+      return (time == nil ? 0 : 1, -(time?.timeIntervalSince1970 ?? 0), change.id.uuidString)
+    }
+    for change in report.changes.sorted(by: { order($0) < order($1) }) {
+      switch (change.before, change.after) {
+      case (nil, let after as BabyProfile):
+        details.append("\(after.name) added")
+      case (let before as BabyProfile, let after as BabyProfile):
+        if before.name != after.name { details.append("\(before.name) renamed to \(after.name)") }
+        if before.feedTerm != after.feedTerm { details.append("\(after.name) fed every \(TimeText.duration(after.feedTerm))") }
+      case (let before as BabyProfile, nil):
+        details.append("\(before.name) removed")
+      case (nil, is FeedSession):
+        counts["feed", default: 0] += 1
+      case (nil, is DiaperChange):
+        counts["diaper", default: 0] += 1
+      case (let before as FeedSession, let after as FeedSession):
+        details += feedChanges(before, after, owner: owner(before.profileID), newBaby: after.profileID.flatMap { babies[$0] }, time: time)
+      case (let before as FeedSession, nil):
+        details.append("\(owner(before.profileID)) \(time(before.startTime)) feed deleted")
+      case (let before as DiaperChange, let after as DiaperChange):
+        details.append("\(owner(before.profileID)) \(time(before.timestamp)) diaper changed to \(after.type.rawValue) at \(time(after.timestamp))")
+      case (let before as DiaperChange, nil):
+        details.append("\(owner(before.profileID)) \(time(before.timestamp)) diaper deleted")
+      default:
+        counts["change", default: 0] += 1
+      }
+    }
+    for noun in ["feed", "diaper", "change"] where counts[noun, default: 0] > 0 { added.append((noun, counts[noun]!)) }
+    var parts: [String] = []
+    if !added.isEmpty {
+      let listed = added.map { "\($0.1) \($0.0)\($0.1 == 1 ? "" : "s")" }
+      parts.append(listed.joined(separator: " and ") + " added")
+    }
+    parts += details
+    guard !parts.isEmpty else { return nil }
+    let from = report.devices.isEmpty ? "" : "From \(report.devices.joined(separator: " and ")): "
+    return from + parts.joined(separator: "; ") + "."
+  }
+
+  /// What an update of a feed changed, each part in words.
+  private static func feedChanges(
+    _ before: FeedSession, _ after: FeedSession, owner: String, newBaby: String?, time: (Date) -> String
+  ) -> [String] {
+    let feed = "\(owner) \(time(before.startTime)) feed"
+    var parts: [String] = []
+    if before.startTime != after.startTime || before.endTime != after.endTime {
+      parts.append("\(feed) now " + time(after.startTime) + (after.endTime.map { "–" + time($0) } ?? ", in progress"))
+    }
+    if before.amountValue != after.amountValue || before.amountUnitSymbol != after.amountUnitSymbol {
+      let now = amount(after) ?? "none"
+      parts.append("\(feed) amount changed to \(now)" + (amount(before).map { " (was \($0))" } ?? ""))
+    }
+    if before.memoText != after.memoText {
+      parts.append(after.memoText.map { "\(feed) memo changed to \"\(TextLayout.singleLine($0))\"" } ?? "\(feed) memo cleared")
+    }
+    if before.profileID != after.profileID { parts.append(newBaby.map { "\(feed) now \($0)'s" } ?? "\(feed) no longer has a baby") }
+    return parts
+  }
+
+  private static func amount(_ feed: FeedSession) -> String? {
+    guard let value = feed.amountValue, let unit = feed.amountUnitSymbol else { return nil }
+    return AmountText.format(value, unitSymbol: unit)
+  }
+}
