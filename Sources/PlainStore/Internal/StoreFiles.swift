@@ -74,6 +74,14 @@ struct StoreFiles: Sendable {
     rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
   }
 
+  /// This copy's device id as `local/device-id` records it, read without the store's locks
+  /// (for the watcher of arrivals, which must never hold the store); nil when there is none
+  /// yet. A damaged file is nil here too: the store itself names it at its next read.
+  var recordedDevice: DeviceID? {
+    guard let data = try? FileSystem.read(deviceIDURL, displayPath: deviceIDURL.path) else { return nil }
+    return DeviceID(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
   var manifestPath: String { cachePrefix + "manifest.json" }
   func segmentPath(_ file: String) -> String { cachePrefix + "segments/" + file }
 

@@ -32,6 +32,28 @@ struct ChangeFolder: Sendable {
   /// each of its commits, and a URL costs a parse on Linux.
   func filePath(_ device: DeviceID, _ name: String) -> String { path + "/" + device.text + "/" + name }
 
+  /// The folders where other devices' files arrive, as paths: this folder and every device's
+  /// folder in it but `own`'s (its files are this device's commits, which reach other
+  /// processes through the local log). While the folder is not there yet, the folder it will
+  /// appear in.
+  func arrivalFolders(except own: DeviceID?) -> [String] {
+    guard FileSystem.isFolder(atPath: path) else { return [url.deletingLastPathComponent().path] }
+    return [path] + Self.names(in: url).compactMap { name in
+      guard let device = DeviceID(name), device != own, FileSystem.isFolder(atPath: path + "/" + name) else { return nil }
+      return path + "/" + name
+    }
+  }
+
+  /// Whether a name that appeared in one of the ``arrivalFolders(except:)`` may be an arrival:
+  /// another device's folder, or a file in one that is no sync engine's temporary file.
+  /// Everything else the store's own work makes there (this folder, this device's folder at
+  /// its first commit, the cache beside this folder) is not.
+  func isArrival(_ name: String, in folder: String, own: DeviceID?) -> Bool {
+    if folder == path { return DeviceID(name).map { $0 != own } ?? false }
+    guard folder.hasPrefix(path + "/") else { return false }
+    return !ChangeFileName.isArtefact(name)
+  }
+
   /// Creates one change file of this device, durably. Returns false, writing nothing, when its
   /// name is taken: a commit of this device that a crash kept from being recorded, or another
   /// copy of the store writing under the same device id.
