@@ -10,6 +10,18 @@ extension StoreCoordinator {
     for file in scan.files where file.sequence >= (newest[file.device]?.sequence ?? 0) { newest[file.device] = file }
     var snapshots: [DeviceID: ChangeSnapshot] = [:]
     for snapshot in scan.snapshots where snapshot.number >= (snapshots[snapshot.device]?.number ?? 0) { snapshots[snapshot.device] = snapshot }
+    let folded = state.withLock { $0.folded }
+    var waitingForDownload: [String] = []
+    for (id, sequences) in scan.notDownloadedSequences {
+      for sequence in sequences where !folded.contains(device: id, sequence: sequence) {
+        waitingForDownload.append(files.changes.display(id, ChangeFileName.changeName(sequence: sequence)))
+      }
+    }
+    for (id, numbers) in scan.notDownloadedSnapshots {
+      for number in numbers where !folded.contains(snapshot: number, of: id) {
+        waitingForDownload.append(files.changes.display(id, ChangeFileName.snapshotName(number: number)))
+      }
+    }
     let now = options.clock()
     let devices = scan.devices.sorted { ($0 == device ? 0 : 1, $0.text) < ($1 == device ? 0 : 1, $1.text) }.map { id in
       let lastActive = scan.lastActive[id].map(HybridLogicalClock.date(of:))
@@ -20,7 +32,7 @@ extension StoreCoordinator {
         isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false)
     }
     return SyncStatus(
-      thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,
+      thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, notDownloaded: scan.notDownloaded.sorted(), waitingForDownload: waitingForDownload.sorted(), unknownFiles: scan.unknown,
       artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan, files))
   }
 }

@@ -63,6 +63,18 @@ struct ChangeFolder: Sendable {
     return try FileSystem.createOnce(ChangeFileCodec.encode(change), at: deviceURL(change.device).appendingPathComponent(change.fileName), displayPath: path)
   }
 
+  /// Whether a change file's name is taken in a device's folder: by the file, or by the
+  /// placeholder that stands for it while it is not downloaded (writing it again beside its
+  /// placeholder would make a second item of one name in iCloud Drive).
+  func isTaken(_ device: DeviceID, _ name: String) -> Bool {
+    FileSystem.exists(atPath: filePath(device, name)) || isNotDownloaded(device, name)
+  }
+
+  /// Whether a placeholder stands for a device's file, and the file itself is not here.
+  func isNotDownloaded(_ device: DeviceID, _ name: String) -> Bool {
+    FileSystem.exists(atPath: filePath(device, ChangeFileName.placeholderName(of: name))) && !FileSystem.exists(atPath: filePath(device, name))
+  }
+
   /// Like ``create(_:)``, for callers (tests) that know the name is free.
   func write(_ change: ChangeFile) throws {
     guard try create(change) else {
@@ -124,6 +136,11 @@ struct ChangeFolder: Sendable {
     // Snapshots first: the changes they cover need not be read again.
     var seenSnapshots: Set<String> = []
     for (device, names) in listings {
+      for name in Self.placeholders(in: names) {
+        guard case .snapshot(let number) = ChangeFileName.classify(name).kind else { continue }
+        scan.notDownloaded.append(display(device, name))  // what it covers is not known until it is read
+        scan.notDownloadedSnapshots[device, default: []].insert(number)
+      }
       for name in names {
         guard case (.snapshot(let number), let isCopy) = ChangeFileName.classify(name) else { continue }
         if known?.contains(snapshot: number, of: device) == true { continue }
@@ -164,6 +181,15 @@ struct ChangeFolder: Sendable {
     var sequences: Set<Int> = []  // present above `covered`
     var newestNamed = covered  // arrived or not: the name alone says the change exists
     var copied: Set<Int> = []  // sequences with a conflict copy: read even when known
+    var notDownloaded: Set<Int> = []  // above `covered`: placeholders stand for them
+    for name in Self.placeholders(in: names) {
+      guard case .change(let sequence) = ChangeFileName.classify(name).kind else { continue }
+      newestNamed = max(newestNamed, sequence)
+      guard sequence > covered else { continue }  // a snapshot holds it: nothing waits for it
+      notDownloaded.insert(sequence)
+      scan.notDownloaded.append(display(device, name))
+      scan.notDownloadedSequences[device, default: []].insert(sequence)
+    }
     for name in names {
       guard case (.change(let sequence), let isCopy) = ChangeFileName.classify(name) else { continue }
       newestNamed = max(newestNamed, sequence)
@@ -175,6 +201,11 @@ struct ChangeFolder: Sendable {
       let path = display(device, name)
       switch kind {
       case .artefact:
+        if let original = ChangeFileName.placeholderOriginal(name), ChangeFileName.classify(original).kind != .unknown,
+          !FileSystem.exists(atPath: filePath(device, original))
+        {
+          continue  // a placeholder: counted above, as not downloaded
+        }
         scan.artefactsSkipped += 1
       case .unknown:
         scan.unknown.append(path)
@@ -210,7 +241,7 @@ struct ChangeFolder: Sendable {
         }
       }
     }
-    let missing = newestNamed - covered - sequences.count
+    let missing = newestNamed - covered - sequences.union(notDownloaded).count
     if missing > 0 { scan.waiting[device] = missing }
     scan.lastSequence[device] = max(covered, sequences.max() ?? 0)
   }
@@ -232,6 +263,15 @@ struct ChangeFolder: Sendable {
     case .checksumMismatch: "its checksum does not match its contents"
     case .unreadable(let reason): reason
     }
+  }
+
+  /// The names that placeholders in a folder's listing stand for, where the file itself is not
+  /// there too (a download in progress leaves both for a moment).
+  private static func placeholders(in names: [String]) -> [String] {
+    let originals = names.compactMap(ChangeFileName.placeholderOriginal)
+    guard !originals.isEmpty else { return [] }
+    let present = Set(names)
+    return originals.filter { !present.contains($0) }
   }
 
   /// Every name in a folder, hidden ones included (they are counted as skipped).
@@ -259,6 +299,15 @@ struct ChangeScan: Sendable {
   var artefactsSkipped = 0
   /// Other devices' files that are incomplete or damaged: read again next time.
   var notArrived: [String] = []
+  /// Files of any device, this one's included, that a placeholder stands for: whole in the
+  /// cloud, not downloaded here (display paths of the files themselves). Never damage, never
+  /// lost; read once downloaded.
+  var notDownloaded: [String] = []
+  /// Per device, the sequences of its change files that are not downloaded (above what its
+  /// snapshots cover).
+  var notDownloadedSequences: [DeviceID: Set<Int>] = [:]
+  /// Per device, the numbers of its snapshots that are not downloaded.
+  var notDownloadedSnapshots: [DeviceID: Set<Int>] = [:]
   /// Names the store did not write and does not know: left alone.
   var unknown: [String] = []
   /// Per device, how many of its changes below its newest are missing: "waiting for N changes".
