@@ -25,7 +25,7 @@ public final class StoreContainer: Sendable {
   private let mainContext: StoreContext
   /// The watchers of the local log (other processes' commits) and of the sync folder (other
   /// devices' files), while watching.
-  private let watchers = Mutex<[FolderWatcher]>([])
+  private let watchers = Mutex<[any ArrivalWatch]>([])
 
   private init(coordinator: StoreCoordinator, directory: URL?, isTemporary: Bool) {
     self.coordinator = coordinator
@@ -182,17 +182,16 @@ public final class StoreContainer: Sendable {
         coordinator.deliverRemoteChanges()
       }
       let changes = files.changes
-      let arrivals = FolderWatcher(
+      log.start()
+      let arrivals = changes.transport.watchArrivals(
         // This device's id is read from its file, not asked of the store: a watcher that held
         // the store while it waited for the store's lock could be the one to free it.
         folders: { changes.arrivalFolders(except: files.recordedDevice) },
-        ignoring: { folder, name in !changes.isArrival(name, in: folder, own: files.recordedDevice) }
+        isArrival: { folder, name in changes.isArrival(name, in: folder, own: files.recordedDevice) }
       ) { [weak coordinator = self.coordinator] in
         // A file that cannot be merged yet (damaged, locked out) is named by the next sync or save.
         _ = try? coordinator?.syncArrived()
       }
-      log.start()
-      arrivals.start()
       watchers = [log, arrivals]
     }
   }

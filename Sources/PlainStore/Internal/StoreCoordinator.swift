@@ -34,7 +34,7 @@ final class StoreCoordinator: Sendable {
     } catch {
       throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
     }
-    let files = StoreFiles(root: root, syncFolder: options.syncFolder)
+    let files = StoreFiles(root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport())
     self.schema = schema
     self.options = options
     self.files = files

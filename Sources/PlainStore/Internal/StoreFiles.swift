@@ -45,7 +45,7 @@ struct StoreFiles: Sendable {
   /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
   let rebuildMarkerURL: URL
 
-  init(root: URL, syncFolder: URL? = nil, layout: Layout = .format2) {
+  init(root: URL, syncFolder: URL? = nil, transport: any ChangeTransport = FolderTransport(), layout: Layout = .format2) {
     self.root = root.standardizedFileURL
     self.layout = layout
     self.rootName = self.root.lastPathComponent
@@ -59,9 +59,9 @@ struct StoreFiles: Sendable {
     }
     if let syncFolder {
       let folder = syncFolder.standardizedFileURL
-      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent)
+      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent, transport: transport)
     } else {
-      changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes")
+      changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes", transport: transport)
     }
     headerURL = self.root.appendingPathComponent("store.json")
     manifestURL = cacheURL.appendingPathComponent("manifest.json")
