@@ -139,6 +139,7 @@ struct ChangeFolder: Sendable {
     var seenSnapshots: Set<String> = []
     for (device, names, notDownloaded) in listings {
       for name in notDownloaded {
+        if ChangeFileName.classify(name).kind == .deviceInfo { transport.requestDownload(atPath: filePath(device, name)) }
         guard case .snapshot(let number) = ChangeFileName.classify(name).kind else { continue }
         scan.notDownloaded.append(display(device, name))  // what it covers is not known until it is read
         scan.notDownloadedSnapshots[device, default: []].insert(number)
