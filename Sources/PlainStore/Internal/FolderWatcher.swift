@@ -23,9 +23,9 @@ final class FolderWatcher: Sendable {
   /// Held while `onChange` runs: ``stop()`` waits for a call in progress, so that the store a
   /// call holds is let go before the caller of `stop()` goes on (and frees it, on its thread).
   private let calling = Mutex(())
-  /// The watching thread's identity: `stop()` called from inside `onChange` does not wait for
-  /// itself.
-  private let thread = Atomic<Int>(0)
+  /// The thread running `onChange` (0 between calls): `stop()` called from inside `onChange`
+  /// (an observer that lets the store go) does not wait for itself.
+  private let callingThread = Atomic<Int>(0)
   private let folders: @Sendable () -> [String]
   private let ignores: @Sendable (_ folder: String, _ name: String) -> Bool
   private let onChange: @Sendable () -> Void
@@ -76,7 +76,7 @@ final class FolderWatcher: Sendable {
   /// from inside one).
   func stop() {
     stopped.store(true, ordering: .relaxed)
-    if thread.load(ordering: .relaxed) != Self.currentThread { calling.withLock { _ in } }
+    if callingThread.load(ordering: .acquiring) != Self.currentThread { calling.withLock { _ in } }
   }
 
   private static var currentThread: Int { ObjectIdentifier(Thread.current).hashValue }
@@ -84,14 +84,16 @@ final class FolderWatcher: Sendable {
   /// Calls `onChange` unless stopped.
   private func change() {
     calling.withLock { _ in
-      if !isStopped { onChange() }
+      guard !isStopped else { return }
+      callingThread.store(Self.currentThread, ordering: .releasing)
+      defer { callingThread.store(0, ordering: .releasing) }
+      onChange()
     }
   }
 
   private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
   private func run(_ ready: DispatchSemaphore) {
-    thread.store(Self.currentThread, ordering: .relaxed)
     #if os(Linux)
       if watchWithInotify(ready) { return }
     #elseif canImport(Darwin)
