@@ -58,6 +58,9 @@ final class SimulatedUbiquityContainer: ChangeTransport {
 
   // MARK: What the cloud does, when the test says
 
+  /// What the cloud holds of a file that is a placeholder here.
+  func cloudBytes(atPath path: String) -> Data? { state.withLock { $0.cloud[path] } }
+
   /// Files the store asked to download and has not got yet.
   var requested: Set<String> { state.withLock { $0.requested } }
 
