@@ -118,4 +118,26 @@ import Testing
     let snapshot = try ChangeFileCodec.decodeSnapshot(Data(contentsOf: scratch.url.appendingPathComponent(written))).get()
     #expect(snapshot.covers[a.id] == 1, "it read a's change 3, but not 2")
   }
+
+  /// Found by the seeded iCloud runs: a compaction made without an evicted snapshot of this
+  /// device's would hold less than it, and deleted it unread, with the change files it covered.
+  @Test func aChangeCompactionWaitsForAnEvictedOwnSnapshotRatherThanDeleteItUnread() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let a = SyncedDevice(scratch.url, 1, TestClock(Sample.epoch))
+    for number in 1...2 { try a.write { $0.insert(Owner(id: Sample.id(number), name: "baby \(number)")) } }
+    let first = try #require(try a.container().compactChanges())
+    #expect(first.snapshotWritten != nil && first.changeFilesDeleted == 2, "alone, it acknowledges its own changes")
+    let snapshot = ChangeFileName.snapshotName(number: 1)
+    let bytes = try Self.evict(snapshot, of: a.id, in: a.changes)
+    try a.write { $0.insert(Owner(id: Sample.id(3), name: "baby 3")) }
+
+    let second = try #require(try a.container().compactChanges())
+    #expect(second.snapshotWritten == nil && second.snapshotsDeleted == 0 && second.changeFilesDeleted == 0)
+    #expect(Self.names(of: a.id, in: a.changes).contains(ChangeFileName.placeholderName(of: snapshot)))
+    a.close()
+    try FileManager.default.removeItem(at: a.store.appendingPathComponent("local"))
+    try Self.download(snapshot, bytes, of: a.id, in: a.changes)
+    #expect(try a.dump().count == 3)
+  }
 }

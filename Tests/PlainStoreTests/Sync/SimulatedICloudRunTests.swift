@@ -7,7 +7,7 @@ import Testing
 /// Seeded runs of two and three devices over simulated iCloud Drive containers: each device's
 /// container gets the others' files as placeholders, late and in random order, downloads only
 /// what its store asked for, evicts downloaded files at random (the device's own too), and
-/// reports changes in late batches. After every run: every device ends with the same data once
+/// carries the deletions of a device's change compaction late. After every run: every device ends with the same data once
 /// everything is downloaded, nothing a save acknowledged is lost, and every device's cache
 /// equals a rebuild of its files. 300 seeds, in four parts that run side by side; a failing seed
 /// is named, so it replays.
@@ -127,6 +127,14 @@ import Testing
         }
       case 4..<6:  // some of the other devices' files reach this one, as placeholders
         for other in devices where other !== device {
+          // What the other deleted (its compaction) goes here too, placeholder or file.
+          let others = Set(other.ownFiles())
+          for key in delivered[device.number, default: []] where key.hasPrefix(other.id.text + "/") {
+            let name = String(key.dropFirst(other.id.text.count + 1))
+            guard !others.contains(name) else { continue }
+            device.cloud.delete(device.changes.appendingPathComponent(key).path)
+            delivered[device.number, default: []].remove(key)
+          }
           for name in other.ownFiles() where Bool.random(using: &random) {
             let key = other.id.text + "/" + name
             guard !delivered[device.number, default: []].contains(key) else { continue }
@@ -142,8 +150,12 @@ import Testing
       case 7:  // downloads asked for finish, and the metadata query reports them
         try device.cloud.finishDownloads()
         _ = try device.container().sync()
-      case 8:  // the app asks the store what arrived
-        _ = try device.container().sync()
+      case 8:  // the app asks the store what arrived, or compacts its change files
+        if Bool.random(using: &random) {
+          _ = try device.container().sync()
+        } else {
+          _ = try device.container().compactChanges()
+        }
       default:  // the app is quit and opened again
         device.close()
       }

@@ -34,6 +34,8 @@ final class SimulatedUbiquityContainer: ChangeTransport {
   func isTaken(atPath path: String) -> Bool { folder.isTaken(atPath: path) }
   func isNotDownloaded(atPath path: String) -> Bool { folder.isNotDownloaded(atPath: path) }
 
+  func remove(atPath path: String) { delete(path) }
+
   func requestDownload(atPath path: String) {
     state.withLock { _ = $0.requested.insert(path) }
   }
@@ -81,6 +83,16 @@ final class SimulatedUbiquityContainer: ChangeTransport {
     try FileManager.default.removeItem(atPath: path)
     try Data("placeholder".utf8).write(to: URL(fileURLWithPath: FolderTransport.placeholderPath(of: path)))
     state.withLock { $0.cloud[path] = data }
+  }
+
+  /// The file's owner deleted it (its change compaction): it goes here too, file or placeholder.
+  func delete(_ path: String) {
+    try? FileManager.default.removeItem(atPath: path)
+    try? FileManager.default.removeItem(atPath: FolderTransport.placeholderPath(of: path))
+    state.withLock {
+      $0.cloud[path] = nil
+      $0.requested.remove(path)
+    }
   }
 
   /// Finishes every download asked for: the file replaces its placeholder. Returns how many.

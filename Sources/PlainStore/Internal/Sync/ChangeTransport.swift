@@ -28,6 +28,9 @@ protocol ChangeTransport: Sendable {
   func isTaken(atPath path: String) -> Bool
   /// Whether the file exists, whole, but is not downloaded here.
   func isNotDownloaded(atPath path: String) -> Bool
+  /// Deletes one of this device's files, downloaded or not (a change compaction's cleanup: a
+  /// failure is left for the next one).
+  func remove(atPath path: String)
   /// Asks for a file that is not downloaded; it arrives later, as any arrival does.
   func requestDownload(atPath path: String)
   /// Starts telling of arrivals in the folders `folders` names, asked again after each one:

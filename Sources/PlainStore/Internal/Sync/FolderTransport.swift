@@ -40,6 +40,11 @@ struct FolderTransport: ChangeTransport {
     FileSystem.exists(atPath: Self.placeholderPath(of: path)) && !FileSystem.exists(atPath: path)
   }
 
+  func remove(atPath path: String) {
+    FileSystem.remove(URL(fileURLWithPath: path))
+    FileSystem.remove(URL(fileURLWithPath: Self.placeholderPath(of: path)))
+  }
+
   func requestDownload(atPath path: String) {}
 
   func watchArrivals(
