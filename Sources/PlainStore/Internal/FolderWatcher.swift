@@ -205,7 +205,7 @@ final class FolderWatcher: Sendable {
       let missing = Atomic<Bool>(false)  // a folder asked for is not there (yet): ask again
       let change = { @Sendable [self] in self.change() }
       let folders = self.folders
-      let isChange = self.isChange
+      let isChange: @Sendable (String) -> Bool = { [self] in self.isChange($0) }
       /// Adds a source for each folder asked for that has none; whether one was added that
       /// counts as a change.
       @Sendable @discardableResult func update() -> Bool {
