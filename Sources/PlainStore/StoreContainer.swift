@@ -23,7 +23,9 @@ public final class StoreContainer: Sendable {
   public let options: StoreOptions
   private let isTemporary: Bool
   private let mainContext: StoreContext
-  private let watcher = Mutex<FolderWatcher?>(nil)
+  /// The watchers of the local log (other processes' commits) and of the sync folder (other
+  /// devices' files), while watching.
+  private let watchers = Mutex<[any ArrivalWatch]>([])
 
   private init(coordinator: StoreCoordinator, directory: URL?, isTemporary: Bool) {
     self.coordinator = coordinator
@@ -36,7 +38,7 @@ public final class StoreContainer: Sendable {
   }
 
   deinit {
-    watcher.withLock { $0?.stop() }
+    watchers.withLock { for watcher in $0 { watcher.stop() } }
     coordinator.broadcaster.finish()
   }
 
@@ -170,30 +172,43 @@ public final class StoreContainer: Sendable {
 
   /// Watches the store folder and refreshes as soon as another process commits (inotify on
   /// Linux, a file-system event source on Apple platforms, polling otherwise; a burst of
-  /// commits is caught up with once per 10 ms). File containers
-  /// start watching when they open unless ``StoreOptions/watchesOtherProcesses`` is off.
+  /// commits is caught up with once per 10 ms), and watches the sync folder and merges other
+  /// devices' change files as soon as a sync engine brings them (see ``sync()``): both reach
+  /// contexts, observers and live queries as remote changes, with no call from the app. File
+  /// containers start watching when they open unless ``StoreOptions/watchesOtherProcesses`` is
+  /// off.
   public func startWatching() {
     guard let files = coordinator.files else { return }
-    watcher.withLock { watcher in
-      guard watcher == nil else { return }
+    watchers.withLock { watchers in
+      guard watchers.isEmpty else { return }
       // Held weakly: a watcher that held the store would free it on its own thread when it next
       // woke, up to 100 ms after the container was let go, beside whatever the app does then.
-      let newWatcher = FolderWatcher(folder: files.logURL) { [weak coordinator = self.coordinator] in
+      let log = FolderWatcher(folder: files.logURL) { [weak coordinator = self.coordinator] in
         guard let coordinator else { return }
         _ = try? coordinator.catchUpWithOtherProcesses()  // a damaged file surfaces on the next fetch or save
         coordinator.deliverRemoteChanges()
       }
-      newWatcher.start()
-      watcher = newWatcher
+      let changes = files.changes
+      log.start()
+      let arrivals = changes.transport.watchArrivals(
+        // This device's id is read from its file, not asked of the store: a watcher that held
+        // the store while it waited for the store's lock could be the one to free it.
+        folders: { changes.arrivalFolders(except: files.recordedDevice) },
+        isArrival: { folder, name in changes.isArrival(name, in: folder, own: files.recordedDevice) }
+      ) { [weak coordinator = self.coordinator] in
+        // A file that cannot be merged yet (damaged, locked out) is named by the next sync or save.
+        _ = try? coordinator?.syncArrived()
+      }
+      watchers = [log, arrivals]
     }
   }
 
-  /// Stops watching the folder: other processes' commits then arrive on ``refresh()`` or before
-  /// a save.
+  /// Stops watching the folders: other processes' commits then arrive on ``refresh()`` or
+  /// before a save, and other devices' files on ``sync()``, ``refresh()`` or a save.
   public func stopWatching() {
-    watcher.withLock { watcher in
-      watcher?.stop()
-      watcher = nil
+    watchers.withLock { watchers in
+      for watcher in watchers { watcher.stop() }
+      watchers = []
     }
   }
 

@@ -45,6 +45,10 @@ public struct StoreOptions: Sendable {
   /// A device whose newest file is older than this no longer holds back the deletion of
   /// acknowledged change files; when it returns, it merges from the snapshots as before.
   public var inactiveDeviceInterval: TimeInterval
+  /// What carries the change files between devices; nil: the sync folder is a plain folder
+  /// that a sync engine mirrors. (Internal until the iCloud Drive carrier is public; tests
+  /// give a simulated ubiquity container.)
+  var transport: (any ChangeTransport)?
 
   public init(
     author: String = "app",

@@ -39,6 +39,13 @@ public struct SyncStatus: Sendable, Equatable {
   public var devices: [Device]
   /// Other devices' files that are incomplete or damaged so far: read again at the next sync.
   public var notArrived: [String]
+  /// Files, this device's own included, that a placeholder (`.NAME.icloud`) stands for: whole
+  /// in the cloud, not downloaded here. Never damage and never lost: the cache holds what this
+  /// device folded of them, and each is read once it is downloaded.
+  public var notDownloaded: [String]
+  /// Those of ``notDownloaded`` that this copy has not merged: what they hold is not shown
+  /// until they are downloaded (after a cache rebuild, or another device's newest changes).
+  public var waitingForDownload: [String]
   /// Names in `changes/` that the store did not write: left alone.
   public var unknownFiles: [String]
   /// Sync engines' temporary files, placeholders and the like, skipped.

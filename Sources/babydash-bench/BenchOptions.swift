@@ -17,6 +17,9 @@ struct BenchOptions: Equatable {
     case multiProcess(size: Int)
     /// Ours and the peer's executable interleaved, `pairs` times: a markdown table of ratios.
     case peer(executable: String)
+    /// The time from a change file's arrival in the sync folder to a live query's update, over
+    /// `count` arrivals: one JSON line.
+    case arrivals(count: Int)
     /// Internal: open the store in this folder, fetch all feeds, print the peak RSS.
     case rssProbe(store: String)
     /// Internal: one writer of `multiProcess`.
@@ -48,17 +51,20 @@ struct BenchOptions: Equatable {
   static let rssProbeOption = Option<String>("--rss-probe", "STORE", help: "internal: open STORE, fetch all feeds, print the peak RSS")
   static let scratchOption = Option<String>("--scratch", "DIR", help: "internal: where the stores go, left for the caller to remove")
   static let mpWriterOption = Option<String>("--mp-writer", "STORE", help: "internal: one writer of --mp; followed by INDEX COMMITS START")
+  static let arrivalsOption = Option<Int>(
+    "--arrivals", "N", help: "time from a change file's arrival in the sync folder to a live query's update, over N arrivals", check: atLeast(1))
   static let helpOption = Flag("--help", help: "show this help (also -h)")
 
   static let options = [
     sizesOption.spec, quickOption.spec, sharedOnlyOption.spec, mpOption.spec, mpSizeOption.spec, procsOption.spec,
-    commitsOption.spec, pairsOption.spec, peerOption.spec, rssProbeOption.spec, scratchOption.spec, mpWriterOption.spec,
+    commitsOption.spec, pairsOption.spec, peerOption.spec, arrivalsOption.spec, rssProbeOption.spec, scratchOption.spec, mpWriterOption.spec,
     helpOption.spec,
   ]
 
   static let usage = """
     usage: babydash-bench [--sizes 1000,20000,100000] [--quick] [--shared-only]
            babydash-bench --mp SIZE [--procs 4] [--commits 200]
+           babydash-bench --arrivals N
            babydash-bench --peer PATH [--pairs 5] [--sizes 20000,100000] [--quick] [--mp-size 20000] [--procs 4] [--commits 200]
 
     Options:
@@ -93,6 +99,7 @@ struct BenchOptions: Equatable {
       // The pairs compare the sizes the issue's targets name, unless told otherwise.
       if parsed.text(Self.sizesOption) == nil { sizes = [20_000, 100_000] }
     }
+    if let count = try parsed.value(Self.arrivalsOption) { mode = .arrivals(count: count) }
     if let store = try parsed.value(Self.rssProbeOption) { mode = .rssProbe(store: store) }
     var rest = parsed.positionals[...]
     if let store = try parsed.value(Self.mpWriterOption) {

@@ -45,6 +45,19 @@ do {
       exit(64)
     }
     print(try PairRunner(options: options, peer: peer, scratch: scratch).run())
+  case .arrivals(let count):
+    // The live query refetches on the main actor: the main queue runs it, and this task, until exit.
+    Task { @MainActor in
+      do {
+        print(try await ArrivalBench(count: count, scratch: scratch).run())
+        if options.scratch == nil { try? FileManager.default.removeItem(at: scratch) }
+        exit(0)
+      } catch {
+        FileHandle.standardError.write(Data("babydash-bench: error: \(error)\n".utf8))
+        exit(1)
+      }
+    }
+    dispatchMain()
   case .figures:
     let results = try FiguresRun(options: options, scratch: scratch).run()
     print(BenchFigures.table(results))

@@ -159,6 +159,37 @@ import Testing
     #expect(try BabyWidgetSnapshots.read(appGroupDirectory: folder.url)?.babies == [expectedMiaAfterRemoteCommit])
   }
 
+  /// The other parent's phone commits; a sync engine brings its change files into this
+  /// store's `changes/`: the widget's file follows, with no call from the app.
+  @Test func aChangeFileFromAnotherDeviceRefreshesTheSnapshotWhileWatching() async throws {
+    let store = try TestContainer(clock: { Fixed.now })
+    defer { try? store.tearDown() }
+    let folder = try TemporaryDirectory()
+    defer { folder.remove() }
+    let observer = BabyWidgetSnapshotObserver(
+      container: store.container, appGroupDirectory: folder.url, timeZone: Fixed.newYork, now: { Fixed.now })
+    defer { observer.stop() }
+    let refreshes = observer.refreshes()
+    try observer.start()
+
+    let phone = try StoreContainer.file(
+      at: folder.url.appendingPathComponent("phone.store"), schema: BabyDashboardSchema.current,
+      options: StoreOptions(author: "app", clock: { Fixed.now }, watchesOtherProcesses: false))
+    let context = phone.newBackgroundContext()
+    context.insert(BabyProfile.mia)
+    context.insert(miaToday)
+    try context.save()
+    let device = try #require(try phone.syncStatus()?.thisDevice)
+    let source = folder.url.appendingPathComponent("phone.store/changes").appendingPathComponent(device)
+    let target = try #require(store.container.directory).appendingPathComponent("changes").appendingPathComponent(device)
+    try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: source, to: target)
+
+    let refresh = try await firstRefresh(in: refreshes) { $0.babies.first?.todayFeedCount == 1 }
+    #expect(refresh.trigger == .remoteChange)
+    #expect(try BabyWidgetSnapshots.read(appGroupDirectory: folder.url)?.babies == [expectedMiaAfterRemoteCommit])
+  }
+
   @Test func aFailedRefreshIsReportedWithTheFileAndTheNextOneTriesAgain() throws {
     let store = try TestContainer(clock: { Fixed.now })
     defer { try? store.tearDown() }

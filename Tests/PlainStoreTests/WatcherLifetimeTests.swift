@@ -1,4 +1,6 @@
+import BabyDashboardTesting
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PlainStore
@@ -20,5 +22,23 @@ import Testing
       #expect(store != nil)
     }
     #expect(store == nil, "the watcher's thread held the store after its container was let go")
+  }
+
+  /// An observer may let the store go while it is told of a change, on the watcher's thread:
+  /// stopping the watcher from inside its own call returns at once, rather than wait for itself.
+  @Test func aWatcherStoppedFromInsideItsOwnCallReturns() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreWatcher-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (stopped, continuation) = AsyncStream<Void>.makeStream()
+    let watcher = Mutex<FolderWatcher?>(nil)
+    let made = FolderWatcher(folder: folder) {
+      watcher.withLock { $0 }?.stop()
+      continuation.yield()
+    }
+    watcher.withLock { $0 = made }
+    made.start()
+    try Data("x".utf8).write(to: folder.appendingPathComponent("file"))
+    #expect(await firstElement(of: stopped, within: .seconds(10)) != nil)
   }
 }

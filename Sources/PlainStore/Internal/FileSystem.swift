@@ -134,7 +134,7 @@ enum FileSystem {
       defer { close(fd) }
       fchmod(fd, 0o600)  // whatever the umask
       try writeAll(data, to: fd, displayPath: displayPath)
-      guard !flush || fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+      guard !flush || self.flush(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
     } catch {
       unlink(temporary)
       throw error
@@ -177,13 +177,22 @@ enum FileSystem {
     }
   }
 
-  /// Flushes a file's data, and the size that reaches it, to disk: `fdatasync` where there is
-  /// one (Darwin has none; its `fsync` is the same kind of flush).
-  static func dataSync(_ fd: Int32) -> Int32 {
+  /// The one flush every durable write of the store ends with (a change file, the journal's
+  /// record that is a commit's commit point, a folder's new name): when it returns 0, what was
+  /// written to `fd` survives a power loss. With `dataOnly`, the file's times may stay behind
+  /// (its data and the size that reaches it do not): `fdatasync` on Linux.
+  ///
+  /// On Apple platforms `fsync` only hands the data to the drive, whose cache a power loss can
+  /// still take; `F_FULLFSYNC` asks the drive to write its cache out, as SQLite's
+  /// `PRAGMA fullfsync` does. Not `F_BARRIERFSYNC` (Core Data's default): it only keeps writes
+  /// in order, so a power loss could take commits whose `save()` had returned. A file system
+  /// that has no full flush (some network and FUSE ones) gets its best, `fsync`.
+  static func flush(_ fd: Int32, dataOnly: Bool = false) -> Int32 {
     #if canImport(Darwin)
-      fsync(fd)
+      if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
+      return fsync(fd)
     #else
-      fdatasync(fd)
+      return dataOnly ? fdatasync(fd) : fsync(fd)
     #endif
   }
 
@@ -236,7 +245,7 @@ enum FileSystem {
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw openError(errno, displayPath) }
     defer { close(fd) }
-    guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
+    guard flush(fd) == 0 else { throw error(errno, displayPath, "cannot flush to disk") }
   }
 
   /// The error for a failed `open` of a store file: a link is refused, as everywhere.
@@ -256,7 +265,7 @@ enum FileSystem {
     let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { throw error(errno, displayPath, "cannot open its folder to flush it") }
     defer { close(fd) }
-    guard fsync(fd) == 0 else { throw error(errno, displayPath, "cannot flush its folder") }
+    guard flush(fd) == 0 else { throw error(errno, displayPath, "cannot flush its folder") }
   }
 
   /// Fails if a symbolic link stands at `url` (a planted link must not redirect a write).

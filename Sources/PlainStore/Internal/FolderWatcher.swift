@@ -9,13 +9,25 @@ import Synchronization
   import Darwin
 #endif
 
-/// Calls `onChange` soon after files appear in a folder or the folder's times change (what the
-/// local log's writer does after an append): inotify on Linux, a file-system event source on
-/// Apple platforms, polling where neither works. Watches the folder, not a file, because an
-/// atomic rename replaces the file and the log starts new ones.
+/// Calls `onChange` soon after files appear in a set of folders or a folder's times change
+/// (what the local log's writer does after an append): inotify on Linux, file-system event
+/// sources on Apple platforms, polling where neither works. Watches folders, not files, because
+/// an atomic rename replaces a file and the log starts new ones.
+///
+/// The set can grow: `folders` is asked again after every event, so a folder that appears in
+/// a watched one (a new device's folder in `changes/`) is watched from then on. `onChange` runs
+/// after the new watch is in place, so a file written into the new folder before it was watched
+/// is seen by the call, and one written after by the next event.
 final class FolderWatcher: Sendable {
   private let stopped = Atomic<Bool>(false)
-  private let folder: URL
+  /// Held while `onChange` runs: ``stop()`` waits for a call in progress, so that the store a
+  /// call holds is let go before the caller of `stop()` goes on (and frees it, on its thread).
+  private let calling = Mutex(())
+  /// The thread running `onChange` (0 between calls): `stop()` called from inside `onChange`
+  /// (an observer that lets the store go) does not wait for itself.
+  private let callingThread = Atomic<Int>(0)
+  private let folders: @Sendable () -> [String]
+  private let ignores: @Sendable (_ folder: String, _ name: String) -> Bool
   private let onChange: @Sendable () -> Void
   private let pollInterval: Duration
 
@@ -24,13 +36,34 @@ final class FolderWatcher: Sendable {
   /// rather than one per commit, which under several writers took a quarter of all CPU.
   static let quietInterval = Duration.milliseconds(10)
 
-  init(folder: URL, pollInterval: Duration = .milliseconds(250), onChange: @escaping @Sendable () -> Void) {
-    self.folder = folder
+  /// Watches one folder.
+  convenience init(folder: URL, pollInterval: Duration = .milliseconds(250), onChange: @escaping @Sendable () -> Void) {
+    let path = folder.path
+    self.init(folders: { [path] }, pollInterval: pollInterval, onChange: onChange)
+  }
+
+  /// Watches the folders `folders` names (paths; those not there are passed over), asked again
+  /// after each event. An event about a name that `ignores` accepts in its folder (a sync
+  /// engine's temporary file) is no change, where the platform names the file.
+  init(
+    folders: @escaping @Sendable () -> [String],
+    ignoring ignores: @escaping @Sendable (_ folder: String, _ name: String) -> Bool = { _, _ in false },
+    pollInterval: Duration = .milliseconds(250), onChange: @escaping @Sendable () -> Void
+  ) {
+    self.folders = folders
+    self.ignores = ignores
     self.onChange = onChange
     self.pollInterval = pollInterval
   }
 
-  /// Returns once the watch is in place, so that no commit made after it returns is missed.
+  /// Whether a folder that came to be watched is a change in the folder it appeared in: a file
+  /// written into it before it was watched is seen only then.
+  private func isChange(_ folder: String) -> Bool {
+    let url = URL(fileURLWithPath: folder)
+    return !ignores(url.deletingLastPathComponent().path, url.lastPathComponent)
+  }
+
+  /// Returns once the watch is in place, so that no change made after it returns is missed.
   func start() {
     let ready = DispatchSemaphore(value: 0)
     let thread = Thread { [self] in run(ready) }
@@ -39,8 +72,23 @@ final class FolderWatcher: Sendable {
     _ = ready.wait(timeout: .now() + 5)
   }
 
+  /// Stops watching; returns once no call of `onChange` is in progress (at once when called
+  /// from inside one).
   func stop() {
     stopped.store(true, ordering: .relaxed)
+    if callingThread.load(ordering: .acquiring) != Self.currentThread { calling.withLock { _ in } }
+  }
+
+  private static var currentThread: Int { ObjectIdentifier(Thread.current).hashValue }
+
+  /// Calls `onChange` unless stopped.
+  private func change() {
+    calling.withLock { _ in
+      guard !isStopped else { return }
+      callingThread.store(Self.currentThread, ordering: .releasing)
+      defer { callingThread.store(0, ordering: .releasing) }
+      onChange()
+    }
   }
 
   private var isStopped: Bool { stopped.load(ordering: .relaxed) }
@@ -49,7 +97,7 @@ final class FolderWatcher: Sendable {
     #if os(Linux)
       if watchWithInotify(ready) { return }
     #elseif canImport(Darwin)
-      if watchWithDispatchSource(ready) { return }
+      if watchWithDispatchSources(ready) { return }
     #endif
     ready.signal()
     poll()
@@ -63,7 +111,7 @@ final class FolderWatcher: Sendable {
   private func poll() {
     while !isStopped {
       Self.sleep(pollInterval)
-      if !isStopped { onChange() }
+      change()
     }
   }
 
@@ -73,40 +121,127 @@ final class FolderWatcher: Sendable {
       guard fd >= 0 else { return false }
       defer { close(fd) }
       let mask = UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB)
-      guard inotify_add_watch(fd, folder.path, mask) >= 0 else { return false }
+      var watched: [Int32: String] = [:]  // by watch descriptor
+      var missing = false  // a folder asked for is not there (yet): ask again on each wake
+      /// Adds a watch for each folder asked for that has none; whether one was added that counts
+      /// as a change in its own folder (see ``Self/isChange(_:)``).
+      func update() -> Bool {
+        var added = false
+        missing = false
+        let known = Set(watched.values)
+        for folder in folders() where !known.contains(folder) {
+          let descriptor = inotify_add_watch(fd, folder, mask)
+          if descriptor >= 0 {
+            watched[descriptor] = folder
+            if isChange(folder) { added = true }
+          } else {
+            missing = true
+          }
+        }
+        return added
+      }
+      _ = update()
+      guard !watched.isEmpty || missing else { return false }
       ready.signal()
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      let drain = { while buffer.withUnsafeMutableBytes({ Glibc_read(fd, $0.baseAddress!, $0.count) }) > 0 {} }
+      var buffer = [UInt8](repeating: 0, count: 8192)
+      /// Reads every queued event; whether one of them is a change (not an ignored name).
+      let drain = { [ignores] () -> Bool in
+        var relevant = false
+        while true {
+          let count = buffer.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress!, $0.count) }
+          guard count > 0 else { return relevant }
+          if !relevant { relevant = Self.hasRelevantEvent(buffer[..<count]) { ignores(watched[$0] ?? "", $1) } }
+        }
+      }
       var lastCall = ContinuousClock.now - Self.quietInterval
       while !isStopped {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = Glibc.poll(&descriptor, 1, 100)  // wake every 100 ms to notice stop()
-        guard ready > 0 else { continue }
-        drain()
+        guard ready > 0 else {
+          if missing, update() { change() }
+          continue
+        }
+        var relevant = drain()
         // Events within the quiet interval of the last call are taken together, at its end.
         let due = lastCall + Self.quietInterval
-        if ContinuousClock.now < due {
+        if relevant, ContinuousClock.now < due {
           Self.sleep(due - .now)
-          drain()
+          relevant = drain() || relevant
         }
-        if !isStopped { onChange() }
+        if update() { relevant = true }
+        guard relevant else { continue }
+        change()
         lastCall = .now
       }
       return true
     }
+
+    /// Whether a buffer of inotify events holds one that is not about an ignored name. Each
+    /// event is its header (`struct inotify_event`: wd, mask, cookie, len) and `len` bytes of
+    /// name, padded with NULs; an event about the folder itself has no name.
+    private static func hasRelevantEvent(_ bytes: ArraySlice<UInt8>, _ ignores: (Int32, String) -> Bool) -> Bool {
+      let header = 16  // MemoryLayout<inotify_event>.size, its name not counted
+      var offset = bytes.startIndex
+      while offset + header <= bytes.endIndex {
+        let (descriptor, length) = bytes.withUnsafeBytes {
+          ($0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: Int32.self),
+           Int($0.loadUnaligned(fromByteOffset: offset - bytes.startIndex + 12, as: UInt32.self)))
+        }
+        let nameBytes = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)]
+        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+        if name.isEmpty || !ignores(descriptor, name) { return true }
+        offset += header + length
+      }
+      return false
+    }
   #endif
 
   #if canImport(Darwin)
-    private func watchWithDispatchSource(_ ready: DispatchSemaphore) -> Bool {
-      let fd = open(folder.path, O_EVTONLY)
-      guard fd >= 0 else { return false }
-      let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .attrib, .rename, .delete])
-      source.setEventHandler { [onChange] in onChange() }
-      source.setCancelHandler { close(fd) }
-      source.resume()
+    /// One source per folder; the sources report on one serial queue, which also adds the
+    /// sources of folders that appear. Apple's sources name no file, so nothing is ignored.
+    private func watchWithDispatchSources(_ ready: DispatchSemaphore) -> Bool {
+      let queue = DispatchQueue(label: "PlainStore.FolderWatcher")
+      let sources = Mutex<[String: any DispatchSourceFileSystemObject]>([:])
+      let missing = Atomic<Bool>(false)  // a folder asked for is not there (yet): ask again
+      let change = { @Sendable [self] in self.change() }
+      let folders = self.folders
+      let isChange: @Sendable (String) -> Bool = { [self] in self.isChange($0) }
+      /// Adds a source for each folder asked for that has none; whether one was added that
+      /// counts as a change.
+      @Sendable @discardableResult func update() -> Bool {
+        var absent = false
+        var added = false
+        for folder in folders() where sources.withLock({ $0[folder] == nil }) {
+          let fd = open(folder, O_EVTONLY)
+          guard fd >= 0 else {
+            absent = true
+            continue
+          }
+          let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .attrib, .rename, .delete], queue: queue)
+          source.setEventHandler {
+            update()
+            change()  // Apple's sources name no file: every event counts
+          }
+          source.setCancelHandler { close(fd) }
+          sources.withLock { $0[folder] = source }
+          source.resume()
+          if isChange(folder) { added = true }
+        }
+        missing.store(absent, ordering: .relaxed)
+        return added
+      }
+      queue.sync { update() }
+      guard sources.withLock({ !$0.isEmpty }) || missing.load(ordering: .relaxed) else { return false }
       ready.signal()
-      while !isStopped { Thread.sleep(forTimeInterval: 0.1) }
-      source.cancel()
+      while !isStopped {
+        Thread.sleep(forTimeInterval: 0.1)
+        if missing.load(ordering: .relaxed) {
+          queue.async {
+            if update() { change() }
+          }
+        }
+      }
+      queue.sync { sources.withLock { for source in $0.values { source.cancel() } } }
       return true
     }
   #endif

@@ -28,9 +28,19 @@ extension StoreCoordinator {
     // then reads the values of a commit whose change file goes below from the segments.
     try compact(&state)
     let scan = try files.changes.scan(own: device, readableSchema: schema.version)
+    // A snapshot of this device's that is not downloaded holds changes whose files may be gone:
+    // a new snapshot made without it would not hold them, and the old one would be deleted
+    // unread. The compaction waits for it (the scan asked for it).
+    guard scan.notDownloadedSnapshots[device]?.isEmpty ?? true else {
+      return ChangeCompaction(
+        snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [])
+    }
     let merged = fold(scan)
     let ownFolder = files.changes.deviceURL(device)
-    let names = FileSystem.list(ownFolder)
+    // Evicted files count: a number a placeholder holds is taken, and an acknowledged change
+    // that is not downloaded goes as its placeholder.
+    let listing = files.changes.transport.list(ownFolder.path)
+    let names = listing.arrived + listing.notDownloaded
     let own = scan.snapshots.filter { $0.device == device }.max { $0.number < $1.number }
     var report = ChangeCompaction(
       snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [])
@@ -72,11 +82,11 @@ extension StoreCoordinator {
     for name in names {
       switch ChangeFileName.classify(name).kind {
       case .snapshot(let number) where number < current.number:
-        FileSystem.remove(ownFolder.appendingPathComponent(name))
+        files.changes.transport.remove(atPath: files.changes.filePath(device, name))
         report.snapshotsDeleted += 1
         removed = true
       case .change(let sequence) where sequence <= acknowledged:
-        FileSystem.remove(ownFolder.appendingPathComponent(name))
+        files.changes.transport.remove(atPath: files.changes.filePath(device, name))
         report.changeFilesDeleted += 1
         removed = true
       case .change:

@@ -184,7 +184,7 @@ extension StoreCoordinator {
     try files.changes.makeDeviceFolder(device)
     var sequence = state.folded.newest(of: device) + 1
     var filePath = files.changes.filePath(device, ChangeFileName.changeName(sequence: sequence))
-    while FileSystem.exists(atPath: filePath) {
+    while files.changes.isTaken(device, ChangeFileName.changeName(sequence: sequence)) {
       state.crashedCommits.insert(sequence)
       sequence += 1
       filePath = files.changes.filePath(device, ChangeFileName.changeName(sequence: sequence))

@@ -19,6 +19,7 @@ extension StoreCoordinator {
     do {
       return try journal.records().contains { record in
         FileSystem.size(atPath: files.changes.filePath(record.device, record.fileName)) != record.bytes.count
+          && !files.changes.isNotDownloaded(record.device, record.fileName)
       }
     } catch {
       return true  // settling says what is wrong with it, under the lock
@@ -29,6 +30,8 @@ extension StoreCoordinator {
   /// Runs holding the flock. A record whose file is missing or damaged (a power loss took it)
   /// is written again, flushed; a record whose name holds another whole change is passed
   /// over: a commit killed before its file was created, whose sequence a later commit took.
+  /// So is a record whose file a placeholder stands for: iCloud evicted it, so it has it whole,
+  /// and a file written again beside its placeholder would be a second item of one name.
   /// Returns the display paths of the change files it wrote again.
   @discardableResult
   func settleJournal(_ files: StoreFiles) throws -> [String] {
@@ -47,6 +50,7 @@ extension StoreCoordinator {
     for record in records {
       let file = files.changes.filePath(record.device, record.fileName)
       let path = files.changes.display(record.device, record.fileName)
+      if files.changes.isNotDownloaded(record.device, record.fileName) { continue }
       if let existing = try FileSystem.read(atPath: file, displayPath: path) {
         if existing == record.bytes {
           unflushed.append(file)

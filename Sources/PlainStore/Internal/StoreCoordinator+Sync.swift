@@ -38,6 +38,7 @@ extension StoreCoordinator {
   /// even when no new file arrived (a rebuild).
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
     var scan = try files.changes.scan(own: state.device, readableSchema: schema.version)
+    if let device = state.device { state.ownNotDownloaded.formUnion(scan.notDownloadedSequences[device] ?? []) }
     // A device that runs a newer program writes files this one cannot read: they stay out of
     // the merge (and out of `folded`) until this program is updated, and sync status says so.
     state.awaitingUpdate = awaitingUpdate(scan, files)
@@ -53,6 +54,7 @@ extension StoreCoordinator {
       newlyDivergent.contains(where: { $0.device == device })
         || arrived.contains(where: {
           $0.device == device && $0.sequence <= state.folded.newest(of: device) && !state.crashedCommits.contains($0.sequence)
+            && !state.ownNotDownloaded.contains($0.sequence)
         })
     {
       // A file under this device's id that this copy did not write — below its newest, or a
@@ -160,7 +162,7 @@ extension StoreCoordinator {
   func fillValues(_ entry: inout LogEntry, from origin: ChangeStamp, files: StoreFiles, logPath: String) throws {
     let name = ChangeFileName.changeName(sequence: origin.sequence)
     let path = files.changes.display(origin.device, name)
-    guard let data = try FileSystem.read(atPath: files.changes.filePath(origin.device, name), displayPath: path) else {
+    guard let data = try ownChangeFile(origin, files: files, logPath: logPath) else {
       throw StoreError(.missing, path: path, "the local log \(logPath) refers to this change file, which is not there.")
     }
     guard case .success(let body) = ChangeFileCodec.body(data) else {

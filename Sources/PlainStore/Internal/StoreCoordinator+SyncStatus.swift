@@ -13,6 +13,18 @@ extension StoreCoordinator {
     for file in scan.files where file.sequence >= (newest[file.device]?.sequence ?? 0) { newest[file.device] = file }
     var snapshots: [DeviceID: ChangeSnapshot] = [:]
     for snapshot in scan.snapshots where snapshot.number >= (snapshots[snapshot.device]?.number ?? 0) { snapshots[snapshot.device] = snapshot }
+    let folded = state.withLock { $0.folded }
+    var waitingForDownload: [String] = []
+    for (id, sequences) in scan.notDownloadedSequences {
+      for sequence in sequences where !folded.contains(device: id, sequence: sequence) {
+        waitingForDownload.append(files.changes.display(id, ChangeFileName.changeName(sequence: sequence)))
+      }
+    }
+    for (id, numbers) in scan.notDownloadedSnapshots {
+      for number in numbers where !folded.contains(snapshot: number, of: id) {
+        waitingForDownload.append(files.changes.display(id, ChangeFileName.snapshotName(number: number)))
+      }
+    }
     let now = options.clock()
     let ready = try files.changes.scan(own: device, readableSchema: schema.version, known: state.withLock { $0.folded })
     var readyToMerge: [DeviceID: Int] = [:]
@@ -28,7 +40,7 @@ extension StoreCoordinator {
         readyToMerge: readyToMerge[id] ?? 0)
     }
     return SyncStatus(
-      thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, unknownFiles: scan.unknown,
+      thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, notDownloaded: scan.notDownloaded.sorted(), waitingForDownload: waitingForDownload.sorted(), unknownFiles: scan.unknown,
       artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan, files))
   }
 }

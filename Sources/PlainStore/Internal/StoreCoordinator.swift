@@ -34,7 +34,7 @@ final class StoreCoordinator: Sendable {
     } catch {
       throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
     }
-    let files = StoreFiles(root: root, syncFolder: options.syncFolder)
+    let files = StoreFiles(root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport())
     self.schema = schema
     self.options = options
     self.files = files
@@ -486,6 +486,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// Sequences of this device whose names a commit found taken: change files that a crashed
   /// commit of this copy left, merged right after the commit that found them.
   var crashedCommits: Set<Int> = []
+  /// Sequences of this device whose files a merge found not downloaded (a placeholder stood
+  /// for them): this device's own, evicted, when they come back, not another copy's.
+  var ownNotDownloaded: Set<Int> = []
   var lastRebuildReason: String?
   /// This device's change files that a power loss took, written again from the journal when
   /// the store opened (display paths).

@@ -45,7 +45,7 @@ struct StoreFiles: Sendable {
   /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
   let rebuildMarkerURL: URL
 
-  init(root: URL, syncFolder: URL? = nil, layout: Layout = .format2) {
+  init(root: URL, syncFolder: URL? = nil, transport: any ChangeTransport = FolderTransport(), layout: Layout = .format2) {
     self.root = root.standardizedFileURL
     self.layout = layout
     self.rootName = self.root.lastPathComponent
@@ -59,9 +59,9 @@ struct StoreFiles: Sendable {
     }
     if let syncFolder {
       let folder = syncFolder.standardizedFileURL
-      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent)
+      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent, transport: transport)
     } else {
-      changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes")
+      changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes", transport: transport)
     }
     headerURL = self.root.appendingPathComponent("store.json")
     manifestURL = cacheURL.appendingPathComponent("manifest.json")
@@ -72,6 +72,14 @@ struct StoreFiles: Sendable {
     deviceIDURL = cacheURL.appendingPathComponent("device-id")
     journal = CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: Self.display(rootName, cachePrefix + "journal"))
     rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
+  }
+
+  /// This copy's device id as `local/device-id` records it, read without the store's locks
+  /// (for the watcher of arrivals, which must never hold the store); nil when there is none
+  /// yet. A damaged file is nil here too: the store itself names it at its next read.
+  var recordedDevice: DeviceID? {
+    guard let data = try? FileSystem.read(deviceIDURL, displayPath: deviceIDURL.path) else { return nil }
+    return DeviceID(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   var manifestPath: String { cachePrefix + "manifest.json" }

@@ -29,6 +29,12 @@ enum CheckCommand {
       notes += container.mergeWarnings.map { "note: cannot read \($0) yet; it stays in its change file" }
       if let sync = try container.syncStatus() {
         notes += sync.devices.filter { $0.waiting > 0 }.map { "note: waiting for \(Plural.count($0.waiting, "change")) from device \($0.id.prefix(8))" }
+        for path in sync.notDownloaded {
+          notes.append(
+            sync.waitingForDownload.contains(path)
+              ? "note: waiting for '\(path)' to download (a placeholder stands for it): nothing is lost; its changes are shown once it is"
+              : "note: '\(path)' is not downloaded here (a placeholder stands for it): this device merged it already, all its data is shown")
+        }
         notes += sync.notArrived.map { "note: '\($0)' has not fully arrived yet; it is read again at the next sync" }
         problems += sync.unknownFiles.map { "'\($0)' is not a file the store writes: left alone; move it out of changes/" }
       }

@@ -121,6 +121,11 @@ enum SyncCommands {
       lines.append("Not arrived yet (incomplete, read again next time):")
       lines += status.notArrived.map { "  " + $0 }
     }
+    if !status.notDownloaded.isEmpty {
+      lines.append("")
+      lines.append("Not downloaded here (in the cloud, whole; a placeholder stands for each; read once downloaded):")
+      lines += status.notDownloaded.map { "  " + $0 + (status.waitingForDownload.contains($0) ? " — waiting for it: its changes are not shown yet" : "") }
+    }
     if !status.awaitingUpdate.isEmpty {
       lines.append("")
       lines.append("Written by a newer version of the app (kept; merged once this one is updated):")

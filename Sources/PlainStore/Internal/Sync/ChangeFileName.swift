@@ -47,6 +47,18 @@ enum ChangeFileName: Equatable, Sendable {
     return (kind, base != nil && kind != .unknown)
   }
 
+  /// The name an iCloud placeholder stands for (`.NAME.icloud` for NAME), or nil when `name` is
+  /// none. NAME exists, whole, in the cloud, but is not downloaded here: iOS shows another
+  /// device's file so until the app asks for it, and turns a downloaded file back into one
+  /// (this device's own included) when space runs short. Not downloaded is never lost.
+  static func placeholderOriginal(_ name: String) -> String? {
+    guard name.utf8.count > 8, name.hasPrefix("."), name.hasSuffix(".icloud") else { return nil }
+    return String(name.dropFirst().dropLast(7))
+  }
+
+  /// The placeholder's name for NAME: `.NAME.icloud`.
+  static func placeholderName(of name: String) -> String { "." + name + ".icloud" }
+
   static func isArtefact(_ name: String) -> Bool {
     name.hasPrefix(".")  // .syncthing.*.tmp, .stfolder, .stversions, .stignore, .NAME.icloud, .DS_Store, our own temporaries
       || name.hasPrefix("~syncthing~")

@@ -15,11 +15,14 @@ struct ChangeFolder: Sendable {
   private let deviceURLs = BuiltURLs<DeviceID>()
   /// The folder's path, for files named as text (see ``filePath(_:_:)``).
   private let path: String
+  /// What carries the files between devices: a plain folder unless told otherwise.
+  let transport: any ChangeTransport
 
-  init(url: URL, displayName: String) {
+  init(url: URL, displayName: String, transport: any ChangeTransport = FolderTransport()) {
     self.url = url
     self.path = url.path
     self.displayName = displayName
+    self.transport = transport
   }
 
   /// A device's folder, its URL built once: a URL costs a parse on Linux, and every commit and
@@ -32,13 +35,47 @@ struct ChangeFolder: Sendable {
   /// each of its commits, and a URL costs a parse on Linux.
   func filePath(_ device: DeviceID, _ name: String) -> String { path + "/" + device.text + "/" + name }
 
+  /// The folders where other devices' files arrive, as paths: this folder and every device's
+  /// folder in it but `own`'s (its files are this device's commits, which reach other
+  /// processes through the local log). While the folder is not there yet, the folder it will
+  /// appear in.
+  func arrivalFolders(except own: DeviceID?) -> [String] {
+    guard FileSystem.isFolder(atPath: path) else { return [url.deletingLastPathComponent().path] }
+    return [path] + transport.list(path).arrived.compactMap { name in
+      guard let device = DeviceID(name), device != own, FileSystem.isFolder(atPath: path + "/" + name) else { return nil }
+      return path + "/" + name
+    }
+  }
+
+  /// Whether a name that appeared in one of the ``arrivalFolders(except:)`` may be an arrival:
+  /// another device's folder, or a file in one that is no sync engine's temporary file.
+  /// Everything else the store's own work makes there (this folder, this device's folder at
+  /// its first commit, the cache beside this folder) is not.
+  func isArrival(_ name: String, in folder: String, own: DeviceID?) -> Bool {
+    if folder == path { return DeviceID(name).map { $0 != own } ?? false }
+    guard folder.hasPrefix(path + "/") else { return false }
+    return !ChangeFileName.isArtefact(name)
+  }
+
   /// Creates one change file of this device, durably. Returns false, writing nothing, when its
   /// name is taken: a commit of this device that a crash kept from being recorded, or another
   /// copy of the store writing under the same device id.
   func create(_ change: ChangeFile) throws -> Bool {
     try makeDeviceFolder(change.device)
     let path = display(change.device, change.fileName)
-    return try FileSystem.createOnce(ChangeFileCodec.encode(change), at: deviceURL(change.device).appendingPathComponent(change.fileName), displayPath: path)
+    return try transport.createOnce(ChangeFileCodec.encode(change), atPath: filePath(change.device, change.fileName), displayPath: path)
+  }
+
+  /// Whether a change file's name is taken in a device's folder: by the file, or by the
+  /// placeholder that stands for it while it is not downloaded (writing it again beside its
+  /// placeholder would make a second item of one name in iCloud Drive).
+  func isTaken(_ device: DeviceID, _ name: String) -> Bool {
+    transport.isTaken(atPath: filePath(device, name))
+  }
+
+  /// Whether a placeholder stands for a device's file, and the file itself is not here.
+  func isNotDownloaded(_ device: DeviceID, _ name: String) -> Bool {
+    transport.isNotDownloaded(atPath: filePath(device, name))
   }
 
   /// Like ``create(_:)``, for callers (tests) that know the name is free.
@@ -60,13 +97,12 @@ struct ChangeFolder: Sendable {
   func writeDeviceInfo(_ info: DeviceInfo, of device: DeviceID) throws {
     try makeDeviceFolder(device)
     let data = try StoreCoding.makeEncoder().encode(info)
-    try FileSystem.createOnce(data, at: deviceURL(device).appendingPathComponent("device.json"), displayPath: display(device, "device.json"))
+    _ = try transport.createOnce(data, atPath: filePath(device, "device.json"), displayPath: display(device, "device.json"))
   }
 
   /// A device's `device.json`, if it is there and readable.
   func deviceInfo(_ device: DeviceID) -> DeviceInfo? {
-    let url = deviceURL(device).appendingPathComponent("device.json")
-    guard let data = try? FileSystem.read(url, displayPath: display(device, "device.json")) else { return nil }
+    guard let data = try? transport.read(atPath: filePath(device, "device.json"), displayPath: display(device, "device.json")) else { return nil }
     return try? StoreCoding.makeDecoder().decode(DeviceInfo.self, from: data)
   }
 
@@ -75,8 +111,7 @@ struct ChangeFolder: Sendable {
   func create(_ snapshot: ChangeSnapshot) throws -> Bool {
     try makeDeviceFolder(snapshot.device)
     let path = display(snapshot.device, snapshot.fileName)
-    return try FileSystem.createOnce(
-      ChangeFileCodec.encode(snapshot), at: deviceURL(snapshot.device).appendingPathComponent(snapshot.fileName), displayPath: path)
+    return try transport.createOnce(ChangeFileCodec.encode(snapshot), atPath: filePath(snapshot.device, snapshot.fileName), displayPath: path)
   }
 
   /// Reads every snapshot, and every change file whose (device, sequence) is neither `known`
@@ -86,8 +121,8 @@ struct ChangeFolder: Sendable {
   /// quick look that decides whether to merge at all.
   func scan(own: DeviceID?, readableSchema: Int = .max, known: FoldedChanges? = nil) throws -> ChangeScan {
     var scan = ChangeScan()
-    var listings: [(device: DeviceID, names: [String])] = []
-    for name in Self.names(in: url) {
+    var listings: [(device: DeviceID, names: [String], notDownloaded: [String])] = []
+    for name in transport.list(path).arrived {
       guard let device = DeviceID(name) else {
         if ChangeFileName.isArtefact(name) { scan.artefactsSkipped += 1 } else { scan.unknown.append(displayName + "/" + name) }
         continue
@@ -97,17 +132,25 @@ struct ChangeFolder: Sendable {
         continue
       }
       scan.devices.insert(device)
-      listings.append((device, Self.names(in: deviceURL(device))))
+      let listing = transport.list(path + "/" + name)
+      listings.append((device, listing.arrived, listing.notDownloaded))
     }
     // Snapshots first: the changes they cover need not be read again.
     var seenSnapshots: Set<String> = []
-    for (device, names) in listings {
+    for (device, names, notDownloaded) in listings {
+      for name in notDownloaded {
+        if ChangeFileName.classify(name).kind == .deviceInfo { transport.requestDownload(atPath: filePath(device, name)) }
+        guard case .snapshot(let number) = ChangeFileName.classify(name).kind else { continue }
+        scan.notDownloaded.append(display(device, name))  // what it covers is not known until it is read
+        scan.notDownloadedSnapshots[device, default: []].insert(number)
+        transport.requestDownload(atPath: filePath(device, name))
+      }
       for name in names {
         guard case (.snapshot(let number), let isCopy) = ChangeFileName.classify(name) else { continue }
         if known?.contains(snapshot: number, of: device) == true { continue }
         let path = display(device, name)
         let result: Result<ChangeSnapshot, ChangeFileCodec.Failure> =
-          try FileSystem.read(deviceURL(device).appendingPathComponent(name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
+          try transport.read(atPath: filePath(device, name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
           ?? .failure(.incomplete)
         switch result {
         case .success(let snapshot) where snapshot.device == device && snapshot.number == number:
@@ -131,18 +174,28 @@ struct ChangeFolder: Sendable {
       }
     }
     scan.snapshots.sort { ($0.device, $0.number) < ($1.device, $1.number) }
-    for (device, names) in listings {
-      try scanDevice(device, names: names, isOwn: device == own, known: { known?.contains(device: $0, sequence: $1) ?? false }, into: &scan)
+    for (device, names, notDownloaded) in listings {
+      try scanDevice(device, names: names, notDownloaded: notDownloaded, isOwn: device == own, known: { known?.contains(device: $0, sequence: $1) ?? false }, into: &scan)
     }
     scan.files.sort { $0.stamp < $1.stamp }
     return scan
   }
 
-  private func scanDevice(_ device: DeviceID, names: [String], isOwn: Bool, known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan) throws {
+  private func scanDevice(_ device: DeviceID, names: [String], notDownloaded placeholders: [String], isOwn: Bool, known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan) throws {
     let covered = scan.covered[device] ?? 0
     var sequences: Set<Int> = []  // present above `covered`
     var newestNamed = covered  // arrived or not: the name alone says the change exists
     var copied: Set<Int> = []  // sequences with a conflict copy: read even when known
+    var notDownloaded: Set<Int> = []  // above `covered`: they exist, whole, elsewhere
+    for name in placeholders {
+      guard case .change(let sequence) = ChangeFileName.classify(name).kind else { continue }
+      newestNamed = max(newestNamed, sequence)
+      guard sequence > covered else { continue }  // a snapshot holds it: nothing waits for it
+      notDownloaded.insert(sequence)
+      scan.notDownloaded.append(display(device, name))
+      scan.notDownloadedSequences[device, default: []].insert(sequence)
+      if !known(device, sequence) { transport.requestDownload(atPath: filePath(device, name)) }
+    }
     for name in names {
       guard case (.change(let sequence), let isCopy) = ChangeFileName.classify(name) else { continue }
       newestNamed = max(newestNamed, sequence)
@@ -168,7 +221,7 @@ struct ChangeFolder: Sendable {
           if isCopy { scan.conflictCopies += 1 }
           continue
         }
-        switch try read(deviceURL(device).appendingPathComponent(name), path: path) {
+        switch try read(filePath(device, name), path: path) {
         case .success(let change) where change.device == device && change.sequence == sequence:
           if isCopy { scan.conflictCopies += 1 }
           if sequence > covered { sequences.insert(sequence) }
@@ -189,13 +242,13 @@ struct ChangeFolder: Sendable {
         }
       }
     }
-    let missing = newestNamed - covered - sequences.count
+    let missing = newestNamed - covered - sequences.union(notDownloaded).count
     if missing > 0 { scan.waiting[device] = missing }
     scan.lastSequence[device] = max(covered, sequences.max() ?? 0)
   }
 
-  private func read(_ url: URL, path: String) throws -> Result<ChangeFile, ChangeFileCodec.Failure> {
-    guard let data = try FileSystem.read(url, displayPath: path) else { return .failure(.incomplete) }
+  private func read(_ file: String, path: String) throws -> Result<ChangeFile, ChangeFileCodec.Failure> {
+    guard let data = try transport.read(atPath: file, displayPath: path) else { return .failure(.incomplete) }
     return ChangeFileCodec.decode(data)
   }
 
@@ -211,11 +264,6 @@ struct ChangeFolder: Sendable {
     case .checksumMismatch: "its checksum does not match its contents"
     case .unreadable(let reason): reason
     }
-  }
-
-  /// Every name in a folder, hidden ones included (they are counted as skipped).
-  private static func names(in folder: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
   }
 }
 
@@ -238,6 +286,15 @@ struct ChangeScan: Sendable {
   var artefactsSkipped = 0
   /// Other devices' files that are incomplete or damaged: read again next time.
   var notArrived: [String] = []
+  /// Files of any device, this one's included, that a placeholder stands for: whole in the
+  /// cloud, not downloaded here (display paths of the files themselves). Never damage, never
+  /// lost; read once downloaded.
+  var notDownloaded: [String] = []
+  /// Per device, the sequences of its change files that are not downloaded (above what its
+  /// snapshots cover).
+  var notDownloadedSequences: [DeviceID: Set<Int>] = [:]
+  /// Per device, the numbers of its snapshots that are not downloaded.
+  var notDownloadedSnapshots: [DeviceID: Set<Int>] = [:]
   /// Names the store did not write and does not know: left alone.
   var unknown: [String] = []
   /// Per device, how many of its changes below its newest are missing: "waiting for N changes".

@@ -55,7 +55,7 @@ struct CommitJournal: Sendable {
     frame.append(record.bytes)
     do {
       try FileSystem.writeAll(frame, to: fd, displayPath: displayPath)
-      guard FileSystem.dataSync(fd) == 0 else { throw FileSystem.error(errno, displayPath, "cannot flush to disk") }
+      guard FileSystem.flush(fd, dataOnly: true) == 0 else { throw FileSystem.error(errno, displayPath, "cannot flush to disk") }
       if size == 0 { try FileSystem.syncFolder(url.deletingLastPathComponent(), displayPath: displayPath) }
     } catch {
       _ = ftruncate(fd, before)

@@ -1,0 +1,21 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// The bytes of one of this device's change files that the local log refers to: the file, or,
+  /// while a placeholder stands for it (iOS evicted it), its record in `local/journal`. Nil when
+  /// it is not there at all.
+  /// - Throws: ``StoreError`` `.missing`, saying so, when it is evicted
+  ///   and the journal no longer holds it: its values are in the cloud only, until downloaded.
+  func ownChangeFile(_ origin: ChangeStamp, files: StoreFiles, logPath: String) throws -> Data? {
+    let name = ChangeFileName.changeName(sequence: origin.sequence)
+    let path = files.changes.display(origin.device, name)
+    if let data = try FileSystem.read(atPath: files.changes.filePath(origin.device, name), displayPath: path) { return data }
+    guard files.changes.isNotDownloaded(origin.device, name) else { return nil }
+    if let record = try files.journal.records().last(where: { $0.device == origin.device && $0.sequence == origin.sequence }) {
+      return record.bytes
+    }
+    throw StoreError(
+      .missing, path: path,
+      "is not downloaded here (a placeholder stands for it), and the local log \(logPath) needs its values — nothing is lost: it is read once it is downloaded (open the app with iCloud Drive on).")
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// How change files are carried between devices: the seam between the engine, which decides
+/// what a change file holds and when one is written, and the carrier, which moves them.
+///
+/// A plain folder that a sync engine mirrors (Syncthing, Dropbox) is one carrier
+/// (``FolderTransport``); an iCloud Drive ubiquity container, whose files from other devices
+/// arrive as placeholders and are downloaded only when asked, is another. Paths are of files
+/// and folders inside the sync folder. Every file is created once and never rewritten; a
+/// carrier never changes that.
+protocol ChangeTransport: Sendable {
+  /// Whether the carrier is there: an iCloud container resolved and signed in; a plain folder
+  /// always is. While it is not, the store works from its cache and says so.
+  var isAvailable: Bool { get }
+  /// Whether ``requestDownload(atPath:)`` can fetch a file that is not downloaded (a plain
+  /// folder cannot: its placeholders wait for the program that made them).
+  var canDownload: Bool { get }
+  /// What a folder holds: the names of the files that have arrived (a sync engine's own files
+  /// included, which the reader skips), and of those that exist, whole, elsewhere but are not
+  /// downloaded here.
+  func list(_ folder: String) -> ChangeListing
+  /// A file's bytes; nil when it is not there (or not downloaded).
+  func read(atPath path: String, displayPath: String) throws -> Data?
+  /// Creates a file durably, once: false, writing nothing, when its name is taken (by the file
+  /// or by a placeholder standing for it).
+  func createOnce(_ data: Data, atPath path: String, displayPath: String) throws -> Bool
+  /// Whether a name is taken: by the file, or by one that is not downloaded.
+  func isTaken(atPath path: String) -> Bool
+  /// Whether the file exists, whole, but is not downloaded here.
+  func isNotDownloaded(atPath path: String) -> Bool
+  /// Deletes one of this device's files, downloaded or not (a change compaction's cleanup: a
+  /// failure is left for the next one).
+  func remove(atPath path: String)
+  /// Asks for a file that is not downloaded; it arrives later, as any arrival does.
+  func requestDownload(atPath path: String)
+  /// Starts telling of arrivals in the folders `folders` names, asked again after each one:
+  /// `onArrival` runs soon after a file may have arrived; `isArrival` says which names in which
+  /// folder may be one, where the carrier names them. Returns once watching.
+  func watchArrivals(
+    folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (_ folder: String, _ name: String) -> Bool,
+    onArrival: @escaping @Sendable () -> Void
+  ) -> any ArrivalWatch
+}
+
+/// A folder's contents as a carrier lists them.
+struct ChangeListing: Equatable, Sendable {
+  /// Names of what is here, sorted: files, folders, and a sync engine's temporary files.
+  var arrived: [String] = []
+  /// Names of files that exist but are not downloaded here, sorted.
+  var notDownloaded: [String] = []
+}
+
+/// A watch of arrivals, or of the local log, until stopped.
+protocol ArrivalWatch: Sendable {
+  /// Stops; returns once no call of the watch's callback is in progress.
+  func stop()
+}
+
+extension FolderWatcher: ArrivalWatch {}
