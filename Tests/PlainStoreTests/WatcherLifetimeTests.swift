@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PlainStore
@@ -20,5 +21,64 @@ import Testing
       #expect(store != nil)
     }
     #expect(store == nil, "the watcher's thread held the store after its container was let go")
+  }
+
+  /// What makes the test above hold on a loaded machine: the watcher's thread holds the store
+  /// while it catches up after an event (the save's own), and `stop()` — which the container's
+  /// `deinit` calls — waits for that call to end. Each round stops the watcher from another
+  /// thread while a call is in flight; the call must still be running when `stop()` is
+  /// entered and must have ended when it returns. (Before the fix `stop()` returned at once:
+  /// some round of ten saw it return during the call.)
+  @Test func stoppingAWatcherWaitsForTheCallInFlight() throws {
+    for round in 0..<10 {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreWatcher-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let entered = DispatchSemaphore(value: 0)
+      let stopping = DispatchSemaphore(value: 0)
+      let stopReturned = Atomic<Bool>(false)
+      let returnedDuringCall = Atomic<Bool>(false)
+      let calls = Atomic<Int>(0)
+      let watcher = FolderWatcher(folder: folder) {
+        guard calls.add(1, ordering: .sequentiallyConsistent).newValue == 1 else { return }
+        entered.signal()
+        stopping.wait()  // the other thread is about to call stop()
+        // Give stop() every chance to return early: yield the core to it a few times.
+        for _ in 0..<20 { sched_yield() }
+        returnedDuringCall.store(stopReturned.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+      }
+      watcher.start()
+      try Data("x".utf8).write(to: folder.appendingPathComponent("event"))
+      entered.wait()
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        stopping.signal()
+        watcher.stop()
+        stopReturned.store(true, ordering: .sequentiallyConsistent)
+        done.signal()
+      }.start()
+      done.wait()
+      let early = returnedDuringCall.load(ordering: .sequentiallyConsistent)
+      #expect(!early, "round \(round): stop() returned while onChange ran")
+      if early { break }
+    }
+  }
+
+  /// A container let go inside the watcher's own call (a remote-change observer held its last
+  /// reference) stops the watcher from that call: `stop()` returns instead of waiting for itself.
+  @Test func stoppingAWatcherFromItsOwnCallReturns() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreWatcher-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let stopped = DispatchSemaphore(value: 0)
+    let holder = Mutex<FolderWatcher?>(nil)
+    let watcher = FolderWatcher(folder: folder) {
+      holder.withLock { $0 }?.stop()
+      stopped.signal()
+    }
+    holder.withLock { $0 = watcher }
+    watcher.start()
+    try Data("x".utf8).write(to: folder.appendingPathComponent("event"))
+    #expect(stopped.wait(timeout: .now() + 60) == .success, "stop() inside onChange waited for itself")
   }
 }

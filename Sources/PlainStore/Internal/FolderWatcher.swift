@@ -15,6 +15,11 @@ import Synchronization
 /// atomic rename replaces the file and the log starts new ones.
 final class FolderWatcher: Sendable {
   private let stopped = Atomic<Bool>(false)
+  /// Held for each call of `onChange`, so that ``stop()`` can wait for the one in flight.
+  private let calling = Mutex<Void>(())
+  /// The thread inside `onChange` (0 when none): a ``stop()`` made from within `onChange` (its
+  /// store let go there) must not wait for itself.
+  private let callingThread = Atomic<UInt>(0)
   private let folder: URL
   private let onChange: @Sendable () -> Void
   private let pollInterval: Duration
@@ -36,14 +41,38 @@ final class FolderWatcher: Sendable {
     let thread = Thread { [self] in run(ready) }
     thread.name = "PlainStore.FolderWatcher"
     thread.start()
-    _ = ready.wait(timeout: .now() + 5)
+    ready.wait()  // every path of run() signals it; a deadline would let a loaded machine miss a commit
   }
 
+  /// Returns once no call of `onChange` runs and none will start: the store that call held
+  /// (the watcher holds it weakly, and strongly only while it calls) is let go before `stop()`
+  /// returns, so a container that stops its watcher in its `deinit` frees its store on its own
+  /// thread, never later on the watcher's.
   func stop() {
-    stopped.store(true, ordering: .relaxed)
+    stopped.store(true, ordering: .sequentiallyConsistent)
+    guard callingThread.load(ordering: .sequentiallyConsistent) != Self.currentThread else { return }
+    calling.withLock { _ in }
   }
 
-  private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+  private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
+
+  /// Calls `onChange` unless stopped; ``stop()`` waits for it.
+  private func deliver() {
+    calling.withLock { _ in
+      guard !isStopped else { return }
+      callingThread.store(Self.currentThread, ordering: .sequentiallyConsistent)
+      defer { callingThread.store(0, ordering: .sequentiallyConsistent) }
+      onChange()
+    }
+  }
+
+  private static var currentThread: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
 
   private func run(_ ready: DispatchSemaphore) {
     #if os(Linux)
@@ -63,7 +92,7 @@ final class FolderWatcher: Sendable {
   private func poll() {
     while !isStopped {
       Self.sleep(pollInterval)
-      if !isStopped { onChange() }
+      deliver()
     }
   }
 
@@ -89,7 +118,7 @@ final class FolderWatcher: Sendable {
           Self.sleep(due - .now)
           drain()
         }
-        if !isStopped { onChange() }
+        deliver()
         lastCall = .now
       }
       return true
@@ -101,7 +130,7 @@ final class FolderWatcher: Sendable {
       let fd = open(folder.path, O_EVTONLY)
       guard fd >= 0 else { return false }
       let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .attrib, .rename, .delete])
-      source.setEventHandler { [onChange] in onChange() }
+      source.setEventHandler { [self] in deliver() }
       source.setCancelHandler { close(fd) }
       source.resume()
       ready.signal()
