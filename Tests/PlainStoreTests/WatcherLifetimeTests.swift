@@ -26,26 +26,26 @@ import Testing
   /// What makes the test above hold on a loaded machine: the watcher's thread holds the store
   /// while it catches up after an event (the save's own), and `stop()` — which the container's
   /// `deinit` calls — waits for that call to end. Each round stops the watcher from another
-  /// thread while a call is in flight; the call must still be running when `stop()` is
-  /// entered and must have ended when it returns. (Before the fix `stop()` returned at once:
-  /// some round of ten saw it return during the call.)
+  /// thread while a call is in flight; the call waits up to 100 ms for `stop()` to return, which
+  /// it must not do before the call ends. (Only an early return is an event to wait for; the
+  /// wait that proves there is none needs a limit. Before the fix every round saw it.)
   @Test func stoppingAWatcherWaitsForTheCallInFlight() throws {
-    for round in 0..<10 {
+    for round in 0..<3 {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreWatcher-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: folder) }
       let entered = DispatchSemaphore(value: 0)
       let stopping = DispatchSemaphore(value: 0)
-      let stopReturned = Atomic<Bool>(false)
+      let stopReturned = DispatchSemaphore(value: 0)
       let returnedDuringCall = Atomic<Bool>(false)
       let calls = Atomic<Int>(0)
       let watcher = FolderWatcher(folder: folder) {
         guard calls.add(1, ordering: .sequentiallyConsistent).newValue == 1 else { return }
         entered.signal()
         stopping.wait()  // the other thread is about to call stop()
-        // Give stop() every chance to return early: yield the core to it a few times.
-        for _ in 0..<20 { sched_yield() }
-        returnedDuringCall.store(stopReturned.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+        if stopReturned.wait(timeout: .now() + .milliseconds(100)) == .success {
+          returnedDuringCall.store(true, ordering: .sequentiallyConsistent)
+        }
       }
       watcher.start()
       try Data("x".utf8).write(to: folder.appendingPathComponent("event"))
@@ -54,7 +54,7 @@ import Testing
       Thread {
         stopping.signal()
         watcher.stop()
-        stopReturned.store(true, ordering: .sequentiallyConsistent)
+        stopReturned.signal()
         done.signal()
       }.start()
       done.wait()
