@@ -7,6 +7,12 @@ enum StressOutput {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
   }
 
+  /// `phase <name>`: the work the process starts now, so that a test that kills it knows
+  /// where the kill landed (no phase line: in the process's start-up).
+  static func phase(_ name: String) {
+    line("phase \(name)")
+  }
+
   static func fail(_ text: String) -> Never {
     FileHandle.standardError.write(Data(("plainstore-stress: " + text + "\n").utf8))
     exit(1)

@@ -17,6 +17,7 @@ struct WriterMode {
       lockTimeout: .seconds(60),
       compactionThreshold: try arguments.value(StressOptions.threshold, default: 64),
       logRetention: try arguments.value(StressOptions.retention, default: 256))
+    StressOutput.phase("open")
     let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1, options: options)
     StressOutput.line("ready \(container.currentToken.sequence)")
     let context = container.newBackgroundContext()

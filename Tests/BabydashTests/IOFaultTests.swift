@@ -37,7 +37,7 @@ import Testing
       switch try FaultInjection.build(into: matrix.scratch) {
       case .success(let built): injection = built
       case .failure(let reason):
-        print("I/O faults: skipped: \(reason)")
+        CannotRun.report("I/O faults", "\(reason)")
         return
       }
       let scenarios = try Self.scenarios(matrix)
@@ -60,6 +60,8 @@ import Testing
       for line in total.mismatched { print("I/O faults mismatched: \(line)") }
       #expect(total.mismatched.isEmpty, "\(total.mismatched.joined(separator: "\n"))")
       #expect(total.injected > 60)
+    #else
+      CannotRun.report("I/O faults", "the LD_PRELOAD shim is Linux-only")
     #endif
   }
 

@@ -24,6 +24,7 @@ extension MultiProcessTests {
       var reported: [ReportedCommit] = []
       var audited = 0
       var roundsWithLeftovers = 0
+      var phases = KillPhases()
       for round in 0..<Self.kills {
         let writer = "k\(round)"
         // Compact every third commit and keep two logs, so kills land in compactions and pruning too.
@@ -32,7 +33,8 @@ extension MultiProcessTests {
           "--threshold", "3", "--retention", "2",
         ])
         if random.next() % 8 == 0 {
-          usleep(UInt32(random.next() % 20_000))  // while it starts and opens the store
+          _ = child.waitForLine(startingWith: "phase open", timeout: .seconds(30))
+          usleep(UInt32(random.next() % 2_000))  // while it opens the store
         } else {
           _ = child.waitForLine(startingWith: "ready", timeout: .seconds(30))
           usleep(UInt32(random.next() % 120_000))  // while it commits and compacts
@@ -40,6 +42,7 @@ extension MultiProcessTests {
         child.kill()
         let status = child.waitForExit()
         try #require(status == -SIGKILL, "round \(round): the writer ended by itself with \(status): \(child.errorText)")
+        phases.record(child, killed: true)
         reported += child.lines.compactMap { ReportedCommit(line: $0, writer: writer) }
         if !Self.temporaryFiles(in: shared.store).isEmpty { roundsWithLeftovers += 1 }
 
@@ -58,7 +61,8 @@ extension MultiProcessTests {
       #expect(Self.temporaryFiles(in: shared.store) == [])
       audited = try Self.audit(container, reported, consumedThrough: audited)
       #expect(audited == container.currentToken.sequence)
-      print("CrashRecoveryTests: \(Self.kills) kills survived, \(reported.count) returned commits all present, \(audited) transactions audited, leftover temporary files after \(roundsWithLeftovers) kills")
+      #expect(phases.shortfalls(["open": 3, "committing": Self.kills / 2]) == [], "\(phases)")
+      print("CrashRecoveryTests: \(Self.kills) kills survived (by phase: \(phases)), \(reported.count) returned commits all present, \(audited) transactions audited, leftover temporary files after \(roundsWithLeftovers) kills")
     }
 
     @Test func creationKilledBeforeStoreJSONStillOpensAndIsCleaned() throws {

@@ -41,4 +41,45 @@ import Testing
     try Data("x".utf8).write(to: folder.appendingPathComponent("file"))
     #expect(await firstElement(of: stopped, within: .seconds(10)) != nil)
   }
+
+  /// What makes the test above hold on a loaded machine: the watcher's thread holds the store
+  /// while it catches up after an event (the save's own), and `stop()` — which the container's
+  /// `deinit` calls — waits for that call to end. Each round stops the watcher from another
+  /// thread while a call is in flight; the call waits up to 100 ms for `stop()` to return, which
+  /// it must not do before the call ends. (Only an early return is an event to wait for; the
+  /// wait that proves there is none needs a limit. Before the fix every round saw it.)
+  @Test func stoppingAWatcherWaitsForTheCallInFlight() throws {
+    for round in 0..<3 {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreWatcher-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let entered = DispatchSemaphore(value: 0)
+      let stopping = DispatchSemaphore(value: 0)
+      let stopReturned = DispatchSemaphore(value: 0)
+      let returnedDuringCall = Atomic<Bool>(false)
+      let calls = Atomic<Int>(0)
+      let watcher = FolderWatcher(folder: folder) {
+        guard calls.add(1, ordering: .sequentiallyConsistent).newValue == 1 else { return }
+        entered.signal()
+        stopping.wait()  // the other thread is about to call stop()
+        if stopReturned.wait(timeout: .now() + .milliseconds(100)) == .success {
+          returnedDuringCall.store(true, ordering: .sequentiallyConsistent)
+        }
+      }
+      watcher.start()
+      try Data("x".utf8).write(to: folder.appendingPathComponent("event"))
+      entered.wait()
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        stopping.signal()
+        watcher.stop()
+        stopReturned.signal()
+        done.signal()
+      }.start()
+      done.wait()
+      let early = returnedDuringCall.load(ordering: .sequentiallyConsistent)
+      #expect(!early, "round \(round): stop() returned while onChange ran")
+      if early { break }
+    }
+  }
 }

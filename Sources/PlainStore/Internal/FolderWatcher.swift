@@ -69,7 +69,7 @@ final class FolderWatcher: Sendable {
     let thread = Thread { [self] in run(ready) }
     thread.name = "PlainStore.FolderWatcher"
     thread.start()
-    _ = ready.wait(timeout: .now() + 5)
+    ready.wait()  // every path of run() signals it; a deadline would let a loaded machine miss a commit
   }
 
   /// Stops watching; returns once no call of `onChange` is in progress (at once when called

@@ -25,12 +25,12 @@ extension StoreCoordinator {
     if options.mergesArrivalsOnOpen { try syncArrived() }
   }
 
-  /// A damaged or missing file of the cache: repaired by a rebuild, never by the user. A
-  /// symbolic link or a newer format is not damage: those are refused.
+  /// A damaged, missing or unreadable (mode 000) file of the cache: repaired by a rebuild,
+  /// never by the user. A symbolic link or a newer format is not damage: those are refused.
   static func isCacheDamage(_ error: StoreError, _ files: StoreFiles) -> Bool {
     guard error.path.hasPrefix(files.display(files.cachePrefix)) else { return false }
     switch error.code {
-    case .damaged, .missing: return true
+    case .damaged, .missing, .io(EACCES): return true
     default: return false
     }
   }

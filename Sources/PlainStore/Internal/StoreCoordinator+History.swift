@@ -2,11 +2,16 @@ import Foundation
 
 extension StoreCoordinator {
   /// The transactions after `token` (all the log still holds for nil), oldest first, read from
-  /// the log.
+  /// the log. A damaged log file is the cache's: rebuilt, after which the history it held is
+  /// pruned.
   func history(after token: HistoryToken?) throws -> [Transaction] {
     guard let files else {
       return state.withLock { state in state.memoryHistory.filter { $0.sequence > token?.sequence ?? 0 } }
     }
+    return try repairingCache { try historyFromLog(after: token, files) }
+  }
+
+  private func historyFromLog(after token: HistoryToken?, _ files: StoreFiles) throws -> [Transaction] {
     let last = try state.withLock { state -> Int in
       try catchUp(&state)
       return state.sequence

@@ -11,11 +11,16 @@ import Foundation
 ///
 /// Every case must end in one of three ways:
 /// - recovered: a cache file was damaged, the command succeeded and showed all data;
-/// - refused: exit 65 or 74, the message names the file, and not one byte of the app group changed;
+/// - refused: exit 65 or 74, the message names the file, and not one byte of the app group
+///   changed — never for a file under `local/`, which is a cache and is rebuilt (a symbolic
+///   link, refused everywhere in the store, is the one exception);
 /// - tolerated: a file of the truth was damaged where the command does not need it, and it
 ///   succeeded with all data.
+/// Every success is checked for data: the command's own output, then an export; a write that
+/// exited 0 is in that export, or — when the damage it did not need stops the export — in the
+/// export once the damaged file is put back as it was.
 /// Anything else broke it: a hang, a crash, another exit status, an empty or short view, a
-/// refusal that changed a file or did not name it.
+/// refusal that changed a file or did not name it, a refused cache file, a lost write.
 struct DamageMatrix: Sendable {
   enum Command: String, CaseIterable, Sendable {
     case export, check, write
@@ -143,7 +148,25 @@ struct DamageMatrix: Sendable {
 
   /// Whether a file is a cache: rebuilt from the truth when it is lost.
   static func isCache(_ file: String) -> Bool {
-    file.hasPrefix("BabyDashboard.store/local/") || file.hasPrefix("WidgetCache/")
+    isStoreCache(file) || file.hasPrefix("WidgetCache/")
+  }
+
+  /// Whether a file is the store's cache (`local/`), which the README promises is rebuilt when
+  /// damaged, never refused.
+  static func isStoreCache(_ file: String) -> Bool {
+    file.hasPrefix("BabyDashboard.store/local/")
+  }
+
+  /// Whether a damaged file must be rebuilt rather than refused: every damage of a file under
+  /// `local/` but a symbolic link, which the store refuses wherever it finds one (README,
+  /// "Storage faults"), and a newer version, which a newer program on this device wrote and
+  /// which this one must not take away from it (PlainStoreTests' DamageTests). Two files of `local/` are no cache and may be refused: the lock, which
+  /// every process must open as the same file (replaced while another holds it, two writers
+  /// would run at once), and the journal, which holds the change files a power loss may have
+  /// taken (thrown away, an acknowledged write could go with it).
+  static func mustRebuild(_ item: Case) -> Bool {
+    isStoreCache(item.file) && item.damage != .symbolicLink && item.damage != .newerVersion
+      && !["BabyDashboard.store/local/lock", "BabyDashboard.store/local/journal"].contains(item.file)
   }
 
   /// Whether a file, once gone, may leave the export's cached amounts empty (never different):
@@ -169,11 +192,12 @@ struct DamageMatrix: Sendable {
     file.split(separator: "/").suffix(2).joined(separator: "/")
   }
 
-  /// Every case; `DAMAGE_MATRIX_ONLY=text` keeps those whose "file × damage × command" holds it.
-  var cases: [Case] {
+  /// Every case of `damages`; `DAMAGE_MATRIX_ONLY=text` keeps those whose "file × damage ×
+  /// command" holds it.
+  func cases(_ damages: [StoreDamage]) -> [Case] {
     let only = ProcessInfo.processInfo.environment["DAMAGE_MATRIX_ONLY"]
     return files.flatMap { file in
-      StoreDamage.allCases.flatMap { damage in Command.allCases.map { Case(file: file, damage: damage, command: $0) } }
+      damages.flatMap { damage in Command.allCases.map { Case(file: file, damage: damage, command: $0) } }
     }.filter { only == nil || $0.label.contains(only!) }
   }
 
@@ -214,6 +238,9 @@ struct DamageMatrix: Sendable {
       guard changed.isEmpty else {
         return .broke("refused (exit \(status)) but changed: \(changed.joined(separator: "; ").prefix(400))")
       }
+      guard !Self.mustRebuild(item) else {
+        return .broke("a damaged cache file was refused (exit \(status)), not rebuilt: \(result.stderr.prefix(300))")
+      }
       return .refused
     case 0:
       switch item.command {
@@ -239,9 +266,39 @@ struct DamageMatrix: Sendable {
       {
         return .broke("exit 0, but the export after it holds other data (a loss or an empty view)")
       }
+      if after.status != 0 {
+        // The damage the command did not need stops the export: a cache file must not, and a
+        // write it acknowledged must be there once the file is put back.
+        if Self.mustRebuild(item) {
+          return .broke("exit 0, then the export refused the damaged cache file (exit \(after.status!)): \(after.stderr.prefix(300))")
+        }
+        if item.command == .write, let lost = try writeLostOnceRepaired(item, group: group, folder: folder) { return .broke(lost) }
+      }
       return Self.isCache(item.file) ? .recovered : .tolerated
     default:
       return .broke("exit \(status): \(result.stderr.prefix(400))")
     }
+  }
+
+  /// Puts the damaged file back as the seed holds it and exports: nil when the export holds
+  /// what the write added, else why not.
+  private func writeLostOnceRepaired(_ item: Case, group: URL, folder: URL) throws -> String? {
+    let damaged = group.appendingPathComponent(item.file)
+    chmod(damaged.path, 0o600)
+    try? FileManager.default.removeItem(at: damaged)
+    try FileManager.default.createDirectory(at: damaged.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: seed.appendingPathComponent(item.file), to: damaged)
+    let repaired = try Self.run(group, Self.now, ["export"], scratch: folder)
+    guard repaired.status == 0 else {
+      return "exit 0, and with the damaged file put back the export still fails (exit \(String(describing: repaired.status))): \(repaired.stderr.prefix(300))"
+    }
+    guard
+      Self.sameData(
+        Self.normalized(repaired.stdout, known: baselineExport), Self.normalized(exportAfterWrite, known: baselineExport),
+        mayEmpty: Self.mayEmptyCachedAmounts(item))
+    else {
+      return "exit 0, but with the damaged file put back the export does not hold the write (an acknowledged write lost)"
+    }
+    return nil
   }
 }

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the built tests matching a filter as an unprivileged user (nobody), for the cases root
+# cannot try: mode 000 does not stop root. `.ci/run` calls it, as root, after `swift test`.
+#   Scripts/test-unprivileged.sh <filter regex>
+# The test binary and the executables the tests start are copied to a folder that user can
+# read (a clone under /root is not), and the tests' temporary files go to a folder it owns.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+filter="${1:?usage: Scripts/test-unprivileged.sh <filter regex>}"
+user="${UNPRIVILEGED_USER:-nobody}"
+group="$(id -gn "$user")"
+if [ "$(id -u)" != 0 ]; then
+  echo "test-unprivileged: not root, so running the tests as $(id -un) in place" >&2
+  exec swift test --skip-build --filter "$filter"
+fi
+products="$(swift build --show-bin-path)"
+scratch="$(mktemp -d /tmp/babydash-unprivileged.XXXXXX)"
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/bin" "$scratch/tmp"
+cp "$products/BabyDashboardPackageTests.xctest" "$products/babydash" "$products/plainstore-stress" "$scratch/bin/"
+chmod 0755 "$scratch" "$scratch/bin" "$scratch"/bin/*
+chown "$user:$group" "$scratch/tmp"
+chmod 0700 "$scratch/tmp"
+cd "$scratch/bin"
+setpriv --reuid="$user" --regid="$group" --clear-groups \
+  env -i PATH="$PATH" HOME="$scratch/tmp" TMPDIR="$scratch/tmp" CI="${CI:-}" LANG=C.UTF-8 \
+  ./BabyDashboardPackageTests.xctest --testing-library swift-testing --filter "$filter"
