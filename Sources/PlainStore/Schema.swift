@@ -52,6 +52,15 @@ public struct EntitySchema: Sendable {
   let sortDescriptorOnSegmentKey: @Sendable (Bool) -> AnySortMatcher?
   /// An empty segment of this entity, holding its objects as their own type.
   let makeObjects: @Sendable () -> any SegmentObjects
+  /// Every property the schema names (unique keys, indexes, references, the segment key, field
+  /// groups), with a reader that says whether an object holds a value there: the names must be
+  /// the entity's Codable keys, which change files and merges use (see `CodableNameCheck`).
+  let namedProperties: [NamedProperty]
+
+  struct NamedProperty: Sendable {
+    let name: String
+    let holdsValue: @Sendable (any Entity) -> Bool
+  }
 
   /// - Parameters:
   ///   - unique: key sets whose values may occur once; a save that repeats one merges into the
@@ -84,6 +93,19 @@ public struct EntitySchema: Sendable {
     }
     self.makeObjects = { TypedSegmentObjects<E>(uniqueKeys: typedKeys) }
     self.references = references.map(AnyReference.init)
+    var named: [PartialKeyPath<E> & Sendable] = unique.flatMap { $0 } + indexed + fieldGroups.flatMap { $0 }
+    if let segmentedBy { named.append(segmentedBy) }
+    named += references.map(\.key)
+    var seen: Set<String> = []
+    self.namedProperties = named.compactMap { keyPath in
+      let name = propertyName(of: keyPath)
+      guard seen.insert(name).inserted else { return nil }
+      return NamedProperty(name: name) { object in
+        let value = (object as! E)[keyPath: keyPath]
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle != .optional || !mirror.children.isEmpty
+      }
+    }
     if let segmentedBy {
       if let field = StoredField(segmentedBy) {
         self.segmentDate = { field.read(boxed: $0) }

@@ -20,6 +20,8 @@ struct BenchOptions: Equatable {
     /// The time from a change file's arrival in the sync folder to a live query's update, over
     /// `count` arrivals: one JSON line.
     case arrivals(count: Int)
+    /// A phone joining a family of `size` objects: its first merge, its dashboard, one arrival's merge.
+    case join(size: Int)
     /// Internal: open the store in this folder, fetch all feeds, print the peak RSS.
     case rssProbe(store: String)
     /// Internal: one writer of `multiProcess`.
@@ -51,13 +53,16 @@ struct BenchOptions: Equatable {
   static let rssProbeOption = Option<String>("--rss-probe", "STORE", help: "internal: open STORE, fetch all feeds, print the peak RSS")
   static let scratchOption = Option<String>("--scratch", "DIR", help: "internal: where the stores go, left for the caller to remove")
   static let mpWriterOption = Option<String>("--mp-writer", "STORE", help: "internal: one writer of --mp; followed by INDEX COMMITS START")
+  static let joinOption = Option<Int>(
+    "--join", "N", help: "a phone that joins a family of N objects: its first merge, its dashboard beside the writer's, one arrival's merge beside a local commit",
+    check: atLeast(1))
   static let arrivalsOption = Option<Int>(
     "--arrivals", "N", help: "time from a change file's arrival in the sync folder to a live query's update, over N arrivals", check: atLeast(1))
   static let helpOption = Flag("--help", help: "show this help (also -h)")
 
   static let options = [
     sizesOption.spec, quickOption.spec, sharedOnlyOption.spec, mpOption.spec, mpSizeOption.spec, procsOption.spec,
-    commitsOption.spec, pairsOption.spec, peerOption.spec, arrivalsOption.spec, rssProbeOption.spec, scratchOption.spec, mpWriterOption.spec,
+    commitsOption.spec, pairsOption.spec, peerOption.spec, arrivalsOption.spec, joinOption.spec, rssProbeOption.spec, scratchOption.spec, mpWriterOption.spec,
     helpOption.spec,
   ]
 
@@ -65,6 +70,7 @@ struct BenchOptions: Equatable {
     usage: babydash-bench [--sizes 1000,20000,100000] [--quick] [--shared-only]
            babydash-bench --mp SIZE [--procs 4] [--commits 200]
            babydash-bench --arrivals N
+           babydash-bench --join N
            babydash-bench --peer PATH [--pairs 5] [--sizes 20000,100000] [--quick] [--mp-size 20000] [--procs 4] [--commits 200]
 
     Options:
@@ -100,6 +106,7 @@ struct BenchOptions: Equatable {
       if parsed.text(Self.sizesOption) == nil { sizes = [20_000, 100_000] }
     }
     if let count = try parsed.value(Self.arrivalsOption) { mode = .arrivals(count: count) }
+    if let size = try parsed.value(Self.joinOption) { mode = .join(size: size) }
     if let store = try parsed.value(Self.rssProbeOption) { mode = .rssProbe(store: store) }
     var rest = parsed.positionals[...]
     if let store = try parsed.value(Self.mpWriterOption) {

@@ -58,6 +58,8 @@ do {
       }
     }
     dispatchMain()
+  case .join(let size):
+    print(try MainActor.assumeIsolated { try JoinBench(size: size, scratch: scratch).run() })
   case .figures:
     let results = try FiguresRun(options: options, scratch: scratch).run()
     print(BenchFigures.table(results))

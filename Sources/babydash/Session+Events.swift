@@ -1,4 +1,6 @@
 import BabyDashboard
+import BabyDashboardText
+import PlainStore
 import Foundation
 
 extension Session {
@@ -14,6 +16,7 @@ extension Session {
     case 1:
       return matches[0]
     case 0:
+      if let deleted = try deletedOnAnotherDevice(wanted) { throw CommandLineError.data(deleted) }
       throw CommandLineError.data("no feed or diaper change has an id starting with '\(wanted)': see babydash history")
     default:
       throw CommandLineError.data(
@@ -36,5 +39,20 @@ extension Session {
       throw CommandLineError.data("'\(idPrefix)' is a feed, not a diaper change: use babydash feed edit or feed delete")
     }
     return diaper
+  }
+
+  /// Why no event has the id, when a merge of another device's changes deleted it: said, rather
+  /// than "no such id", to the parent who edits the feed the other parent just deleted.
+  func deletedOnAnotherDevice(_ prefix: String) throws -> String? {
+    guard storeExists else { return nil }
+    let wanted = prefix.lowercased()
+    for transaction in try store().history(after: nil).reversed() where transaction.author == "sync" {
+      for (entity, noun) in [(FeedSession.entityName, "feed"), (DiaperChange.entityName, "diaper change")] {
+        guard let id = transaction.changes[entity]?.deleted.first(where: { $0.uuidString.lowercased().hasPrefix(wanted) }) else { continue }
+        return "the \(noun) \(id.uuidString.prefix(8).lowercased()) was deleted on another device "
+          + "(merged \(TimeText.typable(transaction.timestamp, now: now, in: timeZone))): nothing was changed; see babydash history"
+      }
+    }
+    return nil
   }
 }

@@ -122,5 +122,9 @@ import Testing
       merged.stdout.contains(
         "From Dad's phone: 1 diaper added; Mia's 07:00 feed amount changed to 130 mL (was 110 mL); Leo's 06:40 feed deleted."),
       "\(merged.stdout)")
+    // Mom, who had Leo's feed on her screen, edits it: the tool says where it went.
+    let edit = try momRuns("2026-03-10T08:11:00Z", ["feed", "edit", ids[1], "--memo", "#late"])
+    #expect(edit.status == 65)
+    #expect(edit.stderr.contains("the feed \(ids[1].lowercased()) was deleted on another device"), "\(edit.stderr)")
   }
 }

@@ -1,0 +1,63 @@
+import BabyDashboard
+import Foundation
+import PlainStore
+
+/// A phone that joins a family: the writer's store of `size` objects, its change files carried
+/// into a fresh phone's sync folder. Prints one JSON line: the phone's first open (the join: it
+/// merges every file), then the dashboard opened on the phone beside the same on the writer, and
+/// one arrival: the writer's local commit of one feed beside the phone's merge of its file.
+@MainActor
+struct JoinBench {
+  let size: Int
+  let scratch: URL
+
+  func run() throws -> String {
+    let folder = scratch.appendingPathComponent("join-\(size)")
+    let bench = StoreBench(history: BenchHistory(objects: size), runs: 3, commits: 1)
+    let writer = folder.appendingPathComponent("writer")
+    let phone = folder.appendingPathComponent("phone")
+    _ = try bench.bulkInsert(into: writer)
+    try carry(from: writer, to: phone)
+    let join = try Timing.milliseconds { _ = try StoreContainer.babyDashboard(inAppGroup: phone) }
+    let writerDashboard = try bench.openDashboard(writer)
+    let phoneDashboard = try bench.openDashboard(phone)
+    // One arrival: the writer's commit, the phone's merge of its file, each on an open store.
+    let writing = try StoreContainer.babyDashboard(inAppGroup: writer, options: StoreOptions(watchesOtherProcesses: false))
+    let reading = try StoreContainer.babyDashboard(inAppGroup: phone, options: StoreOptions(watchesOtherProcesses: false))
+    let context = writing.newBackgroundContext()
+    let feed = FeedSession(
+      uuid: BenchHistory.id(8, 0), profileID: BenchHistory(objects: size).babies[0].id, startTime: BenchHistory.now.addingTimeInterval(3_600),
+      endTime: BenchHistory.now.addingTimeInterval(4_500), amountValue: 90, amountUnitSymbol: "mL")
+    let commit = try Timing.milliseconds {
+      context.insert(feed)
+      try context.save()
+    }
+    try carry(from: writer, to: phone)
+    let merge = try Timing.milliseconds { _ = try reading.sync() }
+    let fields: [(String, String)] = [
+      ("objects", String(size)),
+      ("join_first_open_ms", BenchNumber.json(join)),
+      ("open_dashboard_writer_ms", BenchNumber.json(writerDashboard)),
+      ("open_dashboard_joined_ms", BenchNumber.json(phoneDashboard)),
+      ("local_commit_ms", BenchNumber.json(commit)),
+      ("one_arrival_merge_ms", BenchNumber.json(merge)),
+      ("peak_rss_mb", BenchNumber.json(Timing.peakResidentMegabytes())),
+    ]
+    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  /// Copies the change files the phone lacks, as a sync engine would.
+  private func carry(from writer: URL, to phone: URL) throws {
+    let files = FileManager.default
+    let source = AppGroup.storeURL(in: writer).appendingPathComponent("changes")
+    let target = AppGroup.storeURL(in: phone).appendingPathComponent("changes")
+    for device in try files.contentsOfDirectory(atPath: source.path) where !device.hasPrefix(".") {
+      let into = target.appendingPathComponent(device)
+      try files.createDirectory(at: into, withIntermediateDirectories: true)
+      for name in try files.contentsOfDirectory(atPath: source.appendingPathComponent(device).path)
+      where !name.hasPrefix(".") && !files.fileExists(atPath: into.appendingPathComponent(name).path) {
+        try files.copyItem(at: source.appendingPathComponent(device).appendingPathComponent(name), to: into.appendingPathComponent(name))
+      }
+    }
+  }
+}
