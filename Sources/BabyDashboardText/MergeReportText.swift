@@ -14,11 +14,12 @@ public enum MergeReportText {
     func owner(_ id: UUID?) -> String { id.flatMap { babies[$0] }.map { "\($0)'s" } ?? "an orphan" }
     func time(_ date: Date) -> String { TimeText.clock(date, in: zone) }
     var counts: [String: Int] = [:]
-    // Babies first, then events newest first, as the history lists them.
+    // Babies first, in the dashboard's order, then events newest first, as the history lists them.
     func order(_ change: MergeReport.Change) -> (Int, Double, String) {
-      let object = change.before ?? change.after
+      let object = change.after ?? change.before
+      if let baby = object as? BabyProfile { return (0, baby.createdAt.timeIntervalSince1970, change.id.uuidString) }
       let time = (object as? FeedSession)?.startTime ?? (object as? DiaperChange)?.timestamp
-      return (time == nil ? 0 : 1, -(time?.timeIntervalSince1970 ?? 0), change.id.uuidString)
+      return (1, -(time?.timeIntervalSince1970 ?? 0), change.id.uuidString)
     }
     for change in report.changes.sorted(by: { order($0) < order($1) }) {
       switch (change.before, change.after) {

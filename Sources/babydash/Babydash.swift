@@ -62,6 +62,11 @@ enum Babydash {
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
       if let warning = opened.housekeepingWarning { try output.error("babydash: warning: \(warning)") }
+      // What the other phones changed, merged before this command read or wrote (sync now says
+      // it on its own output).
+      if command.words != ["sync", "now"], let line = try opened.mergeReportLine() {
+        try output.error("babydash: merged first: \(line)")
+      }
       return 0
     } catch let error as OutputError where error.isClosedPipe {
       // The reader stopped reading (`| head -1`): as `head` users expect, no message; 74 says

@@ -37,6 +37,8 @@ import Testing
     let first = try on(dad, dadSync, at: "2026-03-10T06:05:00Z", ["baby", "list"])
     #expect(first.status == 0)
     #expect(first.stdout.contains("Mia") && first.stdout.contains("Leo"), "\(first.stdout)")
+    #expect(first.stderr.contains("babydash: merged first: From "), "any command that merged says what: \(first.stderr)")
+    #expect(first.stderr.contains("Mia added; Leo added."), "\(first.stderr)")
     // A partition: each phone logs a feed of Mia, Dad's the newer; only Mom logs Leo's.
     #expect(try on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"]).status == 0)
     #expect(try on(mom, momSync, at: "2026-03-10T07:31:00Z", ["feed", "log", "Leo", "--start", "07:05", "--end", "07:25", "--amount", "4oz"]).status == 0)

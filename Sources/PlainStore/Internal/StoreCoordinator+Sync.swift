@@ -25,7 +25,17 @@ extension StoreCoordinator {
       try lock.withLock(timeout: options.lockTimeout) {
         try state.withLock { state -> Transaction? in
           try catchUp(&state)
-          return try mergeArrived(&state, files: files, always: false).flatMap { $0.changesObjects ? $0.transaction : nil }
+          let merged = try mergeArrived(&state, files: files, always: false)
+          // A merge keeps the cache as a commit does: a device that only reads (a phone that
+          // joined a family, the widget) compacts what it merged into segments and a manifest,
+          // rather than reading the merge's log record back at every open.
+          if merged != nil,
+            state.sequence - state.manifest.sequence >= options.compactionThreshold
+              || state.changesSinceManifest >= Self.compactionChangeThreshold
+          {
+            do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
+          }
+          return merged.flatMap { $0.changesObjects ? $0.transaction : nil }
         }
       }
     }
