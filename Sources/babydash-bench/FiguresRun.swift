@@ -67,5 +67,5 @@ struct FiguresRun {
 
 /// A progress line on standard error, so standard output stays the table and the JSON lines.
 func progress(_ text: String) {
-  FileHandle.standardError.write(Data("\(text)\n".utf8))
+  writeStandardError("\(text)\n")
 }

@@ -26,7 +26,7 @@ struct JoinBench {
     let reading = try StoreContainer.babyDashboard(inAppGroup: phone, options: StoreOptions(watchesOtherProcesses: false))
     let context = writing.newBackgroundContext()
     let feed = FeedSession(
-      uuid: BenchHistory.id(8, 0), profileID: BenchHistory(objects: size).babies[0].id, startTime: BenchHistory.now.addingTimeInterval(3_600),
+      uuid: BenchHistory.id(8, 0), profileID: bench.history.babies[0].id, startTime: BenchHistory.now.addingTimeInterval(3_600),
       endTime: BenchHistory.now.addingTimeInterval(4_500), amountValue: 90, amountUnitSymbol: "mL")
     let commit = try Timing.milliseconds {
       context.insert(feed)

@@ -9,7 +9,7 @@ do {
   options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
 } catch {
   if let message = error.message {
-    FileHandle.standardError.write(Data("babydash-bench: \(message)\n\(BenchOptions.usage)\n".utf8))
+    writeStandardError("babydash-bench: \(message)\n\(BenchOptions.usage)\n")
     exit(64)
   }
   print(BenchOptions.usage)
@@ -41,7 +41,7 @@ do {
   case .peer(let executable):
     let peer = URL(fileURLWithPath: executable)
     guard FileManager.default.isExecutableFile(atPath: peer.path) else {
-      FileHandle.standardError.write(Data("babydash-bench: no executable at '\(executable)' for --peer\n".utf8))
+      writeStandardError("babydash-bench: no executable at '\(executable)' for --peer\n")
       exit(64)
     }
     print(try PairRunner(options: options, peer: peer, scratch: scratch).run())
@@ -53,7 +53,7 @@ do {
         if options.scratch == nil { try? FileManager.default.removeItem(at: scratch) }
         exit(0)
       } catch {
-        FileHandle.standardError.write(Data("babydash-bench: error: \(error)\n".utf8))
+        writeStandardError("babydash-bench: error: \(error)\n")
         exit(1)
       }
     }
@@ -67,6 +67,6 @@ do {
     for figures in results { print(figures.jsonLine) }
   }
 } catch {
-  FileHandle.standardError.write(Data("babydash-bench: error: \(error)\n".utf8))
+  writeStandardError("babydash-bench: error: \(error)\n")
   exit(1)
 }

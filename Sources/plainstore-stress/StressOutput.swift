@@ -4,7 +4,7 @@ import Foundation
 /// reaches the pipe whole even if the process is killed right after.
 enum StressOutput {
   static func line(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    emit(text + "\n", to: STDOUT_FILENO)
   }
 
   /// `phase <name>`: the work the process starts now, so that a test that kills it knows
@@ -14,7 +14,20 @@ enum StressOutput {
   }
 
   static func fail(_ text: String) -> Never {
-    FileHandle.standardError.write(Data(("plainstore-stress: " + text + "\n").utf8))
+    emit("plainstore-stress: " + text + "\n", to: STDERR_FILENO)
     exit(1)
+  }
+
+  /// One `write` of the whole text (FileHandle's traps on a closed pipe or a full disk); a
+  /// parent that stopped reading ends this process with 74, the tools' I/O status.
+  private static func emit(_ text: String, to descriptor: Int32) {
+    let bytes = Array(text.utf8)
+    var done = 0
+    while done < bytes.count {
+      let written = bytes[done...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { exit(74) }
+      done += written
+    }
   }
 }
