@@ -500,6 +500,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// Change files written with a newer schema version than this program's: left out of the
   /// merge until the program is updated (display paths).
   var awaitingUpdate: [String] = []
+  /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a
+  /// merge has folded every file into a cache that keeps it.
+  var retired: RetiredObjects?
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })
@@ -513,6 +516,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     self.manifest = manifest
     sequence = manifest.sequence
     folded = manifest.folded ?? FoldedChanges()
+    retired = manifest.retired
     clock.observe(folded.newestClock)
     for (name, table) in tables {
       for (segment, entry) in manifest.segments[name] ?? [:] {
@@ -543,6 +547,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       if let from = entry.changes[index].from, from != segment {
         table.apply(.remove(entry.changes[index].id), to: from, sequence: entry.sequence)
       }
+      if entry.changes[index].kind == .delete {
+        retired?.insert(ObjectKey(entity: entity, id: entry.changes[index].id))
+      }
       if let value = entry.changes[index].value {
         table.apply(
           .put(value, entry.changes[index].encoded), to: segment, sequence: entry.sequence,
@@ -551,6 +558,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
         table.apply(.remove(entry.changes[index].id), to: segment, sequence: entry.sequence)
       }
     }
+    if let all = entry.retired { retired = all }
     sequence = entry.sequence
     changesSinceManifest += entry.changes.count
     for stamp in entry.folded ?? [] {
@@ -602,6 +610,10 @@ public struct StoreStatistics: Sendable, Equatable {
   public var cacheRebuilds = 0
   /// Change files of other devices (or of a crashed commit of this one) merged in.
   public var changeFilesMerged = 0
+  /// Merges that folded only the files that arrived, onto the objects they touch.
+  public var arrivalOnlyMerges = 0
+  /// Merges and rebuilds that folded every change file.
+  public var fullFolds = 0
   /// Housekeeping after a durable commit (cache files, compaction) that failed: the commit
   /// stands; the cache is repaired from the change files at the next open.
   public var housekeepingFailures = 0

@@ -28,6 +28,7 @@ import Testing
       }
     var failures: [String] = []
     var steps = 0
+    var merges = (arrivalOnly: 0, full: 0)
     for seed in seeds {
       var run = DifferentialRun(seed: UInt64(seed))
       do {
@@ -37,9 +38,15 @@ import Testing
         if failures.count >= 3 { break }
       }
       steps += run.steps
+      merges.arrivalOnly += run.merges.arrivalOnly
+      merges.full += run.merges.full
     }
     #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-    print("DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps")
+    print(
+      "DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps, merges of the arrived files only: \(merges.arrivalOnly), full folds: \(merges.full)"
+    )
+    // Both roads into the cache are judged: a run where one never ran proves nothing of it.
+    if seeds.count >= 20 { #expect(merges.arrivalOnly >= steps / 10 && merges.full >= steps / 20) }
   }
 }
 
@@ -56,6 +63,8 @@ struct DifferentialRun {
   let scratch: URL
   var steps = 0
   var log: [String] = []
+  /// Merges each road made, over every container of the run.
+  var merges = (arrivalOnly: 0, full: 0)
   /// Every file the engine has seen whole, as it must arrive.
   var published: [String: Data] = [:]
   /// The simulated wall clock: a few minutes a step, each device off it by its own skew.
@@ -94,6 +103,10 @@ struct DifferentialRun {
     for index in devices.indices {
       _ = try devices[index].container.sync()
       try checkCacheIsTheFold(index)
+    }
+    for device in devices {
+      merges.arrivalOnly += device.merges.arrivalOnly
+      merges.full += device.merges.full
     }
     let exports = try devices.map { try $0.export() }
     for index in exports.indices.dropFirst() where exports[index] != exports[0] {
@@ -287,6 +300,13 @@ struct DifferentialDevice {
   let root: URL
   let clock = DifferentialClock()
   var container: StoreContainer
+  /// Merges made by the containers this device has closed.
+  var closedMerges = (arrivalOnly: 0, full: 0)
+
+  /// Merges made by this device's containers, by road.
+  var merges: (arrivalOnly: Int, full: Int) {
+    (closedMerges.arrivalOnly + container.statistics.arrivalOnlyMerges, closedMerges.full + container.statistics.fullFolds)
+  }
 
   init(index: Int, root: URL) throws {
     self.index = index
@@ -339,6 +359,8 @@ struct DifferentialDevice {
 
   /// The app loses its cache: the container goes, `local/` with it, and the store opens again.
   mutating func loseLocalFolder() throws {
+    closedMerges.arrivalOnly += container.statistics.arrivalOnlyMerges
+    closedMerges.full += container.statistics.fullFolds
     container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
     try FileManager.default.removeItem(at: root.appendingPathComponent("local"))
     container = try Self.open(root, clock: clock, index: index)
