@@ -516,7 +516,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     self.manifest = manifest
     sequence = manifest.sequence
     folded = manifest.folded ?? FoldedChanges()
-    retired = manifest.retired
+    // An empty cache that has folded nothing knows of nothing it does not show.
+    retired = manifest.retired ?? (manifest == Manifest() ? RetiredObjects() : nil)
     clock.observe(folded.newestClock)
     for (name, table) in tables {
       for (segment, entry) in manifest.segments[name] ?? [:] {
