@@ -103,7 +103,6 @@ extension StoreCoordinator {
       guard !current.isEmpty || !target.isEmpty else { continue }
       diff.add(entity: entity.name, table: try state.table(entity.name), current: current, target: target)
     }
-    state.crashedCommits = []
     let entry = try recordMerge(diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, &state, files)
     state.statistics.arrivalOnlyMerges += 1
     return .merged(entry)
