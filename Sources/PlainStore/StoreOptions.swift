@@ -52,6 +52,10 @@ public struct StoreOptions: Sendable {
   /// (evicted ones, this device's own included) waits for them, having asked; what has not come
   /// then is named by ``StoreContainer/syncStatus()`` and read once it comes.
   public var downloadWait: Duration = .seconds(2)
+  /// What keeps the app running while it holds the store's lock: iOS kills a suspended app that
+  /// holds a lock in a shared container. The platform's by default (an expiring activity on
+  /// iOS); an app that manages its own background tasks may give its own.
+  public var backgroundAssertion: BackgroundAssertion = .system
   /// The carrier's transport (tests give one over a simulated ubiquity container).
   var transport: (any ChangeTransport)? {
     get { carrier.transport }
