@@ -74,7 +74,7 @@
       let tokens = observers.map(ObserverToken.init)
       queue.addOperation { _ = query.value.start() }  // a query starts and stops on its own queue
       return UbiquityWatch {
-        for token in tokens { center.removeObserver(token.value) }
+        for token in tokens { NotificationCenter.default.removeObserver(token.value) }
         queue.addOperation { query.value.stop() }
         queue.waitUntilAllOperationsAreFinished()
       }
