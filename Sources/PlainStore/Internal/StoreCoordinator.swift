@@ -38,7 +38,7 @@ final class StoreCoordinator: Sendable {
     self.schema = schema
     self.options = options
     self.files = files
-    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint)
+    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
     self.state = Mutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try openFiles()

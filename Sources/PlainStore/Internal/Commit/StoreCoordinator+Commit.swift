@@ -203,12 +203,14 @@ extension StoreCoordinator {
     let bytes = try ChangeFileCodec.encode(change)
     let path = files.changes.display(change.device, change.fileName)
     guard bytes.count <= Self.journalRecordLimit else {
-      try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path)
+      _ = try files.changes.transport.coordinateCreating(atPath: filePath) { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path) }
       return WrittenChange(published: true, journalSize: nil)
     }
     let journalSize = try files.journal.append(CommitJournal.Record(device: change.device, sequence: change.sequence, bytes: bytes))
     do {
-      try FileSystem.createOnce(bytes, atPath: filePath, displayPath: path, durable: false, spare: spare)
+      _ = try files.changes.transport.coordinateCreating(atPath: filePath) {
+        try FileSystem.createOnce(bytes, atPath: $0, displayPath: path, durable: false, spare: spare)
+      }
       return WrittenChange(published: true, journalSize: journalSize)
     } catch {
       return WrittenChange(published: false, journalSize: journalSize)

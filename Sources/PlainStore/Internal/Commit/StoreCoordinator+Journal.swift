@@ -61,7 +61,7 @@ extension StoreCoordinator {
         try FileSystem.removeAnything(URL(fileURLWithPath: file), displayPath: path)  // left empty or torn by a power loss
       }
       try files.changes.makeDeviceFolder(record.device)
-      try FileSystem.createOnce(record.bytes, atPath: file, displayPath: path)
+      _ = try files.changes.transport.coordinateCreating(atPath: file) { try FileSystem.createOnce(record.bytes, atPath: $0, displayPath: path) }
       restored.append(path)
     }
     if !unflushed.isEmpty {
