@@ -49,6 +49,10 @@ public struct StoreOptions: Sendable {
   /// that a sync engine mirrors. (Internal until the iCloud Drive carrier is public; tests
   /// give a simulated ubiquity container.)
   var transport: (any ChangeTransport)?
+  /// Told the name of each step of the long work an open or a compaction does, as it begins
+  /// ("merge", "migrate", "compact: delete"…): the crash tests' child process prints them, so
+  /// that a test knows in which step its kill landed. Within this package only.
+  package var phaseObserver: (@Sendable (String) -> Void)?
 
   public init(
     author: String = "app",

@@ -284,7 +284,8 @@ enum FileSystem {
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
-  /// Creates a folder with mode 0700 if it is not there; refuses a symbolic link in its place.
+  /// Creates a folder with mode 0700 if it is not there, its name flushed into its parent;
+  /// refuses a symbolic link in its place.
   static func makeFolder(_ url: URL, displayPath: String) throws {
     var info = stat()
     if lstat(url.path, &info) == 0 {
@@ -294,8 +295,15 @@ enum FileSystem {
       default: throw StoreError(.damaged, path: displayPath, "is a file where a folder should be — move it aside.")
       }
     }
-    if mkdir(url.path, 0o700) != 0, errno != EEXIST { throw error(errno, displayPath, "cannot create the folder") }
+    if mkdir(url.path, 0o700) != 0 {
+      guard errno == EEXIST else { throw error(errno, displayPath, "cannot create the folder") }
+      return  // another process made it, and flushes its parent
+    }
     chmod(url.path, 0o700)
+    // A new folder's name is durable once its parent is flushed, like a file's: without it a
+    // power loss may take the folder with every file flushed into it since (the format-1
+    // migration's change file, a device's first commits). Once per folder, when it is made.
+    try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
   }
 
   /// The size of the regular file at `url`; nil if there is none.

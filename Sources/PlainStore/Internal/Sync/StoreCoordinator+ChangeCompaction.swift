@@ -55,6 +55,7 @@ extension StoreCoordinator {
       let hlc = state.clock.tick(now: options.clock())
       let snapshot = merged.snapshot(device: device, number: (taken.max() ?? 0) + 1, hlc: hlc, schemaVersion: schema.version)
       let path = files.changes.display(device, snapshot.fileName)
+      options.phaseObserver?("compact: snapshot")
       guard try files.changes.create(snapshot) else {
         throw StoreError(.damaged, path: path, "already exists — another copy of the store writes under this device's id; nothing was deleted.")
       }
@@ -79,6 +80,7 @@ extension StoreCoordinator {
     }
 
     var removed = false
+    options.phaseObserver?("compact: delete")
     for name in names {
       switch ChangeFileName.classify(name).kind {
       case .snapshot(let number) where number < current.number:
@@ -102,6 +104,7 @@ extension StoreCoordinator {
         state.statistics.housekeepingFailures += 1  // the deletions are only cleanup: redone next time
       }
     }
+    options.phaseObserver?("compact: done")
     return report
   }
 
