@@ -102,14 +102,14 @@ for site in $list; do
   file=${site%%:*}
   line=${site##*:}
   text=$(sed -n "${line}p" "$work/pristine/$file")
+  if grep -q "F_FULLFSYNC\|canImport(Darwin)" <<<"$text" || awk -v line="$line" 'NR <= line && /#if canImport\(Darwin\)/ { open = NR } NR <= line && /#else|#endif/ { open = 0 } END { exit !(open) }' "$work/pristine/$file"; then
+    printf '%-72s %s\n' "$site" "not run here: Apple platforms only"
+    continue
+  fi
   mutated=$file
   if ! mutate "$file" "$line" 2>"$work/mutate.log"; then
     printf '%-72s %s\n' "$site" "could not remove: $(cat "$work/mutate.log")"
     uncaught=$((uncaught + 1))
-    continue
-  fi
-  if grep -q "F_FULLFSYNC\|canImport(Darwin)" <<<"$text" || awk -v line="$line" 'NR <= line && /#if canImport\(Darwin\)/ { open = NR } NR <= line && /#else|#endif/ { open = 0 } END { exit !(open) }' "$work/pristine/$file"; then
-    printf '%-72s %s\n' "$site" "not run here: Apple platforms only"
     continue
   fi
   if ! swift build --package-path "$source" --scratch-path "$work/build" --product plainstore-stress >"$work/build.log" 2>&1; then

@@ -85,15 +85,17 @@ struct PowerLossExplorer: Sendable {
     try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
     try scenario.prepare(store)
     let before = folder.appendingPathComponent("before.store")
-    try FileManager.default.copyItem(at: store, to: before)
+    if FileManager.default.fileExists(atPath: store.path) { try FileManager.default.copyItem(at: store, to: before) }
     let initial = try listing(copyOf: before, scratch: folder, openArguments: scenario.openArguments)
 
-    // The recorded run, after the model has read the folder as it is before it.
-    var model = try PowerLossModel(before: store)
+    // The recorded run, after the model has read the folder the store is in (the store may
+    // not be there yet) as it is before it.
+    let parent = store.deletingLastPathComponent()
+    var model = try PowerLossModel(before: parent)
     let log = folder.appendingPathComponent("record")
     let run = try ToolRun.run(
       try MultiProcessChild.executableURL(), [scenario.mode, store.path] + scenario.arguments, scratch: folder,
-      environment: ["LD_PRELOAD": shim.path, "FAULT_ROOT": realPath(store), "FAULT_RECORD": log.path])
+      environment: ["LD_PRELOAD": shim.path, "FAULT_ROOT": realPath(parent), "FAULT_RECORD": log.path])
     guard run.status == 0 else {
       return Report(name: scenario.name, operations: "", failures: ["the recorded run exited \(run.status): \(run.stderr)"])
     }
@@ -169,7 +171,7 @@ struct PowerLossExplorer: Sendable {
         defer { try? FileManager.default.removeItem(at: place) }
         do {
           let opened = place.appendingPathComponent("Shared.store")
-          try PowerLossModel.materialize(frozen.tree(of: state), into: opened)
+          try PowerLossModel.materialize(frozen.tree(of: state), into: place)
           let check = try ToolRun.run(
             try MultiProcessChild.executableURL(), ["open", opened.path, "--list"] + scenario.openArguments, scratch: place)
           let label = "cut \(state.cut)/\(frozen.operationCount) (\(state.entries.values.reduce(0, +)) entry changes, \(state.data.values.reduce(0, +)) data changes on disk)"
@@ -201,6 +203,7 @@ struct PowerLossExplorer: Sendable {
 
   /// The sorted `item` lines of an open of a copy of `store`.
   func listing(copyOf store: URL, scratch: URL, openArguments: [String]) throws -> [String] {
+    guard FileManager.default.fileExists(atPath: store.path) else { return [] }  // no store yet
     let copy = scratch.appendingPathComponent("listing-\(UUID().uuidString).store")
     try FileManager.default.copyItem(at: store, to: copy)
     defer { try? FileManager.default.removeItem(at: copy) }

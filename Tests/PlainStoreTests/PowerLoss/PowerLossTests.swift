@@ -12,7 +12,7 @@ import Testing
   /// At least this many distinct states opened per scenario (fewer exist only if the operation
   /// stopped doing its work).
   static let floors: [String: Int] = [
-    "a small commit": 30, "a large commit": 10, "the journal's settling in a commit": 40, "the journal's settling at open": 6,
+    "a new store's first commits": 40, "a small commit": 30, "a large commit": 10, "the journal's settling in a commit": 40, "the journal's settling at open": 6,
     "change compaction": 40, "segment compaction": 40, "a cache rebuild": 30, "a merge": 30, "the format-1 migration": 30,
     "a schema migration": 40,
   ]
@@ -43,6 +43,9 @@ import Testing
 
   static var scenarios: [Scenario] {
     [
+      Scenario(
+        name: "a new store's first commits", prepare: { _ in },
+        mode: "write", arguments: ["--writer", "b", "--commits", "2"], expectation: .writer("b")),
       Scenario(
         name: "a small commit", prepare: { try stress(["write", "--writer", "a", "--commits", "3"], $0) },
         mode: "write", arguments: ["--writer", "b", "--commits", "2"], expectation: .writer("b")),

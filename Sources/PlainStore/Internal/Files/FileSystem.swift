@@ -117,6 +117,7 @@ enum FileSystem {
       // Not known to be durable, so not done: the file goes again, and the caller reports a
       // failure that matches what is on disk.
       unlink(path)
+      // No power-loss state needs this flush: it runs only after this folder's flush failed, which no run without a fault reaches; a disk that fails flushes may bring the file back, which is why the failure is reported (IOFaultTests).
       try? syncFolder(folder, displayPath: displayPath)
       throw error
     }

@@ -44,6 +44,7 @@ extension StoreCoordinator {
       options.phaseObserver?("migrate: clean-up")
       FileSystem.remove(old.manifestURL)
       for folder in [old.segmentsURL, old.logURL] { try? FileManager.default.removeItem(at: folder) }
+      // No power-loss state needs this flush: it makes the removal of format 1's files durable, and files of format 1 that a power loss brings back beside store.json at format 2 are never read (PowerLossTests: the format-1 migration).
       try? FileSystem.syncFolder(files.root, displayPath: files.rootName)
       options.phaseObserver?("migrated")
     }
