@@ -13,7 +13,7 @@ import Testing
   /// stopped doing its work).
   static let floors: [String: Int] = [
     "a new store's first commits": 40, "a small commit": 30, "a large commit": 10, "the journal's settling in a commit": 40, "the journal's settling at open": 6,
-    "change compaction": 40, "segment compaction": 40, "a cache rebuild": 30, "a merge": 30, "the format-1 migration": 30,
+    "change compaction": 40, "segment compaction": 40, "a cache rebuild": 30, "history pruning": 20, "a merge": 30, "the format-1 migration": 30,
     "a schema migration": 40,
   ]
 
@@ -91,6 +91,14 @@ import Testing
         name: "segment compaction", prepare: { try stress(["write", "--writer", "a", "--commits", "3"], $0) },
         mode: "write", arguments: ["--writer", "b", "--commits", "2", "--threshold", "4"], expectation: .writer("b"),
         check: { before, after in changed(before, after, under: "local/segments") ? nil : "no segment was written" }),
+      Scenario(
+        name: "history pruning",
+        prepare: { store in
+          try stress(["write", "--writer", "a", "--commits", "10", "--threshold", "4", "--retention", "0"], store)
+          try stress(["reader", "--name", "widget"], store)
+        },
+        mode: "reader", arguments: ["--name", "widget", "--consume-through", "9", "--prune-through", "9"], expectation: .unchanged,
+        check: { before, after in changed(before, after, under: "local/log") ? nil : "no log record was removed" }),
       Scenario(
         name: "a cache rebuild",
         prepare: { store in
