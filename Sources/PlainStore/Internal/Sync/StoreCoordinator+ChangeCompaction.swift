@@ -99,6 +99,7 @@ extension StoreCoordinator {
     }
     if removed {
       do {
+        // No power-loss state needs this flush: it makes the deletions durable, and a change file a power loss brings back is one the snapshot (flushed before any deletion) covers, merged as before and deleted by the next compaction (PowerLossTests: change compaction).
         try FileSystem.syncFolder(ownFolder, displayPath: files.changes.displayName + "/" + device.text)
       } catch {
         state.statistics.housekeepingFailures += 1  // the deletions are only cleanup: redone next time
