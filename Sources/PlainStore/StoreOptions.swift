@@ -61,6 +61,10 @@ public struct StoreOptions: Sendable {
     get { carrier.transport }
     set { carrier = SyncCarrier(newValue ?? FolderTransport()) }
   }
+  /// Told the name of each step of the long work an open or a compaction does, as it begins
+  /// ("merge", "migrate", "compact: delete"…): the crash tests' child process prints them, so
+  /// that a test knows in which step its kill landed. Within this package only.
+  package var phaseObserver: (@Sendable (String) -> Void)?
 
   public init(
     author: String = "app",

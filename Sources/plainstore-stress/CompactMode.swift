@@ -8,8 +8,9 @@ struct CompactMode {
 
   func run() throws {
     StressOutput.phase("open")
-    let container = try StoreContainer.file(
-      at: arguments.store, schema: StressSchema.v1, options: StoreOptions(author: "compact", watchesOtherProcesses: false))
+    var options = StoreOptions(author: "compact", watchesOtherProcesses: false)
+    options.phaseObserver = { StressOutput.phase($0) }  // the snapshot, the deletions, for the kill suites
+    let container = try StoreContainer.file(at: arguments.store, schema: StressSchema.v1, options: options)
     StressOutput.phase("compact")
     let report = try container.compactChanges()
     StressOutput.line("compacted \(report?.changeFilesDeleted ?? 0)")

@@ -12,15 +12,17 @@ enum StressOptions {
   static let writers = Option<Int>("--writers", "N", help: "writer processes (default 4)")
   static let name = Option<String>("--name", "R", help: "the reader's name")
   static let consumeThrough = Option<Int>("--consume-through", "S", help: "mark history consumed through sequence S")
+  static let pruneThrough = Option<Int>("--prune-through", "S", help: "then prune the history through sequence S")
   static let schema = Option<Int>("--schema", "1|2", help: "the schema version to open with (default 1)")
+  static let list = Flag("--list", help: "print every item, one `item <id> <writer> <batch> <part>` line each")
   static let help = Flag("--help", help: "show this help (also -h)")
 
   /// Each mode: its name, what it does, and the options it reads.
   static let modes: [(name: String, summary: String, options: [OptionSpec])] = [
     ("write", "commit batches, printing each as it lands", [writer.spec, commits.spec, parts.spec, threshold.spec, retention.spec, expectTotal.spec]),
     ("bench", "several writer processes at once on a fresh store", [writers.spec, commits.spec, threshold.spec]),
-    ("reader", "register a history reader", [name.spec, consumeThrough.spec]),
-    ("open", "open the store (migrates, merges or rebuilds as opening does)", [schema.spec]),
+    ("reader", "register a history reader", [name.spec, consumeThrough.spec, pruneThrough.spec]),
+    ("open", "open the store (migrates, merges or rebuilds as opening does)", [schema.spec, list.spec]),
     ("compact", "open the store and compact its change files (a snapshot, then this device's acknowledged files go)", []),
   ]
 
@@ -68,6 +70,9 @@ struct StressArguments {
   }
 
   /// The value of `option`, or `fallback` when it was not given.
+  /// Whether `flag` was given.
+  func has(_ flag: Flag) -> Bool { parsed.has(flag) }
+
   func value<Value>(_ option: Option<Value>, default fallback: Value) throws(StressUsageError) -> Value {
     do {
       return try parsed.value(option) ?? fallback

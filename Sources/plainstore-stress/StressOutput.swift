@@ -13,6 +13,11 @@ enum StressOutput {
     line("phase \(name)")
   }
 
+  /// Many lines in one go (a listing), not one write each.
+  static func block(_ text: String) {
+    emit(text, to: STDOUT_FILENO)
+  }
+
   static func fail(_ text: String) -> Never {
     emit("plainstore-stress: " + text + "\n", to: STDERR_FILENO)
     exit(1)

@@ -65,6 +65,37 @@ import Testing
     #endif
   }
 
+  /// Issue #31: a commit whose journal record cannot be flushed, and whose record the journal
+  /// then cannot be cut back to drop (every ftruncate fails too): the command fails, and no
+  /// later open saves the commit after all — the record is spoiled in place.
+  @Test func aFailedCommitWhoseJournalCannotBeCutBackDoesNotComeBack() throws {
+    #if os(Linux)
+      let matrix = try DamageMatrix.make()
+      defer { matrix.removeAll() }
+      let injection: FaultInjection
+      switch try FaultInjection.build(into: matrix.scratch) {
+      case .success(let built): injection = built
+      case .failure(let reason):
+        CannotRun.report("I/O faults", "\(reason)")
+        return
+      }
+      let write = ["--now", DamageMatrix.now, "diaper", "Mia", "pee"]
+      let probe = matrix.scratch.appendingPathComponent("probe")
+      try FileManager.default.copyItem(at: matrix.seed, to: probe)
+      let flush = try #require(
+        try injection.points(probe, write, scratch: matrix.scratch).first { $0.operation == "fsync" && $0.path.hasSuffix("local/journal") })
+      let group = matrix.scratch.appendingPathComponent("group")
+      try FileManager.default.copyItem(at: matrix.seed, to: group)
+      let (result, hit) = try injection.run(group, write, scratch: matrix.scratch, fault: flush, extra: ["FAULT_ALSO": "truncate"])
+      #expect(hit)
+      #expect(result.status == 74, "\(result.stderr)")
+      let export = try DamageMatrix.run(group, DamageMatrix.now, ["export"], scratch: matrix.scratch, expect: 0)
+      #expect(export.stdout == matrix.baselineExport, "the failed commit came back")
+    #else
+      CannotRun.report("I/O faults", "the LD_PRELOAD shim is Linux-only")
+    #endif
+  }
+
   /// A commit; a commit that compacts; a read and a write that merge another device's change.
   static func scenarios(_ matrix: DamageMatrix) throws -> [Scenario] {
     func copy(_ name: String) throws -> URL {

@@ -41,9 +41,10 @@ import Testing
     #expect(try snapshotFiles(folder.store) == before)
   }
 
-  /// SIGKILL at random moments of opening a format-1 store: every time, the store opens
-  /// afterwards with every object, as format 1 or as format 2 (the open that checks finishes an
-  /// interrupted migration: that is what this checks).
+  /// SIGKILL at random moments of a format-1 store's migration (after the child's
+  /// `phase migrate`): a store left at format 1 has every file of format 1 as it was, byte for
+  /// byte (checked before anything opens it), and every time the store opens afterwards with
+  /// every object (that open finishes an interrupted migration: that is what it checks).
   @Test func aMigrationKilledAtAnyMomentLosesNothing() async throws {
     let tests = self
     let (phases, failure) = try await onOwnThread { () throws -> (KillPhases, String?) in
@@ -51,15 +52,23 @@ import Testing
       defer { folder.remove() }
       var random = SplitMix64(seed: 0x1F0_2F0)
       var phases = KillPhases()
+      // The kills aim within a window that follows how long a migration takes here.
+      var window: UInt64 = 20_000
       for round in 0..<Self.kills {
         try? FileManager.default.removeItem(at: folder.store)
         let items = FormatOneStore.items(200, seed: round)
         try FormatOneStore.write(items, to: folder.store)
+        let original = Self.formatOneFiles(folder.store)
         let child = try MultiProcessChild(["open", folder.store.path])
-        _ = child.waitForLine(startingWith: "phase open", timeout: .seconds(60))  // past the process's start-up
-        usleep(UInt32(random.next() % 60_000))
+        _ = child.waitForLine(startingWith: "phase migrate", timeout: .seconds(60))  // past start-up and the open's first reads
+        usleep(UInt32(random.next() % window))
         child.kill()
-        phases.record(child, killed: child.waitForExit() == -SIGKILL)
+        let phase = phases.record(child, killed: child.waitForExit() == -SIGKILL)
+        window = phase == "migrate" ? min(window * 11 / 10, 200_000) : max(window * 3 / 4, 1_000)
+        let header = try String(contentsOf: folder.store.appendingPathComponent("store.json"), encoding: .utf8)
+        if header.contains(#""formatVersion":1"#), Self.formatOneFiles(folder.store) != original {
+          return (phases, "round \(round): killed in '\(phase)', the store is at format 1 but its files changed")
+        }
         let found = try tests.fetchAll(folder.store)
         if found != items { return (phases, "round \(round): \(found.count) of \(items.count) objects after the kill") }
       }
@@ -67,8 +76,18 @@ import Testing
     }
     #expect(failure == nil, "\(failure ?? "")")
     print("FormatOneMigrationTests: \(Self.kills) rounds, kills by phase: \(phases); every object present after each")
-    #expect(phases.shortfalls(["open": Self.kills / 2]) == [], "\(phases)")
+    #expect(phases.shortfalls(["migrate": Self.kills / 2]) == [], "\(phases)")
   }
 
   static let kills = 100
+
+  /// The files format 1 has (not the new layout's changes/ and local/), with their bytes.
+  static func formatOneFiles(_ store: URL) -> [String: Data] {
+    var files: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: store.path) else { return [:] }
+    for case let path as String in walker where !path.hasPrefix("changes") && !path.hasPrefix("local") {
+      if let data = try? Data(contentsOf: store.appendingPathComponent(path)) { files[path] = data }
+    }
+    return files
+  }
 }

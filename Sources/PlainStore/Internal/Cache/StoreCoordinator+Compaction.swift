@@ -39,6 +39,7 @@ extension StoreCoordinator {
     // one, file then folder, were 3–6 % of the save). Their names carry the new sequence, so
     // until the manifest is written nothing refers to them.
     if let first = written.first {
+      // No power-loss state needs this flush: the segments are the cache's, and one a power loss took or tore fails its checksum in the manifest and the cache is rebuilt from changes/; the flush spares that rebuild (PowerLossTests: segment compaction, a merge).
       try FileSystem.flushToDisk(
         paths: written.map { files.segmentsURL.appendingPathComponent($0).path }, folders: [files.segmentsURL],
         displayPath: files.display(files.segmentPath(first)))
@@ -76,7 +77,9 @@ extension StoreCoordinator {
     }
     if files.log.removeStreams(through: keep) { removed = true }
     if removed {
+      // No power-loss state needs this flush: a segment file a power loss brings back is one no manifest names, passed over and removed by the next compaction (PowerLossTests: segment compaction).
       try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
+      // No power-loss state needs this flush: a log stream a power loss brings back holds records the manifest covers, passed over and removed by the next compaction (PowerLossTests: segment compaction).
       try? FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
     }
   }

@@ -66,6 +66,7 @@ extension StoreCoordinator {
         let limit = min(token.sequence, state.manifest.sequence, readersFloor(state.manifest))
         if try files.log.removeRecords(through: limit) {
           state.logCursor = nil  // its stream may be gone
+          // No power-loss state needs this flush: the log is the cache's and never flushed (a commit's appends are not either); a record a power loss takes or brings back is read again from changes/ or passed over (PowerLossTests: history pruning).
           try FileSystem.syncFolder(files.logURL, displayPath: files.log.displayName)
         }
       } else {

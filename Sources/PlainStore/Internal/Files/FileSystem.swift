@@ -117,6 +117,7 @@ enum FileSystem {
       // Not known to be durable, so not done: the file goes again, and the caller reports a
       // failure that matches what is on disk.
       unlink(path)
+      // No power-loss state needs this flush: it runs only after this folder's flush failed, which no run without a fault reaches; a disk that fails flushes may bring the file back, which is why the failure is reported (IOFaultTests).
       try? syncFolder(folder, displayPath: displayPath)
       throw error
     }
@@ -284,7 +285,8 @@ enum FileSystem {
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
-  /// Creates a folder with mode 0700 if it is not there; refuses a symbolic link in its place.
+  /// Creates a folder with mode 0700 if it is not there, its name flushed into its parent;
+  /// refuses a symbolic link in its place.
   static func makeFolder(_ url: URL, displayPath: String) throws {
     var info = stat()
     if lstat(url.path, &info) == 0 {
@@ -296,10 +298,14 @@ enum FileSystem {
     }
     if mkdir(url.path, 0o700) != 0 {
       guard errno == EEXIST else { throw error(errno, displayPath, "cannot create the folder") }
-    } else {
-      DataProtection.apply(toItemAtPath: url.path)
+      return  // another process made it, and flushes its parent
     }
+    DataProtection.apply(toItemAtPath: url.path)
     chmod(url.path, 0o700)
+    // A new folder's name is durable once its parent is flushed, like a file's: without it a
+    // power loss may take the folder with every file flushed into it since (the format-1
+    // migration's change file, a device's first commits). Once per folder, when it is made.
+    try syncFolder(url.deletingLastPathComponent(), displayPath: displayPath)
   }
 
   /// Creates a file (mode 0600 before the umask), failing when the name is taken: the

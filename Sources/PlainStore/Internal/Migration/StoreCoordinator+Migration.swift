@@ -13,6 +13,7 @@ extension StoreCoordinator {
       guard let header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder),
         header.formatVersion < StoreFiles.formatVersion
       else { return }  // another process migrated it meanwhile
+      options.phaseObserver?("migrate")
       let reader = try StoreCoordinator(format1: files.root, schema: schema, options: options)
       var objects: [ObjectChange] = []
       try reader.state.withLock { state in
@@ -40,9 +41,12 @@ extension StoreCoordinator {
       var migrated = header
       migrated.formatVersion = StoreFiles.formatVersion
       try files.write(migrated, to: files.headerURL, relative: "store.json", encoder: StoreCoding.makeEncoder())
+      options.phaseObserver?("migrate: clean-up")
       FileSystem.remove(old.manifestURL)
       for folder in [old.segmentsURL, old.logURL] { try? FileManager.default.removeItem(at: folder) }
+      // No power-loss state needs this flush: it makes the removal of format 1's files durable, and files of format 1 that a power loss brings back beside store.json at format 2 are never read (PowerLossTests: the format-1 migration).
       try? FileSystem.syncFolder(files.root, displayPath: files.rootName)
+      options.phaseObserver?("migrated")
     }
   }
 }

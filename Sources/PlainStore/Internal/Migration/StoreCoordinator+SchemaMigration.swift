@@ -19,6 +19,7 @@ extension StoreCoordinator {
       }
       try refuseNewerSchema(header, files)
       guard header.schemaVersion < schema.version else { return false }
+      options.phaseObserver?("schema migration")
       // A device id that does not read is the cache's loss: the rebuild below takes a new one.
       let device = (try? readDeviceID(files)) ?? nil
       let trial = fold(try files.changes.scan(own: device, readableSchema: schema.version))
@@ -30,6 +31,7 @@ extension StoreCoordinator {
       try rebuildCache(
         files, because: "the store was at schema version \(header.schemaVersion); its cache was rebuilt in version \(schema.version) (\(migrationNames(after: header.schemaVersion))).")
       try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: StoreCoding.makeEncoder())
+      options.phaseObserver?("schema migrated")
       return true
     }
     if !migrated { try openCache(files) }

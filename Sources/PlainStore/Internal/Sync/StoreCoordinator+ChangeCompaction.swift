@@ -62,6 +62,7 @@ extension StoreCoordinator {
       let hlc = state.clock.tick(now: options.clock())
       let snapshot = merged.snapshot(device: device, number: (taken.max() ?? 0) + 1, hlc: hlc, schemaVersion: schema.version)
       let path = files.changes.display(device, snapshot.fileName)
+      options.phaseObserver?("compact: snapshot")
       guard try files.changes.create(snapshot) else {
         throw StoreError(.damaged, path: path, "already exists — another copy of the store writes under this device's id; nothing was deleted.")
       }
@@ -86,6 +87,7 @@ extension StoreCoordinator {
     }
 
     var removed = false
+    options.phaseObserver?("compact: delete")
     for name in names {
       switch ChangeFileName.classify(name).kind {
       case .snapshot(let number) where number < current.number:
@@ -104,11 +106,13 @@ extension StoreCoordinator {
     }
     if removed {
       do {
+        // No power-loss state needs this flush: it makes the deletions durable, and a change file a power loss brings back is one the snapshot (flushed before any deletion) covers, merged as before and deleted by the next compaction (PowerLossTests: change compaction).
         try FileSystem.syncFolder(ownFolder, displayPath: files.changes.displayName + "/" + device.text)
       } catch {
         state.statistics.housekeepingFailures += 1  // the deletions are only cleanup: redone next time
       }
     }
+    options.phaseObserver?("compact: done")
     return report
   }
 

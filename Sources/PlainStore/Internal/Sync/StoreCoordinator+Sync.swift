@@ -25,6 +25,7 @@ extension StoreCoordinator {
       try lock.withLock(timeout: options.lockTimeout) {
         try state.withLock { state -> Transaction? in
           try catchUp(&state)
+          options.phaseObserver?("merge")
           let merged = try mergeArrived(&state, files: files, always: false)
           // A merge keeps the cache as a commit does: a device that only reads (a phone that
           // joined a family, the widget) compacts what it merged into segments and a manifest,
@@ -33,8 +34,10 @@ extension StoreCoordinator {
             state.sequence - state.manifest.sequence >= options.compactionThreshold
               || state.changesSinceManifest >= Self.compactionChangeThreshold
           {
+            options.phaseObserver?("merge: compact")
             do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
           }
+          options.phaseObserver?("merged")
           return merged.flatMap { $0.changesObjects ? $0.transaction : nil }
         }
       }

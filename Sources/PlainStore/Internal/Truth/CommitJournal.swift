@@ -58,10 +58,29 @@ struct CommitJournal: Sendable {
       guard FileSystem.flush(fd, dataOnly: true) == 0 else { throw FileSystem.error(errno, displayPath, "cannot flush to disk") }
       if size == 0 { try FileSystem.syncFolder(url.deletingLastPathComponent(), displayPath: displayPath) }
     } catch {
-      _ = ftruncate(fd, before)
+      try cutBack(fd, to: before, after: error)
       throw error
     }
     return Int(before) + frame.count
+  }
+
+  /// Takes a failed append's record back out, so that no open writes its commit's change file.
+  /// When the journal cannot be cut, the record's tag is spoiled in place (a record without its
+  /// tag is skipped); when that fails too, the error says the commit may come back.
+  private func cutBack(_ fd: Int32, to size: off_t, after failure: Error) throws {
+    guard ftruncate(fd, size) != 0 else { return }
+    let code = errno
+    // Not through `fd`: it appends, and on Linux a pwrite to a file opened to append appends.
+    let spoiler = open(url.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    if spoiler >= 0 {
+      defer { close(spoiler) }
+      var mark = UInt8(ascii: "x")
+      if pwrite(spoiler, &mark, 1, size) == 1 { return }
+    }
+    throw StoreError(
+      .io(code), path: displayPath,
+      "\(failure) — and the record of this failed commit cannot be taken back out (\(String(cString: strerror(code)))): "
+        + "the next open may save it after all; check the disk, then move local/journal aside before opening the store again.")
   }
 
   /// The journal's size in bytes; 0 when it is empty or not there.
