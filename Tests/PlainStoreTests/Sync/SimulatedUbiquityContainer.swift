@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 @testable import PlainStore
 
@@ -20,7 +19,7 @@ final class SimulatedUbiquityContainer: ChangeTransport {
     var available = true
   }
 
-  private let state = Mutex(State())
+  private let state = StoreMutex(State())
   private let folder = FolderTransport()
 
   var isAvailable: Bool { state.withLock { $0.available } }
