@@ -16,8 +16,8 @@
 /// report left is a real race. A `pthread_mutex` is in every Apple SDK (iOS and watchOS
 /// included), so one implementation serves all platforms; it must not move once initialized,
 /// hence the class and the separately allocated lock. The value lives behind a pointer too, as
-/// in `Mutex`: a stored `var` would add Swift's own access checks, which TSan reports as races
-/// between the lock's holder and a thread that has not yet taken it (seen with `StoreMutex(())`).
+/// in `Mutex`: with a stored `var`, TSan reported Swift access races on an empty value
+/// (`StoreMutex(())`, a lock that only orders its callers) that no lock could order.
 ///
 /// ```swift
 /// let counts = StoreMutex([String: Int]())
