@@ -1,6 +1,5 @@
 import Foundation
 import PlainStore
-import Synchronization
 
 /// Keeps the widget's snapshot file current: the app's counterpart of observing
 /// `.NSPersistentStoreRemoteChange` and calling `refreshBabyWidgetSnapshots`.
@@ -51,9 +50,9 @@ public final class BabyWidgetSnapshotObserver: Sendable {
   /// The zone whose calendar day is "today" in the counts.
   public let timeZone: TimeZone
   private let now: @Sendable () -> Date
-  private let state = Mutex(State())
+  private let state = StoreMutex(State())
   private let subscribers = SubscriberRegistry<Refresh>()
-  private let refreshing = Mutex(())
+  private let refreshing = StoreMutex(())
 
   /// An observer that writes the snapshots to `fileURL`.
   ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PlainStore
 
 /// A ``KeyValueStore`` on a `UserDefaults` suite: what the app uses on Apple platforms.
 ///
@@ -11,7 +11,7 @@ import Synchronization
 public final class UserDefaultsKeyValueStore: @unchecked Sendable, KeyValueStore {
   // @unchecked: `defaults` is only touched inside `lock`.
   private let defaults: UserDefaults
-  private let lock = Mutex(())
+  private let lock = StoreMutex(())
 
   /// The suite's name.
   public let suiteName: String

@@ -1,17 +1,17 @@
 import BabyDashboard
 import Foundation
-import Synchronization
+import PlainStore
 
 /// A ``KeyValueStore`` in memory, for tests and previews; it never touches the disk.
 ///
 /// A real part of the API, not a test hack: it behaves like the other stores, and a preview can
 /// seed it with the last-feed amounts it shows.
 public final class InMemoryKeyValueStore: KeyValueStore {
-  private let values: Mutex<[String: Data]>
+  private let values: StoreMutex<[String: Data]>
 
   /// An empty store, or one holding `values`.
   public init(_ values: [String: Data] = [:]) {
-    self.values = Mutex(values)
+    self.values = StoreMutex(values)
   }
 
   public func data(forKey key: String) -> Data? {

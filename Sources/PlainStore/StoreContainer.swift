@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A store and its contexts: the counterpart of `NSPersistentContainer` / SwiftData's
 /// `ModelContainer`. Three kinds share one API:
@@ -25,7 +24,7 @@ public final class StoreContainer: Sendable {
   private let mainContext: StoreContext
   /// The watchers of the local log (other processes' commits) and of the sync folder (other
   /// devices' files), while watching.
-  private let watchers = Mutex<[any ArrivalWatch]>([])
+  private let watchers = StoreMutex<[any ArrivalWatch]>([])
 
   private init(coordinator: StoreCoordinator, directory: URL?, isTemporary: Bool) {
     self.coordinator = coordinator

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A scratchpad over the store: the counterpart of `NSManagedObjectContext` / SwiftData's
 /// `ModelContext`, for value entities.
@@ -12,7 +11,7 @@ public final class StoreContext: Sendable {
   let coordinator: StoreCoordinator
   /// Written into the transactions this context commits.
   public let author: String
-  private let changes = Mutex(PendingChanges())
+  private let changes = StoreMutex(PendingChanges())
 
   init(coordinator: StoreCoordinator, author: String) {
     self.coordinator = coordinator

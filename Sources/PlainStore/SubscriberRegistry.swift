@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscribers of an event, each an unbounded `AsyncStream`: the one registry behind every
 /// "from now on, as async sequence" API (a container's transactions and remote changes, and a
@@ -14,7 +13,7 @@ public final class SubscriberRegistry<Element: Sendable>: Sendable {
     var continuations: [Int: AsyncStream<Element>.Continuation] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = StoreMutex(State())
 
   public init() {}
 

@@ -1,14 +1,13 @@
 @testable import BabyDashboard
 import Foundation
 import PlainStore
-import Synchronization
 import Testing
 
 /// The report's text, which `babydash import` prints: exact and stable.
 @Suite struct LegacyImportReportTests {
   /// A clock that starts at the harness's `now` and moves on by `step` at every reading.
   static func steppingClock(step: TimeInterval) -> @Sendable () -> Date {
-    let readings = Mutex(0)
+    let readings = StoreMutex(0)
     return {
       let count = readings.withLock { value in
         defer { value += 1 }

@@ -1,6 +1,6 @@
 @testable import BabyDashboard
 import Foundation
-import SwiftDataStoreBuilder
+@testable import SwiftDataStoreBuilder
 import Testing
 
 /// Reading a SwiftData store: every value, from the main file and the `-wal`, in every shape the
@@ -104,6 +104,35 @@ import Testing
     try store.build(family, with: builder)
     let contents = try store.reader().load()
     #expect(contents.summary.modelSource == .namingRule("Z_MODELCACHE holds no model"))
+    #expect(contents.export == family.withUnknownProfilesAsNone())
+  }
+
+  /// Found by `Scripts/fuzz.sh` (plist): a keyed archive whose string claims a length near
+  /// Int.max made the reader's bounds check overflow and trap, so the import crashed.
+  @Test func aModelCacheWithAnImpossibleLengthFallsBackToTheNamingRuleInsteadOfCrashing() throws {
+    let store = try SwiftDataStoreFolder()
+    defer { store.remove() }
+    let family = try SwiftDataStoreFolder.familyExport()
+    let encoded = [
+      "YnBsaXN0MDDUAQIDBAUsLzBYJG9iamVjdHNUJHRvcFgkdmVyc2lvblkkYXJjaGl2ZXKoBgcOFRYdJCVVJG51bGzSCAkKC1YkY2xh",
+      "c3NaTlMub2JqZWN0c4AHogwNgAKABdMPEBESExRUbmFtZVYkY2xhc3NWYW1vdW50gAOABBB4VmJvdHRsZdIXGBkaWiRjbGFzc25h",
+      "bWVYJGNsYXNzZXNfEBBwbGlzdHNlZWRzLkVudHJ5ohsQXxwQcGxpc3RzZWVkcy5FbnRyeVhOU09iamVjdNMeHyAhIhNUbmFtZVZh",
+      "bW91bnRWJFN0cmluZwYQAIAEVmJyZWFzdNImJygpWiRjbGFzc25hbWVYJGNsYXNzZXNXTlNBcnJheaIqK1dOU0FycmF5WE5TT2Jq",
+      "ZWN00S0uVHJvb3SAARIAAYagXxAPTlNLZXllZEFyY2hpdmVyAAgAEQAaAB8AKAAyADsAQQBGAE0AWABaAF0AXwBhAGgAbQB0AHsA",
+      "fQB/AIEAiACNAJgAoQC0ALcAygDTANoA3wDmAO0A7wDxAAv/Bf//AQoBEwEbAR4BJgEvATIBNwE5AT4AAAAAAAACAQAAAAAAAAAx",
+      "AAAAAAAAAAAAAAAAAAABUA==",
+    ].joined()
+    let archive = try #require(Data(base64Encoded: encoded))
+    var builder = SwiftDataStoreBuilder()
+    let hex = try ArchivedModel.rawDeflate(archive).map { String(format: "%02X", $0) }.joined()
+    builder.extraSQL = ["UPDATE Z_MODELCACHE SET Z_CONTENT = X'\(hex)'"]
+    try store.build(family, with: builder)
+    let contents = try store.reader().load()
+    guard case .namingRule(let reason) = contents.summary.modelSource else {
+      Issue.record("the damaged model cache was used: \(contents.summary.modelSource)")
+      return
+    }
+    #expect(reason.hasPrefix("Z_MODELCACHE is not an archived model: "), "\(reason)")
     #expect(contents.export == family.withUnknownProfilesAsNone())
   }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import PlainStore
@@ -73,7 +72,7 @@ import Testing
   /// go at once.
   @Test func aBodyWhoseLockComesTooLateNeverRuns() throws {
     try withHeldLock { lock, release in
-      let ran = Mutex(false)
+      let ran = StoreMutex(false)
       #expect {
         try lock.withLock(timeout: .milliseconds(100), onWaitingThread: true) { ran.withLock { $0 = true } }
       } throws: { ($0 as? StoreError)?.code == .locked }

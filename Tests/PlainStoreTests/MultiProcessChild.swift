@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PlainStore
 import Testing
 
 #if canImport(Glibc)
@@ -18,7 +18,7 @@ final class MultiProcessChild {
 
   /// Bytes a reader thread appends to while the test reads them.
   final class OutputBuffer: Sendable {
-    let data = Mutex(Data())
+    let data = StoreMutex(Data())
   }
 
   /// Starts `plainstore-stress <arguments>`.

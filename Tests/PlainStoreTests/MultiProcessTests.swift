@@ -1,7 +1,6 @@
 import BabyDashboardTesting
 import Foundation
 import PlainStore
-import Synchronization
 import Testing
 
 /// Real processes on one store: plainstore-stress children write while this process reads and
@@ -176,7 +175,7 @@ func collect(_ changes: AsyncStream<RemoteChange>, sequencesThrough last: Int, w
 /// The remote-change notifications a container posts, as they arrive on any thread.
 final class NotificationLog: Sendable {
   private final class Received: Sendable {
-    let transactions = Mutex<[[Transaction]]>([])
+    let transactions = StoreMutex<[[Transaction]]>([])
   }
 
   private let received = Received()

@@ -31,7 +31,7 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let (stopped, continuation) = AsyncStream<Void>.makeStream()
-    let watcher = Mutex<FolderWatcher?>(nil)
+    let watcher = StoreMutex<FolderWatcher?>(nil)
     let made = FolderWatcher(folder: folder) {
       watcher.withLock { $0 }?.stop()
       continuation.yield()

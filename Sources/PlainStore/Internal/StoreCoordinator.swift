@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The shared state of one open store in this process: what the contexts read and what their
 /// saves commit to. One per container.
@@ -9,7 +8,7 @@ final class StoreCoordinator: Sendable {
   /// nil for an in-memory store.
   let files: StoreFiles?
   let lock: FileLock?
-  let state: Mutex<StoreState>
+  let state: StoreMutex<StoreState>
   let broadcaster = ChangeBroadcaster()
   /// The schema by property name, as the merge and the change files see it.
   let mergeSchema: MergeSchema
@@ -20,7 +19,7 @@ final class StoreCoordinator: Sendable {
     self.options = options
     self.files = nil
     self.lock = nil
-    self.state = Mutex(StoreState(schema: schema))
+    self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
   }
 
@@ -39,7 +38,7 @@ final class StoreCoordinator: Sendable {
     self.options = options
     self.files = files
     self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
-    self.state = Mutex(StoreState(schema: schema))
+    self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try openFiles()
   }
@@ -51,7 +50,7 @@ final class StoreCoordinator: Sendable {
     self.options = options
     self.files = files
     self.lock = nil
-    self.state = Mutex(StoreState(schema: schema))
+    self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try loadCache(files)
   }
@@ -403,7 +402,7 @@ final class StoreCoordinator: Sendable {
       return (segment, file)
     }
     guard jobs.count > 1 else { return }
-    let results = Mutex<[Int: Result<(any SegmentObjects)?, any Error>]>([:])
+    let results = StoreMutex<[Int: Result<(any SegmentObjects)?, any Error>]>([:])
     let entity = table.schema
     let schema = self.schema
     let expected = jobs.map { state.manifestEntry(of: $0.file, table.schema.name, $0.segment) }
@@ -461,7 +460,7 @@ final class StoreCoordinator: Sendable {
 }
 
 /// Everything the coordinator knows, behind its lock.
-struct StoreState: @unchecked Sendable {  // only ever touched inside the coordinator's Mutex
+struct StoreState: @unchecked Sendable {  // only ever touched inside the coordinator's lock
   var tables: [String: EntityTable]
   /// The last transaction applied.
   var sequence = 0

@@ -2,7 +2,6 @@ import BabyDashboard
 import BabyDashboardFixtures
 import Foundation
 import PlainStore
-import Synchronization
 
 /// Fixed moments, identities and zones for the domain's tests: nothing reads the machine's
 /// clock, zone or locale.
@@ -34,10 +33,10 @@ enum Fixed {
 
 /// A clock the test moves by hand.
 final class TestClock: Sendable {
-  private let current: Mutex<Date>
+  private let current: StoreMutex<Date>
 
   init(_ start: Date = Fixed.now) {
-    current = Mutex(start)
+    current = StoreMutex(start)
   }
 
   var now: Date { current.withLock { $0 } }
@@ -53,10 +52,10 @@ final class TestClock: Sendable {
 
 /// Fixed identities handed out in order: 1000, 1001, …
 final class TestIDs: Sendable {
-  private let next: Mutex<Int>
+  private let next: StoreMutex<Int>
 
   init(startingAt first: Int = 1000) {
-    next = Mutex(first)
+    next = StoreMutex(first)
   }
 
   func make() -> UUID {

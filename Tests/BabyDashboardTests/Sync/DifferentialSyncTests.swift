@@ -1,7 +1,6 @@
 import BabyDashboard
 import Foundation
 import PlainStore
-import Synchronization
 import Testing
 
 /// The judge of the store: seeded runs of two and three devices, each a real file container,
@@ -438,7 +437,7 @@ struct DifferentialDevice {
 
 /// A device's wall clock, set by the run.
 final class DifferentialClock: Sendable {
-  private let seconds = Mutex<Double>(1_773_100_000)
+  private let seconds = StoreMutex<Double>(1_773_100_000)
   var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
   func set(_ date: Date) { seconds.withLock { $0 = date.timeIntervalSince1970 } }
 }

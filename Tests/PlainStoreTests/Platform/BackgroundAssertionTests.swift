@@ -18,7 +18,7 @@ import Testing
   /// go before the end).
   final class RecordingAssertion: Sendable {
     struct Counts { var begins = 0, ends = 0, violations: [String] = [] }
-    let counts = Mutex(Counts())
+    let counts = StoreMutex(Counts())
     let lockPath: String
 
     init(lockPath: String) { self.lockPath = lockPath }
@@ -42,7 +42,7 @@ import Testing
 
     /// Taken around every look at the lock, so that the prober's look and this one's never see
     /// each other as a holder.
-    static let looking = Mutex(())
+    static let looking = StoreMutex(())
 
     /// Whether another open file holds the flock (nil: no lock file yet).
     static func isHeld(_ path: String, probe: Int32? = nil) -> Bool? {

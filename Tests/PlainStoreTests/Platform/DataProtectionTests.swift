@@ -14,7 +14,7 @@ import Testing
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
     let root = scratch.url.path
-    let created = Mutex<Set<[UInt64]>>([])
+    let created = StoreMutex<Set<[UInt64]>>([])
     let stop = DataProtection.observe { path in
       guard path.hasPrefix(root) else { return }  // other tests' stores
       var info = stat()

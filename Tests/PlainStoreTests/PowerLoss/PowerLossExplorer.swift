@@ -159,7 +159,7 @@ struct PowerLossExplorer: Sendable {
     let chosen = Array((bounds + between).prefix(statesPerScenario))
     report.states = chosen.count
 
-    let failures = Mutex<[String]>([])
+    let failures = StoreMutex<[String]>([])
     let next = Atomic<Int>(0)
     let frozen = model
     DispatchQueue.concurrentPerform(iterations: 2) { _ in

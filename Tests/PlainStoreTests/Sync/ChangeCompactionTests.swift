@@ -1,6 +1,5 @@
 import BabyDashboardTesting
 import Foundation
-import Synchronization
 import Testing
 
 @testable import PlainStore
@@ -245,8 +244,8 @@ import Testing
 
 /// A wall clock the test moves by hand.
 final class TestClock: Sendable {
-  private let now: Mutex<Date>
-  init(_ start: Date) { now = Mutex(start) }
+  private let now: StoreMutex<Date>
+  init(_ start: Date) { now = StoreMutex(start) }
   func read() -> Date { now.withLock { $0 } }
   func advance(days: Double) { now.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 @testable import PlainStore
 
@@ -28,7 +27,7 @@ final class SimulatedUbiquityContainer: UbiquityService {
     var coordinated: [String] = []
   }
 
-  private let state = Mutex(State())
+  private let state = StoreMutex(State())
   /// Downloads finish on their own, on another thread, soon after they are asked for.
   let downloadsFinishOnTheirOwn: Bool
 

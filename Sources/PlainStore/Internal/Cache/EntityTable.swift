@@ -6,7 +6,7 @@ import Foundation
 /// known only by its file; the changes committed since that file was written wait in `pending`
 /// and are replayed when it loads. Replaying is idempotent (every change is a whole put or a
 /// remove), which is what lets another process's compaction swap the file underneath.
-final class EntityTable: @unchecked Sendable {  // only ever touched inside the coordinator's Mutex
+final class EntityTable: @unchecked Sendable {  // only ever touched inside the coordinator's lock
   let schema: EntitySchema
   var slots: [String: Slot] = [:]
   /// Where each object seen so far lives: every object of a loaded segment, and every object a

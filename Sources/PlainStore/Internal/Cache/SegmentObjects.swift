@@ -41,7 +41,7 @@ protocol SegmentObjects: AnyObject, Sendable {
 /// `EntitySchema`), where every step of a `[UUID: E]` costs a generic call, and a bulk save
 /// writes tens of thousands of objects one at a time.
 final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable {
-  // Only ever touched inside the coordinator's Mutex, or by the one thread that decoded it.
+  // Only ever touched inside the coordinator's lock, or by the one thread that decoded it.
   private(set) var objects: [E] = []
   /// Where each id's object is in `objects`.
   private var rowOf: [UUID: Int] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Holds a schema's property names to the entity's Codable keys. Change files, field groups and
 /// unique keys are read by name from an object's JSON, so a key path whose property the entity's
@@ -10,7 +9,7 @@ import Synchronization
 /// way); once every name of an entity has been seen, its saves cost a lookup.
 enum CodableNameCheck {
   /// Per entity, the names already seen in its JSON, for the life of the process.
-  private static let seen = Mutex<[String: Set<String>]>([:])
+  private static let seen = StoreMutex<[String: Set<String>]>([:])
 
   static func check(_ changes: [PendingChange], schema: Schema) throws {
     var known = seen.withLock { $0 }

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// URLs built once and looked up after: on Linux building a URL parses it, and a commit or a
 /// scan asks for the same few (the devices' folders) every time. Holds at most `limit`; past
 /// it, it starts over, so keys that come and go never pile up.
 final class BuiltURLs<Key: Hashable & Sendable>: Sendable {
-  private let known = Mutex<[Key: URL]>([:])
+  private let known = StoreMutex<[Key: URL]>([:])
   private let limit: Int
 
   init(limit: Int = 16) {

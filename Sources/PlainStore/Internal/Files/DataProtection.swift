@@ -22,7 +22,7 @@ enum DataProtection {
 
   // MARK: For tests: what the store created
 
-  private static let observers = Mutex<[UUID: @Sendable (String) -> Void]>([:])
+  private static let observers = StoreMutex<[UUID: @Sendable (String) -> Void]>([:])
   private static let hasObservers = Atomic<Bool>(false)
 
   /// Calls `observer` with the path of every item created from now on, by any store of this

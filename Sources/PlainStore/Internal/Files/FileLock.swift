@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -136,13 +135,16 @@ final class FileLock: Sendable {
     }
     guard let wait else {
       done.wait()
+      // Look once more under the lock: the work's writes (the caller's result) come before its
+      // `.finished`, and a lock, unlike the semaphore, is a hand-off ThreadSanitizer sees.
+      handoff.state.withLock { _ in }
       return .ran
     }
     return wait
   }
 
   /// What the waiting thread runs holding the lock, taken once under the handoff's lock.
-  final class Work: @unchecked Sendable {  // `run` is only touched under the handoff's Mutex
+  final class Work: @unchecked Sendable {  // `run` is only touched under the handoff's lock
     private var run: (() -> Void)?
     init(_ run: @escaping () -> Void) { self.run = run }
 
@@ -160,6 +162,6 @@ final class FileLock: Sendable {
   /// What the waiting thread and its caller agree on, under a lock.
   private final class Handoff: Sendable {
     enum State: Sendable { case waiting, abandoned, running, finished(Wait) }
-    let state = Mutex<State>(.waiting)
+    let state = StoreMutex<State>(.waiting)
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -207,7 +206,7 @@ enum FileSystem {
   /// the first file's, in the order given.
   static func flushToDisk(paths: [String], folders: [URL], displayPath: String) throws {
     let lanes = max(1, min(paths.count, maximumFlushesInFlight))
-    let failures = Mutex<[Int: StoreError]>([:])
+    let failures = StoreMutex<[Int: StoreError]>([:])
     let flushLane: @Sendable (Int) -> Void = { lane in
       for index in stride(from: lane, to: paths.count, by: lanes) {
         do throws(StoreError) {

@@ -22,7 +22,7 @@ final class FolderWatcher: Sendable {
   private let stopped = Atomic<Bool>(false)
   /// Held while `onChange` runs: ``stop()`` waits for a call in progress, so that the store a
   /// call holds is let go before the caller of `stop()` goes on (and frees it, on its thread).
-  private let calling = Mutex(())
+  private let calling = StoreMutex(())
   /// The thread running `onChange` (0 between calls): `stop()` called from inside `onChange`
   /// (an observer that lets the store go) does not wait for itself.
   private let callingThread = Atomic<Int>(0)
@@ -201,7 +201,7 @@ final class FolderWatcher: Sendable {
     /// sources of folders that appear. Apple's sources name no file, so nothing is ignored.
     private func watchWithDispatchSources(_ ready: DispatchSemaphore) -> Bool {
       let queue = DispatchQueue(label: "PlainStore.FolderWatcher")
-      let sources = Mutex<[String: any DispatchSourceFileSystemObject]>([:])
+      let sources = StoreMutex<[String: any DispatchSourceFileSystemObject]>([:])
       let missing = Atomic<Bool>(false)  // a folder asked for is not there (yet): ask again
       let change = { @Sendable [self] in self.change() }
       let folders = self.folders

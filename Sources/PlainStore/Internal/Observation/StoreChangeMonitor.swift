@@ -25,7 +25,7 @@ final class StoreChangeMonitor: Sendable {
 
   /// The entity names whose transactions count; empty for every entity.
   let entities: Set<String>
-  private let state = Mutex(State())
+  private let state = StoreMutex(State())
   /// How many changes were signalled: for tests that prove nothing arrives after a stop.
   private let signals = Atomic<Int>(0)
 

@@ -91,7 +91,8 @@ enum BinaryPropertyList {
         value = .string(String(decoding: try slice(first, length), as: UTF8.self))
       case 0x6:
         let (length, first) = try counted(start, low)
-        let raw = try slice(first, length * 2)
+        guard length <= end else { throw Failure(description: "a string at \(first) runs past the document") }
+        let raw = try slice(first, length * 2)  // no overflow: length is at most the document's size
         let units = stride(from: raw.startIndex, to: raw.endIndex, by: 2).map { UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]) }
         value = .string(String(decoding: units, as: UTF16.self))
       case 0x8:
@@ -125,12 +126,13 @@ enum BinaryPropertyList {
     }
 
     private func slice(_ first: Int, _ length: Int) throws(Failure) -> ArraySlice<UInt8> {
-      guard length >= 0, first + length <= end else { throw Failure(description: "an object at \(first) runs past the document") }
+      // Lengths come from the file and may be anything up to Int.max: compare without adding.
+      guard length >= 0, first <= end, length <= end - first else { throw Failure(description: "an object at \(first) runs past the document") }
       return bytes[first..<first + length]
     }
 
     private func references(_ first: Int, _ count: Int) throws(Failure) -> [Int] {
-      guard count >= 0, first + count * referenceSize <= end else {
+      guard count >= 0, first <= end, count <= (end - first) / referenceSize else {
         throw Failure(description: "a collection at \(first) runs past the document")
       }
       return (0..<count).map { Int(clamping: number(bytes, first + $0 * referenceSize, referenceSize)) }
