@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 import Synchronization
 
 #if canImport(Glibc)
