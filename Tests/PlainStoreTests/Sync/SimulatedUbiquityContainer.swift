@@ -18,27 +18,55 @@ final class SimulatedUbiquityContainer: ChangeTransport {
     var nextHandler = 0
     var pendingNotifications = 0
     var available = true
+    var reason = SyncStatus.UnavailableReason.signedOut
+    var account: Data?
+    var touches = 0
   }
 
   private let state = Mutex(State())
   private let folder = FolderTransport()
 
   var isAvailable: Bool { state.withLock { $0.available } }
+  var unavailableReason: SyncStatus.UnavailableReason { state.withLock { $0.reason } }
+  /// nil until the test signs in to an account (``switchAccount(to:)``): a carrier without accounts.
+  var accountIdentity: Data? { state.withLock { $0.account } }
   var canDownload: Bool { true }
 
-  func list(_ path: String) -> ChangeListing { folder.list(path) }
-  func read(atPath path: String, displayPath: String) throws -> Data? { try folder.read(atPath: path, displayPath: displayPath) }
-  func createOnce(_ data: Data, atPath path: String, displayPath: String) throws -> Bool {
-    try folder.createOnce(data, atPath: path, displayPath: displayPath)
+  func list(_ path: String) -> ChangeListing {
+    touch()
+    return folder.list(path)
   }
-  func isTaken(atPath path: String) -> Bool { folder.isTaken(atPath: path) }
-  func isNotDownloaded(atPath path: String) -> Bool { folder.isNotDownloaded(atPath: path) }
+  func read(atPath path: String, displayPath: String) throws -> Data? {
+    touch()
+    return try folder.read(atPath: path, displayPath: displayPath)
+  }
+  func createOnce(_ data: Data, atPath path: String, displayPath: String) throws -> Bool {
+    touch()
+    return try folder.createOnce(data, atPath: path, displayPath: displayPath)
+  }
+  func isTaken(atPath path: String) -> Bool {
+    touch()
+    return folder.isTaken(atPath: path)
+  }
+  func isNotDownloaded(atPath path: String) -> Bool {
+    touch()
+    return folder.isNotDownloaded(atPath: path)
+  }
 
-  func remove(atPath path: String) { delete(path) }
+  func remove(atPath path: String) {
+    touch()
+    delete(path)
+  }
 
   func requestDownload(atPath path: String) {
+    touch()
     state.withLock { _ = $0.requested.insert(path) }
   }
+
+  /// How many times the store looked into the container (listed, read, wrote, asked): a test
+  /// reads it before and after what must not touch it (while signed out, another account's).
+  var touches: Int { state.withLock { $0.touches } }
+  private func touch() { state.withLock { $0.touches += 1 } }
 
   func watchArrivals(
     folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (String, String) -> Bool,
@@ -127,8 +155,22 @@ final class SimulatedUbiquityContainer: ChangeTransport {
     return !handlers.isEmpty
   }
 
-  /// Signs out (false) or back in (true).
-  func setAvailable(_ available: Bool) {
-    state.withLock { $0.available = available }
+  /// Signs out (false, for `reason`) or back in (true). The store hears of it as iOS tells an
+  /// app (`NSUbiquityIdentityDidChange`, the metadata query), at the next delivery.
+  func setAvailable(_ available: Bool, reason: SyncStatus.UnavailableReason = .signedOut) {
+    state.withLock {
+      $0.available = available
+      $0.reason = reason
+      $0.pendingNotifications += 1
+    }
+  }
+
+  /// Signs in to another account (the same container path, as iOS gives it): the identity
+  /// changes; the store hears of it at the next delivery.
+  func switchAccount(to identity: Data?) {
+    state.withLock {
+      $0.account = identity
+      $0.pendingNotifications += 1
+    }
   }
 }
