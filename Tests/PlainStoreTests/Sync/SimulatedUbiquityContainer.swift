@@ -21,6 +21,7 @@ final class SimulatedUbiquityContainer: ChangeTransport {
     var reason = SyncStatus.UnavailableReason.signedOut
     var account: Data?
     var touches = 0
+    var touchLog: [String] = []
   }
 
   private let state = Mutex(State())
@@ -66,7 +67,14 @@ final class SimulatedUbiquityContainer: ChangeTransport {
   /// How many times the store looked into the container (listed, read, wrote, asked): a test
   /// reads it before and after what must not touch it (while signed out, another account's).
   var touches: Int { state.withLock { $0.touches } }
-  private func touch() { state.withLock { $0.touches += 1 } }
+  /// What the store asked of the container, oldest first: named in a test's failure.
+  var touchLog: [String] { state.withLock { $0.touchLog } }
+  private func touch(_ call: String = #function) {
+    state.withLock {
+      $0.touches += 1
+      $0.touchLog.append(call)
+    }
+  }
 
   func watchArrivals(
     folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (String, String) -> Bool,

@@ -9,7 +9,9 @@ extension StoreCoordinator {
   func ownChangeFile(_ origin: ChangeStamp, files: StoreFiles, logPath: String) throws -> Data? {
     let name = ChangeFileName.changeName(sequence: origin.sequence)
     let carrying = files.changes.isCarrying
-    let (file, path, inOutbox) = files.changes.ownFile(origin.device, name, carrying: carrying)
+    // This device's own file, by its exact name, in the outbox or its own folder of the sync
+    // folder — even while syncing is off: it holds nothing of another device or account.
+    let (file, path, inOutbox) = files.changes.ownFile(origin.device, name, carrying: true)
     if let data = try FileSystem.read(atPath: file, displayPath: path) { return data }
     guard !carrying || (!inOutbox && files.changes.isNotDownloaded(origin.device, name)) else { return nil }
     if let record = try files.journal.records().last(where: { $0.device == origin.device && $0.sequence == origin.sequence }) {
