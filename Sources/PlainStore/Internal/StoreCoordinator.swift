@@ -187,7 +187,7 @@ final class StoreCoordinator: Sendable {
   static func isNewOrInterruptedCreation(_ files: StoreFiles) -> Bool {
     FileSystem.list(files.root).allSatisfy { name in
       switch name {
-      case "lock", "changes": true
+      case "lock", "changes", "sync-account": true  // the account is recorded as the layout is made
       case "local":
         !FileSystem.exists(files.manifestURL) && FileSystem.list(files.logURL).isEmpty && FileSystem.list(files.segmentsURL).isEmpty
       case "segments", "log": FileSystem.list(files.root.appendingPathComponent(name)).isEmpty
