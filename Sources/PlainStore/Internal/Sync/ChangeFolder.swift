@@ -188,6 +188,10 @@ struct ChangeFolder: Sendable {
         let listing = transport.list(path + "/" + name)
         let waiting = inOutbox[device] ?? []
         // A file both here and in the outbox (a move a kill interrupted) is read once, from the outbox.
+        guard !waiting.isEmpty else {  // the common case: a folder of thousands, not copied again
+          listings.append((device, listing.arrived, listing.notDownloaded))
+          continue
+        }
         listings.append((device, Set(listing.arrived).union(waiting).sorted(), listing.notDownloaded.filter { !waiting.contains($0) }))
       }
     }

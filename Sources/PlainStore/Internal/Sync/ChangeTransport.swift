@@ -48,6 +48,8 @@ protocol ChangeTransport: Sendable {
   ) -> any ArrivalWatch
 }
 
+/// What a carrier that cannot tell answers (a plain folder: no accounts, and nothing to say of
+/// why it is not there); the iCloud Drive carrier answers both from iOS.
 extension ChangeTransport {
   var unavailableReason: SyncStatus.UnavailableReason { .unknown }
   var accountIdentity: Data? { nil }
