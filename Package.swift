@@ -1,4 +1,5 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
+// 6.2: the library uses SendableMetatype (SchemaMigration.transformProperty), which 6.0 and 6.1 lack.
 import PackageDescription
 
 let package = Package(

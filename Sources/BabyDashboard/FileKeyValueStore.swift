@@ -163,14 +163,7 @@ public struct FileKeyValueStore: KeyValueStore {
   /// FNV-1a (64 bits, 16 hex digits) of the values' compact, sorted-key JSON: it tells a
   /// damaged file from a whole one; it is not a signature.
   private static func checksum(_ readable: [String: Any], _ binary: [String: Any]) -> String {
-    let bytes = canonicalJSON(["values": readable, "binaryValues": binary]) ?? Data()
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    let text = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - text.count) + text
+    hex16(FNV1a.hash(canonicalJSON(["values": readable, "binaryValues": binary]) ?? Data()))
   }
 
   /// The compact, sorted-key JSON of a value: the form this package's values are written in.

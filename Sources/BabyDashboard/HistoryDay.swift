@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 
 /// The events of one calendar day in the history, newest first.
 public struct HistoryDay: Sendable, Hashable, Identifiable {
@@ -19,5 +20,5 @@ public struct HistoryDay: Sendable, Hashable, Identifiable {
   }
 
   /// "2026-03-08".
-  public var id: String { HistoryMonth.pad(year, 4) + "-" + HistoryMonth.pad(month, 2) + "-" + HistoryMonth.pad(day, 2) }
+  public var id: String { ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) + "-" + ISO8601.pad(day, 2) }
 }

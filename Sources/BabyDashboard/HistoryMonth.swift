@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 
 /// The events of one calendar month in the history, by day, newest first.
 public struct HistoryMonth: Sendable, Hashable, Identifiable {
@@ -17,7 +18,7 @@ public struct HistoryMonth: Sendable, Hashable, Identifiable {
   }
 
   /// "2026-03".
-  public var id: String { Self.pad(year, 4) + "-" + Self.pad(month, 2) }
+  public var id: String { ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) }
 
   /// All events of the month, newest first.
   public var events: [HistoryEvent] { days.flatMap(\.events) }
@@ -48,10 +49,5 @@ public struct HistoryMonth: Sendable, Hashable, Identifiable {
       months[months.count - 1].days[last].events.append(event)
     }
     return months
-  }
-
-  static func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(abs(value))
-    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 }

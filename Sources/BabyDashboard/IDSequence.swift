@@ -1,4 +1,5 @@
 import Foundation
+import PlainStore
 
 /// The fixed UUIDs of a preview world: `n` always gives the same UUID.
 ///
@@ -38,16 +39,8 @@ public struct IDSequence: Sendable, Hashable {
       bytes.append(contentsOf: Array(part.utf8))
       bytes.append(0x1F)  // a separator, so ["ab", "c"] and ["a", "bc"] differ
     }
-    func fnv1a(_ seed: UInt64) -> UInt64 {
-      var hash = seed
-      for b in bytes {
-        hash ^= UInt64(b)
-        hash = hash &* 0x0000_0100_0000_01B3
-      }
-      return hash
-    }
-    let high = fnv1a(0xCBF2_9CE4_8422_2325)
-    let low = fnv1a(0x84222325_CBF29CE4)
+    let high = FNV1a.hash(bytes)
+    let low = FNV1a.hash(bytes, from: 0x84222325_CBF29CE4)
     func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index)) }
     return UUID(uuid: (
       byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5),

@@ -19,4 +19,9 @@ public struct ChangeCompaction: Sendable, Equatable {
   /// Devices silent for longer than ``StoreOptions/inactiveDeviceInterval``, by id: they no
   /// longer hold deletion back, and merge from the snapshots when they return.
   public var inactiveDevices: [String]
+  /// This device's own files that are not downloaded here (iCloud evicted them) and did not
+  /// come within ``StoreOptions/downloadWait`` of being asked for, as paths under `changes/`.
+  /// Nothing is lost: while one of them is a snapshot, nothing was written or deleted; a change
+  /// file among them is simply not covered yet. The next compaction asks again.
+  public var waitingForDownload: [String] = []
 }

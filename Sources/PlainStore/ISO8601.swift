@@ -160,10 +160,12 @@ public enum ISO8601 {
       + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
   }
 
-  static func pad(_ value: Int, _ width: Int) -> String {
+  /// `7` → `07`, `-3` → `-03`, `2026` (width 4) → `2026`: the package's one zero-padding of
+  /// numbers (times, dates, sequences in file names).
+  package static func pad(_ value: Int, _ width: Int) -> String {
     guard value >= 0 else {
-      let digits = String(value)
-      return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+      let digits = String(value.magnitude)
+      return "-" + String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
     // Digit by digit into one buffer: every commit names its change file and stamps with these.
     var count = 1

@@ -45,10 +45,22 @@ public struct StoreOptions: Sendable {
   /// A device whose newest file is older than this no longer holds back the deletion of
   /// acknowledged change files; when it returns, it merges from the snapshots as before.
   public var inactiveDeviceInterval: TimeInterval
-  /// What carries the change files between devices; nil: the sync folder is a plain folder
-  /// that a sync engine mirrors. (Internal until the iCloud Drive carrier is public; tests
-  /// give a simulated ubiquity container.)
-  var transport: (any ChangeTransport)?
+  /// What carries the change files between devices: a plain folder that a sync engine mirrors
+  /// (the default), or, on Apple platforms, the app's iCloud Drive container.
+  public var carrier: SyncCarrier = .folder
+  /// How long a cache rebuild or a change compaction that needs files iCloud has not downloaded
+  /// (evicted ones, this device's own included) waits for them, having asked; what has not come
+  /// then is named by ``StoreContainer/syncStatus()`` and read once it comes.
+  public var downloadWait: Duration = .seconds(2)
+  /// What keeps the app running while it holds the store's lock: iOS kills a suspended app that
+  /// holds a lock in a shared container. The platform's by default (an expiring activity on
+  /// iOS); an app that manages its own background tasks may give its own.
+  public var backgroundAssertion: BackgroundAssertion = .system
+  /// The carrier's transport (tests give one over a simulated ubiquity container).
+  var transport: (any ChangeTransport)? {
+    get { carrier.transport }
+    set { carrier = SyncCarrier(newValue ?? FolderTransport()) }
+  }
 
   public init(
     author: String = "app",

@@ -24,6 +24,8 @@ struct BenchOptions: Equatable {
     case join(size: Int)
     /// Internal: open the store in this folder, fetch all feeds, print the peak RSS.
     case rssProbe(store: String)
+    /// Internal: one step of `join` in a process of its own (see `JoinStep`).
+    case joinStep(step: String, folder: String)
     /// Internal: one writer of `multiProcess`.
     case multiProcessWriter(store: String, index: Int, commits: Int, startAt: Double)
   }
@@ -51,6 +53,8 @@ struct BenchOptions: Equatable {
   static let pairsOption = Option<Int>("--pairs", "N", help: "interleaved pairs with the peer (default 5)", check: atLeast(1))
   static let peerOption = Option<String>("--peer", "PATH", help: "the peer's executable: ours and its figures, interleaved, as ratios")
   static let rssProbeOption = Option<String>("--rss-probe", "STORE", help: "internal: open STORE, fetch all feeds, print the peak RSS")
+  static let joinStepOption = Option<String>(
+    "--join-step", "STEP", help: "internal: one step of --join (join, commit or merge) on the app group FOLDER that follows, in a process of its own")
   static let scratchOption = Option<String>("--scratch", "DIR", help: "internal: where the stores go, left for the caller to remove")
   static let mpWriterOption = Option<String>("--mp-writer", "STORE", help: "internal: one writer of --mp; followed by INDEX COMMITS START")
   static let joinOption = Option<Int>(
@@ -62,8 +66,8 @@ struct BenchOptions: Equatable {
 
   static let options = [
     sizesOption.spec, quickOption.spec, sharedOnlyOption.spec, mpOption.spec, mpSizeOption.spec, procsOption.spec,
-    commitsOption.spec, pairsOption.spec, peerOption.spec, arrivalsOption.spec, joinOption.spec, rssProbeOption.spec, scratchOption.spec, mpWriterOption.spec,
-    helpOption.spec,
+    commitsOption.spec, pairsOption.spec, peerOption.spec, arrivalsOption.spec, joinOption.spec, rssProbeOption.spec, joinStepOption.spec, scratchOption.spec,
+    mpWriterOption.spec, helpOption.spec,
   ]
 
   static let usage = """
@@ -109,6 +113,12 @@ struct BenchOptions: Equatable {
     if let size = try parsed.value(Self.joinOption) { mode = .join(size: size) }
     if let store = try parsed.value(Self.rssProbeOption) { mode = .rssProbe(store: store) }
     var rest = parsed.positionals[...]
+    if let step = try parsed.value(Self.joinStepOption) {
+      guard JoinStep.steps.contains(step), let folder = rest.popFirst() else {
+        throw ArgumentError("--join-step needs one of \(JoinStep.steps.joined(separator: ", ")) and an app group FOLDER")
+      }
+      mode = .joinStep(step: step, folder: folder)
+    }
     if let store = try parsed.value(Self.mpWriterOption) {
       func next<Value: ExpressibleByArgument>(_ name: String, _ type: Value.Type) throws(ArgumentError) -> Value {
         guard let text = rest.popFirst() else { throw ArgumentError("--mp-writer needs \(name) after STORE") }

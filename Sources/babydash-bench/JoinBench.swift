@@ -5,7 +5,9 @@ import PlainStore
 /// A phone that joins a family: the writer's store of `size` objects, its change files carried
 /// into a fresh phone's sync folder. Prints one JSON line: the phone's first open (the join: it
 /// merges every file), then the dashboard opened on the phone beside the same on the writer, and
-/// one arrival: the writer's local commit of one feed beside the phone's merge of its file.
+/// one arrival: the writer's local commit of one feed beside the phone's merge of its file —
+/// measured in this process, on open stores, and again each in a process of its own
+/// (`JoinStep`), for the peak RSS of each step beside that of an open that does nothing.
 @MainActor
 struct JoinBench {
   let size: Int
@@ -34,6 +36,15 @@ struct JoinBench {
     }
     try carry(from: writer, to: phone)
     let merge = try Timing.milliseconds { _ = try reading.sync() }
+    // Each step again in a process of its own: a second phone joins, the writer logs a feed,
+    // the first phone merges it.
+    let secondPhone = folder.appendingPathComponent("second-phone")
+    try carry(from: writer, to: secondPhone)
+    let joinStep = try JoinStep.inChild("join", secondPhone)
+    let openStep = try JoinStep.inChild("open", phone)
+    let commitStep = try JoinStep.inChild("commit", writer)
+    try carry(from: writer, to: phone)
+    let mergeStep = try JoinStep.inChild("merge", phone)
     let fields: [(String, String)] = [
       ("objects", String(size)),
       ("join_first_open_ms", BenchNumber.json(join)),
@@ -41,6 +52,13 @@ struct JoinBench {
       ("open_dashboard_joined_ms", BenchNumber.json(phoneDashboard)),
       ("local_commit_ms", BenchNumber.json(commit)),
       ("one_arrival_merge_ms", BenchNumber.json(merge)),
+      ("process_join_ms", BenchNumber.json(joinStep.ms)),
+      ("process_join_rss_mb", BenchNumber.json(joinStep.rss)),
+      ("process_open_rss_mb", BenchNumber.json(openStep.rss)),
+      ("process_commit_ms", BenchNumber.json(commitStep.ms)),
+      ("process_commit_rss_mb", BenchNumber.json(commitStep.rss)),
+      ("process_merge_ms", BenchNumber.json(mergeStep.ms)),
+      ("process_merge_rss_mb", BenchNumber.json(mergeStep.rss)),
       ("peak_rss_mb", BenchNumber.json(Timing.peakResidentMegabytes())),
     ]
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

@@ -58,6 +58,8 @@ do {
       }
     }
     dispatchMain()
+  case .joinStep(let step, let folder):
+    print(try MainActor.assumeIsolated { try JoinStep(step: step, folder: URL(fileURLWithPath: folder)).run() })
   case .join(let size):
     print(try MainActor.assumeIsolated { try JoinBench(size: size, scratch: scratch).run() })
   case .figures:

@@ -82,7 +82,6 @@ extension LegacyImportReport {
   /// `1.250 s`: milliseconds, written by our code so no locale can change it.
   static func seconds(_ interval: TimeInterval) -> String {
     let milliseconds = Int((max(0, interval) * 1000).rounded())
-    let fraction = String(milliseconds % 1000)
-    return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    return "\(milliseconds / 1000).\(ISO8601.pad(milliseconds % 1000, 3)) s"
   }
 }

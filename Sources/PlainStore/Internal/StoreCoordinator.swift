@@ -38,7 +38,7 @@ final class StoreCoordinator: Sendable {
     self.schema = schema
     self.options = options
     self.files = files
-    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint)
+    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
     self.state = Mutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try openFiles()
@@ -504,6 +504,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var awaitingUpdate: [String] = []
   /// Why the outbox's last drain stopped before it was empty, with the carrier there.
   var outboxBlocked: String?
+  /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a
+  /// merge has folded every file into a cache that keeps it.
+  var retired: RetiredObjects?
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })
@@ -517,6 +520,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     self.manifest = manifest
     sequence = manifest.sequence
     folded = manifest.folded ?? FoldedChanges()
+    // An empty cache that has folded nothing knows of nothing it does not show.
+    retired = manifest.retired ?? (manifest == Manifest() ? RetiredObjects() : nil)
     clock.observe(folded.newestClock)
     for (name, table) in tables {
       for (segment, entry) in manifest.segments[name] ?? [:] {
@@ -547,6 +552,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       if let from = entry.changes[index].from, from != segment {
         table.apply(.remove(entry.changes[index].id), to: from, sequence: entry.sequence)
       }
+      if entry.changes[index].kind == .delete {
+        retired?.insert(ObjectKey(entity: entity, id: entry.changes[index].id))
+      }
       if let value = entry.changes[index].value {
         table.apply(
           .put(value, entry.changes[index].encoded), to: segment, sequence: entry.sequence,
@@ -555,6 +563,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
         table.apply(.remove(entry.changes[index].id), to: segment, sequence: entry.sequence)
       }
     }
+    if let all = entry.retired { retired = all }
     sequence = entry.sequence
     changesSinceManifest += entry.changes.count
     for stamp in entry.folded ?? [] {
@@ -606,6 +615,10 @@ public struct StoreStatistics: Sendable, Equatable {
   public var cacheRebuilds = 0
   /// Change files of other devices (or of a crashed commit of this one) merged in.
   public var changeFilesMerged = 0
+  /// Merges that folded only the files that arrived, onto the objects they touch.
+  public var arrivalOnlyMerges = 0
+  /// Merges and rebuilds that folded every change file.
+  public var fullFolds = 0
   /// Housekeeping after a durable commit (cache files, compaction) that failed: the commit
   /// stands; the cache is repaired from the change files at the next open.
   public var housekeepingFailures = 0

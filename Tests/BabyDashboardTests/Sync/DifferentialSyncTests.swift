@@ -8,7 +8,8 @@ import Testing
 /// doing random operations (babies added with shared names, renamed, removed; feeds and diapers
 /// logged, edited with values set and cleared, moved onto another feed's start, deleted; change
 /// compaction; a lost `local/`), with their change files carried between them by a fake engine at
-/// random moments, in random order, partly, twice and as conflict copies.
+/// random moments, in random order, partly, twice and as conflict copies. In one seed of ten, the
+/// second device's feed edits, deletes, merges and compactions are `babydash` processes.
 ///
 /// After every step, the acting device's cache equals a rebuild from its files (a copy of its
 /// store without `local/`); after everything is exchanged, every device holds the same data.
@@ -28,6 +29,7 @@ import Testing
       }
     var failures: [String] = []
     var steps = 0
+    var merges = (arrivalOnly: 0, full: 0)
     for seed in seeds {
       var run = DifferentialRun(seed: UInt64(seed))
       do {
@@ -37,9 +39,15 @@ import Testing
         if failures.count >= 3 { break }
       }
       steps += run.steps
+      merges.arrivalOnly += run.merges.arrivalOnly
+      merges.full += run.merges.full
     }
     #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-    print("DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps")
+    print(
+      "DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps, merges of the arrived files only: \(merges.arrivalOnly), full folds: \(merges.full)"
+    )
+    // Both roads into the cache are judged: a run where one never ran proves nothing of it.
+    if seeds.count >= 20 { #expect(merges.arrivalOnly >= steps / 25 && merges.full >= steps / 25) }
   }
 }
 
@@ -56,6 +64,8 @@ struct DifferentialRun {
   let scratch: URL
   var steps = 0
   var log: [String] = []
+  /// Merges each road made, over every container of the run.
+  var merges = (arrivalOnly: 0, full: 0)
   /// Every file the engine has seen whole, as it must arrive.
   var published: [String: Data] = [:]
   /// The simulated wall clock: a few minutes a step, each device off it by its own skew.
@@ -78,7 +88,11 @@ struct DifferentialRun {
     defer { if DifferentialSyncTests.environment["DIFFERENTIAL_SEED"] == nil { try? FileManager.default.removeItem(at: scratch) } }
     let count = 2 + Int(seed % 2)
     for index in 0..<count {
-      devices.append(try DifferentialDevice(index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store")))
+      // In one seed of ten, the second device's edits, deletes, merges and compactions are
+      // `babydash` processes, as the app's other processes (the tool, an extension) would be.
+      devices.append(
+        try DifferentialDevice(
+          index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store"), viaBabydash: index == 1 && seed % 10 == 0))
     }
     let stepCount = 10 + random.next(below: 30)
     for _ in 0..<stepCount {
@@ -94,6 +108,10 @@ struct DifferentialRun {
     for index in devices.indices {
       _ = try devices[index].container.sync()
       try checkCacheIsTheFold(index)
+    }
+    for device in devices {
+      merges.arrivalOnly += device.merges.arrivalOnly
+      merges.full += device.merges.full
     }
     let exports = try devices.map { try $0.export() }
     for index in exports.indices.dropFirst() where exports[index] != exports[0] {
@@ -147,7 +165,8 @@ struct DifferentialRun {
       var feed = feeds[random.next(below: feeds.count)]
       let original = feed
       let what: String
-      switch random.next(below: 8) {
+      let choice = random.next(below: 8)
+      switch choice {
       case 0:
         feed.memoText = "#edit\(random.next(below: 9))"
         what = "memo \(feed.memoText!)"
@@ -176,10 +195,21 @@ struct DifferentialRun {
         feed.profileID = babies.isEmpty ? nil : babies[random.next(below: babies.count)].id
         what = "baby \(feed.profileID.map(short) ?? "none")"
       }
+      let asTyped = [0: ["--memo", feed.memoText ?? ""], 1: ["--memo", ""], 4: ["--end", feed.endTime.map(ISO8601.format) ?? ""]]
+      if devices[index].viaBabydash, let options = asTyped[choice] {
+        log.append("device\(index) edits feed \(short(feed.uuid)): \(what), with babydash")
+        try babydash(index, ["feed", "edit", feed.uuid.uuidString] + options + ["--yes"])
+        return
+      }
       context.update(feed, from: original)
       operation = "edits feed \(short(feed.uuid)): \(what)"
     case 62..<70 where !feeds.isEmpty:
       let feed = feeds[random.next(below: feeds.count)]
+      if devices[index].viaBabydash {
+        log.append("device\(index) deletes feed \(short(feed.uuid)), with babydash")
+        try babydash(index, ["feed", "delete", feed.uuid.uuidString])
+        return
+      }
       context.delete(feed)
       operation = "deletes feed \(short(feed.uuid))"
     case 70..<78:
@@ -193,7 +223,8 @@ struct DifferentialRun {
       context.delete(diaper)
       operation = "deletes diaper \(short(diaper.uuid))"
     case 82..<86:
-      log.append("device\(index) compacts its changes")
+      log.append("device\(index) compacts its changes" + (devices[index].viaBabydash ? ", with babydash" : ""))
+      if devices[index].viaBabydash { return try babydash(index, ["sync", "compact"]) }
       _ = try container.compactChanges()
       return
     case 86..<89:
@@ -201,7 +232,8 @@ struct DifferentialRun {
       try devices[index].loseLocalFolder()
       return
     default:
-      log.append("device\(index) syncs")
+      log.append("device\(index) syncs" + (devices[index].viaBabydash ? ", with babydash" : ""))
+      if devices[index].viaBabydash { return try babydash(index, ["sync", "now"]) }
       _ = try container.sync()
       return
     }
@@ -210,6 +242,34 @@ struct DifferentialRun {
   }
 
   func short(_ id: UUID) -> String { String(id.uuidString.suffix(4)) }
+
+  /// The built `babydash`, beside the tests in the build products folder.
+  static let babydashExecutable: URL = {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) { folder.deleteLastPathComponent() }
+    return folder.appendingPathComponent("babydash")
+  }()
+
+  /// Runs `babydash` on a device's store at the device's time, as a second process of its
+  /// app would; a refusal fails the run with what the tool said.
+  func babydash(_ index: Int, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = Self.babydashExecutable
+    process.arguments =
+      ["--app-group", devices[index].root.deletingLastPathComponent().path, "--now", ISO8601.format(devices[index].clock.now)] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw DifferentialFailure(description: "babydash \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(said)")
+    }
+    // The app's own container hears of the tool's commit (it does not watch in these runs).
+    _ = try devices[index].container.refresh()
+  }
 
   // MARK: The fake engine
 
@@ -287,10 +347,20 @@ struct DifferentialDevice {
   let root: URL
   let clock = DifferentialClock()
   var container: StoreContainer
+  /// Whether some of its operations are `babydash` processes.
+  let viaBabydash: Bool
+  /// Merges made by the containers this device has closed.
+  var closedMerges = (arrivalOnly: 0, full: 0)
 
-  init(index: Int, root: URL) throws {
+  /// Merges made by this device's containers, by road.
+  var merges: (arrivalOnly: Int, full: Int) {
+    (closedMerges.arrivalOnly + container.statistics.arrivalOnlyMerges, closedMerges.full + container.statistics.fullFolds)
+  }
+
+  init(index: Int, root: URL, viaBabydash: Bool) throws {
     self.index = index
     self.root = root
+    self.viaBabydash = viaBabydash
     try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
     container = try Self.open(root, clock: clock, index: index)
   }
@@ -339,6 +409,8 @@ struct DifferentialDevice {
 
   /// The app loses its cache: the container goes, `local/` with it, and the store opens again.
   mutating func loseLocalFolder() throws {
+    closedMerges.arrivalOnly += container.statistics.arrivalOnlyMerges
+    closedMerges.full += container.statistics.fullFolds
     container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
     try FileManager.default.removeItem(at: root.appendingPathComponent("local"))
     container = try Self.open(root, clock: clock, index: index)

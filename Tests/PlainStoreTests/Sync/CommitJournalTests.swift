@@ -90,7 +90,7 @@ import Testing
   @Test func aTornRecordIsSkippedAndTheRecordsAroundItAreRead() throws {
     let device = DeviceID(Sample.device)!
     let records = (1...3).map { CommitJournal.Record(device: device, sequence: $0, bytes: Data("{\"n\":\($0)}\n".utf8)) }
-    func framed(_ record: CommitJournal.Record) -> [UInt8] { Array(CommitJournal.header(record).utf8) + [UInt8](record.bytes) }
+    func framed(_ record: CommitJournal.Record) -> [UInt8] { CommitJournal.header(record) + [UInt8](record.bytes) }
     let torn = framed(records[1]).dropLast(4)
     #expect(CommitJournal.parse(framed(records[0]) + torn) == [records[0]])
     #expect(CommitJournal.parse(framed(records[0]) + torn + [UInt8(ascii: "\n")] + framed(records[2])) == [records[0], records[2]])
@@ -150,7 +150,7 @@ import Testing
     let records = CommitJournal.parse([UInt8](try Data(contentsOf: journalURL)))
     var journal = Data()
     for record in records.prefix(2) + [killed, records[2]] {
-      journal.append(Data(CommitJournal.header(record).utf8))
+      journal.append(Data(CommitJournal.header(record)))
       journal.append(record.bytes)
     }
     try journal.write(to: journalURL)

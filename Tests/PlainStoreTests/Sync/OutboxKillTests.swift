@@ -31,7 +31,7 @@ import Testing
         // Commits made signed out: every change file waits in the outbox.
         let cloud = SimulatedUbiquityContainer()
         var options = StoreOptions(author: "phone", watchesOtherProcesses: false)
-        options.transport = cloud
+        options.transport = cloud.transport
         var ids: [UUID] = []
         do {
           let container = try folder.open(options)

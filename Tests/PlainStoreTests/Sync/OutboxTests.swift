@@ -19,9 +19,9 @@ import Testing
       store = scratch.url.appendingPathComponent("phone.store")
       var options = StoreOptions(
         author: "phone", clock: { Sample.epoch }, watchesOtherProcesses: watching, deviceID: testDevice(0xa1).text, deviceName: "Mum's phone")
-      options.transport = cloud
+      options.transport = cloud.transport
       self.options = options
-      cloud.switchAccount(to: account)
+      if let account { cloud.switchAccount(to: account) }
     }
 
     var changes: URL { store.appendingPathComponent("changes") }

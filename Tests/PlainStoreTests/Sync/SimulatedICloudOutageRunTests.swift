@@ -30,7 +30,7 @@ import Testing
       var options = StoreOptions(
         author: "device\(number)", clock: { Sample.epoch }, watchesOtherProcesses: false, deviceID: id.text,
         deviceName: "device \(number)", changeCompactionThreshold: 0)
-      options.transport = cloud
+      options.transport = cloud.transport
       self.options = options
       cloud.switchAccount(to: SimulatedICloudOutageRunTests.family)
     }

@@ -28,7 +28,8 @@ import Testing
       var options = StoreOptions(
         author: "device\(number)", clock: { Sample.epoch }, watchesOtherProcesses: false, deviceID: id.text,
         deviceName: "device \(number)", changeCompactionThreshold: 0)
-      options.transport = cloud
+      options.transport = cloud.transport
+      options.downloadWait = .zero  // the run finishes downloads itself, between steps
       self.options = options
     }
 
@@ -71,7 +72,7 @@ import Testing
       for _ in 0..<10 {
         _ = try container().sync()
         for path in (try container().syncStatus()?.notDownloaded ?? []) {
-          cloud.requestDownload(atPath: store.deletingLastPathComponent().appendingPathComponent(path).path)
+          try cloud.startDownloading(store.deletingLastPathComponent().appendingPathComponent(path))
         }
         if try cloud.finishDownloads() == 0 { break }
       }

@@ -26,7 +26,7 @@ import Testing
     let cloud = SimulatedUbiquityContainer()
     let store = scratch.url.appendingPathComponent("phone.store")
     var options = StoreOptions(author: "phone", watchesOtherProcesses: true, deviceID: testDevice(0xe1).text)
-    options.transport = cloud
+    options.transport = cloud.transport
     let phone = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
     let query = try phone.liveQuery(FetchDescriptor<Owner>())
     let changes = store.appendingPathComponent("changes")
@@ -50,7 +50,7 @@ import Testing
     defer { scratch.remove() }
     let cloud = SimulatedUbiquityContainer()
     var options = StoreOptions(author: "phone", watchesOtherProcesses: false, deviceID: testDevice(0xe1).text)
-    options.transport = cloud
+    options.transport = cloud.transport
     let store = scratch.url.appendingPathComponent("phone.store")
     do {
       let phone = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)

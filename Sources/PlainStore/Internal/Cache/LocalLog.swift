@@ -15,7 +15,7 @@ import Foundation
 /// A stream is named after the first sequence it holds (`<sequence, 8 digits>.log`). A writer
 /// starts a new stream once a compaction has folded part of the current one into the manifest,
 /// so that compaction can later remove whole streams no one needs. A record is a header line,
-/// the entry's JSON and a newline:
+/// the entry's JSON and a newline (``RecordFrame``):
 /// `entry <sequence, 12 digits> <length, 16 hex> <FNV-1a 64, 16 hex>\n<JSON>\n`.
 /// Nothing is flushed: the log is cache, rebuilt from `changes/` after a power loss.
 ///
@@ -112,9 +112,6 @@ struct LocalLog: Sendable {
   }
 
   private static let tag = Array("entry ".utf8)
-  /// Far above any record, low enough that an offset past one never overflows: a damaged
-  /// length is damage, not a crash.
-  private static let maximumRecordLength = 1 << 40
   /// "entry " + 12 digits + " " + 16 hex + " " + 16 hex + "\n"
   private static let headerLength = 6 + 12 + 1 + 16 + 1 + 16 + 1
 
@@ -133,7 +130,7 @@ struct LocalLog: Sendable {
         let end = at + Self.headerLength + fields.length + 1
         guard end <= bytes.count else { return }  // still being appended
         let body = Data(UnsafeRawBufferPointer(rebasing: buffer[(at + Self.headerLength)..<(end - 1)]))
-        guard bytes[end - 1] == UInt8(ascii: "\n"), ChangeFileCodec.checksum(body) == fields.checksum else {
+        guard bytes[end - 1] == UInt8(ascii: "\n"), RecordFrame.holds(body, checksum: fields.checksum) else {
           throw StoreError(
             .damaged, path: path, "the record of transaction \(fields.sequence) fails its checksum — \(StoreFiles.untouched)")
         }
@@ -194,12 +191,8 @@ struct LocalLog: Sendable {
   }
 
   private static func fields(_ text: String) -> (sequence: Int, length: Int, checksum: UInt64)? {
-    let parts = text.split(separator: " ", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 12, let sequence = Int(parts[0]), parts[1].count == 16,
-      let length = Int(parts[1], radix: 16), (0..<maximumRecordLength).contains(length), parts[2].count == 16,
-      let checksum = UInt64(parts[2], radix: 16)
-    else { return nil }
-    return (sequence, length, checksum)
+    guard let parsed = RecordFrame.parse(text, fieldCount: 1), parsed.fields[0].count == 12, let sequence = Int(parsed.fields[0]) else { return nil }
+    return (sequence, parsed.length, parsed.checksum)
   }
 
   // MARK: Writing
@@ -265,7 +258,7 @@ struct LocalLog: Sendable {
 
   /// A record's first line: its sequence, and its body's length and checksum (fixed widths).
   private static func header(sequence: Int, body: UnsafeRawBufferPointer) -> [UInt8] {
-    Array("entry \(ChangeFileName.sequenceText(sequence)) \(hex16(UInt64(body.count))) \(hex16(ChangeFileCodec.checksum(body)))\n".utf8)
+    RecordFrame.header(tag: "entry", fields: [ChangeFileName.sequenceText(sequence)], body: body)
   }
 
   // MARK: Pruning

@@ -16,6 +16,8 @@ protocol SegmentObjects: AnyObject, Sendable {
   func put(_ object: any Entity, encoded: RawJSON?)
   func remove(_ id: UUID)
   func forEachID(_ body: (UUID) -> Void)
+  /// Which ids the segment holds, as a filter the manifest keeps.
+  var idFilter: SegmentIDFilter { get }
   /// Every object, boxed: for the rare steps that need them all as `any Entity` (a merge, a
   /// migration).
   func forEachObject(_ body: (any Entity) throws -> Void) rethrows
@@ -117,6 +119,8 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   func forEachObject(_ body: (any Entity) throws -> Void) rethrows {
     for object in objects { try body(object) }
   }
+
+  var idFilter: SegmentIDFilter { SegmentIDFilter(rowOf.keys, count: rowOf.count) }
 
   func uniqueKey(of id: UUID, constraint: Int) -> UniqueKey? {
     rowOf[id].map { uniqueKeys[constraint](objects[$0]) }

@@ -22,7 +22,14 @@ extension StoreCoordinator {
         }
       }
     }
-    if options.mergesArrivalsOnOpen { try syncArrived() }
+    guard options.mergesArrivalsOnOpen else { return }
+    // A cache that holds nothing yet (local/ lost, a copy's first open) is filled from every
+    // file: those iCloud has not downloaded — evicted ones of this device's included — are
+    // asked for and waited for first, bounded (a plain folder cannot ask: it does not look).
+    if files.changes.transport.canDownload, state.withLock({ $0.folded.sequences.isEmpty && $0.folded.snapshots.isEmpty }) {
+      _ = awaitDownloads(try files.changes.scan(own: state.withLock { $0.device }), of: nil, files: files)
+    }
+    try syncArrived()
   }
 
   /// A damaged, missing or unreadable (mode 000) file of the cache: repaired by a rebuild,
@@ -62,7 +69,10 @@ extension StoreCoordinator {
     // back from the journal first, and a damaged change file of this device refuses the
     // rebuild and leaves every file as it was.
     try settleJournal(files)
-    _ = try files.changes.scan(own: device)
+    // Files that are not downloaded (iCloud evicted them, this device's own included) are asked
+    // for and waited for, bounded, before the cache goes: what does not come is shown once it
+    // does, and sync status names it meanwhile.
+    _ = awaitDownloads(try files.changes.scan(own: device), of: nil, files: files)
     // Local transaction numbers go on from the highest one on disk, so that other processes
     // and history readers of this device never see them go back.
     let newestLog = files.log.newestSequence()

@@ -11,6 +11,7 @@ extension StoreCoordinator {
     manifest.sequence = state.sequence
     manifest.folded = state.folded
     manifest.schemaVersion = schema.version
+    manifest.retired = state.retired
     var written: [String] = []
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
@@ -21,7 +22,7 @@ extension StoreCoordinator {
           try FileSystem.writeAtomically(
             data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)), durable: false)
           manifest.segments[name, default: [:]][segment] = SegmentEntry(
-            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
+            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data), ids: objects.idFilter.text)
           table.slots[segment]?.file = file
           objects.forgetEncoded()
           written.append(file)

@@ -64,8 +64,13 @@ extension StoreCoordinator {
         if case .success = ChangeFileCodec.body(existing) { continue }
         try FileSystem.removeAnything(URL(fileURLWithPath: file), displayPath: path)  // left empty or torn by a power loss
       }
-      if inOutbox { try files.changes.outbox.makeDeviceFolder(record.device) } else { try files.changes.makeDeviceFolder(record.device) }
-      try FileSystem.createOnce(record.bytes, atPath: file, displayPath: path)
+      if inOutbox {
+        try files.changes.outbox.makeDeviceFolder(record.device)
+        try FileSystem.createOnce(record.bytes, atPath: file, displayPath: path)
+      } else {
+        try files.changes.makeDeviceFolder(record.device)
+        _ = try files.changes.transport.coordinateCreating(atPath: file) { try FileSystem.createOnce(record.bytes, atPath: $0, displayPath: path) }
+      }
       restored.append(path)
     }
     if !unflushed.isEmpty {

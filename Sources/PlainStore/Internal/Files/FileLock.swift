@@ -18,11 +18,15 @@ final class FileLock: Sendable {
   let displayPath: String
   /// Who else may hold the lock (``StoreOptions/lockHolderHint``), named in the timeout's message.
   let holderHint: String?
+  /// Held around every hold of the lock, from before it is asked for until after it goes
+  /// (``StoreOptions/backgroundAssertion``): iOS kills a suspended app that holds it.
+  let assertion: BackgroundAssertion
 
-  init(url: URL, displayPath: String, holderHint: String? = nil) {
+  init(url: URL, displayPath: String, holderHint: String? = nil, assertion: BackgroundAssertion = .system) {
     self.url = url
     self.displayPath = displayPath
     self.holderHint = holderHint
+    self.assertion = assertion
   }
 
   /// Runs `body` holding the lock; waits up to `timeout` for another process to let go.
@@ -33,8 +37,14 @@ final class FileLock: Sendable {
   /// thread between one process's commit and the next, a tenth of a millisecond on a busy
   /// 2-core machine while every other writer waits. Only for bodies that may run on any thread.
   func withLock<T>(timeout: Duration, onWaitingThread: Bool = false, _ body: () throws -> T) throws -> T {
+    try assertion.hold("holding the store's lock (\(displayPath))") {
+      try withLockInsideAssertion(timeout: timeout, onWaitingThread: onWaitingThread, body)
+    }
+  }
+
+  private func withLockInsideAssertion<T>(timeout: Duration, onWaitingThread: Bool, _ body: () throws -> T) throws -> T {
     try FileSystem.refuseSymbolicLink(at: url, displayPath: displayPath)
-    let fd = open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw FileSystem.error(errno, displayPath, "cannot open the lock file") }
     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno

@@ -128,7 +128,7 @@ enum FileSystem {
   private static func writeTemporary(_ data: Data, beside path: String, displayPath: String, flush: Bool) throws -> String {
     let name = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
     let temporary = String(path[..<name]) + "." + path[name...] + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let fd = createFile(atPath: temporary, flags: O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw error(errno, displayPath, "cannot create a temporary file beside it") }
     do {
       defer { close(fd) }
@@ -146,7 +146,7 @@ enum FileSystem {
   /// it) and its size. Anything else in its place (a folder, a FIFO) is damage, said with
   /// `otherwise`; a link is refused.
   static func openForAppending(atPath path: String, displayPath: String, otherwise: String) throws -> (fd: Int32, size: Int) {
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+    let fd = openOrCreateFile(atPath: path, flags: O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw openError(errno, displayPath) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
@@ -294,8 +294,32 @@ enum FileSystem {
       default: throw StoreError(.damaged, path: displayPath, "is a file where a folder should be — move it aside.")
       }
     }
-    if mkdir(url.path, 0o700) != 0, errno != EEXIST { throw error(errno, displayPath, "cannot create the folder") }
+    if mkdir(url.path, 0o700) != 0 {
+      guard errno == EEXIST else { throw error(errno, displayPath, "cannot create the folder") }
+    } else {
+      DataProtection.apply(toItemAtPath: url.path)
+    }
     chmod(url.path, 0o700)
+  }
+
+  /// Creates a file (mode 0600 before the umask), failing when the name is taken: the
+  /// descriptor, or -1 with `errno` set. One of the only places the store creates anything: the
+  /// file gets the store's data-protection class (``DataProtection``).
+  static func createFile(atPath path: String, flags: Int32) -> Int32 {
+    let fd = open(path, flags | O_CREAT | O_EXCL, 0o600)
+    if fd >= 0 { DataProtection.apply(toItemAtPath: path) }
+    return fd
+  }
+
+  /// Opens a file, creating it (as ``createFile(atPath:flags:)`` does) when it is not there: the
+  /// descriptor, or -1 with `errno` set.
+  static func openOrCreateFile(atPath path: String, flags: Int32) -> Int32 {
+    while true {
+      let fd = open(path, flags)
+      guard fd < 0, errno == ENOENT else { return fd }
+      let created = createFile(atPath: path, flags: flags)
+      guard created < 0, errno == EEXIST else { return created }  // else made meanwhile: open it
+    }
   }
 
   /// The size of the regular file at `url`; nil if there is none.

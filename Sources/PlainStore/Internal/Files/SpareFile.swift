@@ -28,7 +28,7 @@ final class SpareFile {
   /// A new empty file in `folder` (0600), or nil when one cannot be made there.
   init?(in folder: String) {
     path = folder + "/.spare.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    fd = FileSystem.createFile(atPath: path, flags: O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     fchmod(fd, 0o600)  // whatever the umask
   }

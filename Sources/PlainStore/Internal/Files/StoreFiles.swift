@@ -228,6 +228,9 @@ struct Manifest: Codable, Equatable {
   /// The schema version the segments' values are in: a cache of another version (a migration
   /// killed before store.json took the new version) is rebuilt, never read as this one's.
   var schemaVersion: Int?
+  /// The objects the fold knows but the segments do not show, as of `sequence` (see
+  /// ``RetiredObjects``); nil in a manifest written before it was kept.
+  var retired: RetiredObjects?
 }
 
 struct SegmentEntry: Codable, Equatable {
@@ -238,6 +241,9 @@ struct SegmentEntry: Codable, Equatable {
   /// The FNV-1a checksum of the file's bytes (16 hex digits): a segment damaged in place (a
   /// flipped byte, zeros) is noticed when it is read, and the cache rebuilt.
   var checksum: String?
+  /// Which ids the file may hold (``SegmentIDFilter``, as text); nil in a manifest written
+  /// before it was kept: the file may hold any.
+  var ids: String?
 }
 
 /// segments/<entity>.<segment>.<sequence>.json; `Objects` is the array of objects (read as
@@ -279,6 +285,9 @@ struct LogEntry: Codable {
   var foldedSnapshots: [String: Int]?
   /// The change file that holds the values of the objects this transaction puts.
   var origin: ChangeStamp?
+  /// Written by a merge that folded every file: every object the fold knows but does not show,
+  /// as of this entry (see ``RetiredObjects``).
+  var retired: RetiredObjects?
 
   /// Whether the entry changes an object. One that does not only records what a merge folded
   /// (a snapshot that held nothing new): it keeps its place in the log, so that every process

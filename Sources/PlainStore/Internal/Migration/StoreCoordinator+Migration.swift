@@ -7,7 +7,7 @@ extension StoreCoordinator {
   /// over), after it a format-2 store; a damaged format-1 store is refused untouched.
   func migrateFormat1(_ files: StoreFiles) throws {
     let old = StoreFiles(root: files.root, layout: .format1)
-    let oldLock = FileLock(url: old.lockURL, displayPath: old.display("lock"), holderHint: options.lockHolderHint)
+    let oldLock = FileLock(url: old.lockURL, displayPath: old.display("lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
     try oldLock.withLock(timeout: options.lockTimeout) {
       let decoder = StoreCoding.makeDecoder(schema: schema)
       guard let header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder),

@@ -73,8 +73,10 @@ struct ChangeFolder: Sendable {
   /// folder in it but `own`'s (its files are this device's commits, which reach other
   /// processes through the local log). While the folder is not there yet, the folder it will
   /// appear in.
+  /// While the carrier is not there (or is another account's), the folder alone, unlisted.
   func arrivalFolders(except own: DeviceID?) -> [String] {
     guard FileSystem.isFolder(atPath: path) else { return [url.deletingLastPathComponent().path] }
+    guard isCarrying else { return [path] }
     return [path] + transport.list(path).arrived.compactMap { name in
       guard let device = DeviceID(name), device != own, FileSystem.isFolder(atPath: path + "/" + name) else { return nil }
       return path + "/" + name

@@ -30,6 +30,10 @@ protocol ChangeTransport: Sendable {
   /// Creates a file durably, once: false, writing nothing, when its name is taken (by the file
   /// or by a placeholder standing for it).
   func createOnce(_ data: Data, atPath path: String, displayPath: String) throws -> Bool
+  /// Runs `body`, which creates the file at the path it is given once, inside the coordination
+  /// the carrier asks of writers (iCloud Drive's file coordinator); a plain folder runs it as it
+  /// is. For writers that create a change file their own way (the commit's journal and spare file).
+  func coordinateCreating<T>(atPath path: String, _ body: (String) throws -> T) throws -> T
   /// Whether a name is taken: by the file, or by one that is not downloaded.
   func isTaken(atPath path: String) -> Bool
   /// Whether the file exists, whole, but is not downloaded here.
@@ -39,6 +43,9 @@ protocol ChangeTransport: Sendable {
   func remove(atPath path: String)
   /// Asks for a file that is not downloaded; it arrives later, as any arrival does.
   func requestDownload(atPath path: String)
+  /// Asks for files that are not downloaded and waits, up to `timeout`, until they are; returns
+  /// those still not downloaded (a carrier that cannot download returns them at once).
+  func awaitDownloads(atPaths paths: [String], timeout: Duration) -> [String]
   /// Starts telling of arrivals in the folders `folders` names, asked again after each one:
   /// `onArrival` runs soon after a file may have arrived; `isArrival` says which names in which
   /// folder may be one, where the carrier names them. Returns once watching.

@@ -32,6 +32,8 @@ struct FolderTransport: ChangeTransport {
     return try FileSystem.createOnce(data, atPath: path, displayPath: displayPath)
   }
 
+  func coordinateCreating<T>(atPath path: String, _ body: (String) throws -> T) throws -> T { try body(path) }
+
   func isTaken(atPath path: String) -> Bool {
     FileSystem.exists(atPath: path) || isNotDownloaded(atPath: path)
   }
@@ -46,6 +48,8 @@ struct FolderTransport: ChangeTransport {
   }
 
   func requestDownload(atPath path: String) {}
+
+  func awaitDownloads(atPaths paths: [String], timeout: Duration) -> [String] { paths.filter(isNotDownloaded) }
 
   func watchArrivals(
     folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (String, String) -> Bool,

@@ -34,13 +34,19 @@ extension StoreCoordinator {
     // The manifest first folds in every commit of the local log: a process that catches up
     // then reads the values of a commit whose change file goes below from the segments.
     try compact(&state)
-    let scan = try files.changes.scan(own: device, readableSchema: schema.version)
-    // A snapshot of this device's that is not downloaded holds changes whose files may be gone:
-    // a new snapshot made without it would not hold them, and the old one would be deleted
-    // unread. The compaction waits for it (the scan asked for it).
+    var scan = try files.changes.scan(own: device, readableSchema: schema.version)
+    // A file of this device's that is not downloaded (iOS evicted it) holds changes that may be
+    // nowhere else: a snapshot made without it would not hold them (a change file's, it covers
+    // nothing past it), and an old snapshot would be deleted unread. They are asked for and
+    // waited for, bounded; a snapshot still missing then stops the compaction, which says so.
+    let missing = awaitDownloads(scan, of: [device], files: files)
+    if missing.count < notDownloaded(scan, of: [device], files: files).count {
+      scan = try files.changes.scan(own: device, readableSchema: schema.version)
+    }
     guard scan.notDownloadedSnapshots[device]?.isEmpty ?? true else {
       return ChangeCompaction(
-        snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [])
+        snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [],
+        waitingForDownload: missing)
     }
     let merged = fold(scan)
     let ownFolder = files.changes.deviceURL(device)
@@ -50,7 +56,8 @@ extension StoreCoordinator {
     let names = listing.arrived + listing.notDownloaded
     let own = scan.snapshots.filter { $0.device == device }.max { $0.number < $1.number }
     var report = ChangeCompaction(
-      snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [])
+      snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [],
+      waitingForDownload: missing)
 
     var current = own
     let covers = merged.coverage()

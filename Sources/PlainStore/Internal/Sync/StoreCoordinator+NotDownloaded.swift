@@ -27,3 +27,28 @@ extension StoreCoordinator {
       "is not downloaded here (a placeholder stands for it), and the local log \(logPath) needs its values — nothing is lost: it is read once it is downloaded (open the app with iCloud Drive on).")
   }
 }
+
+extension StoreCoordinator {
+  /// The files of `devices` (nil: of every device) that `scan` found not downloaded, as paths
+  /// and as messages name them.
+  func notDownloaded(_ scan: ChangeScan, of devices: Set<DeviceID>?, files: StoreFiles) -> [(path: String, display: String)] {
+    var names: [(DeviceID, String)] = []
+    for (device, numbers) in scan.notDownloadedSnapshots where devices?.contains(device) ?? true {
+      names += numbers.map { (device, ChangeFileName.snapshotName(number: $0)) }
+    }
+    for (device, sequences) in scan.notDownloadedSequences where devices?.contains(device) ?? true {
+      names += sequences.map { (device, ChangeFileName.changeName(sequence: $0)) }
+    }
+    return names.map { (files.changes.filePath($0.0, $0.1), files.changes.display($0.0, $0.1)) }.sorted { $0.path < $1.path }
+  }
+
+  /// A rebuild or a compaction that cannot do without files that are not downloaded asks for
+  /// them and waits, up to ``StoreOptions/downloadWait``; returns those still not downloaded,
+  /// as messages name them (empty: `scan` is to be made again, as they came).
+  func awaitDownloads(_ scan: ChangeScan, of devices: Set<DeviceID>?, files: StoreFiles) -> [String] {
+    let needed = notDownloaded(scan, of: devices, files: files)
+    guard !needed.isEmpty else { return [] }
+    let displays = Dictionary(needed.map { ($0.path, $0.display) }, uniquingKeysWith: { first, _ in first })
+    return files.changes.transport.awaitDownloads(atPaths: needed.map(\.path), timeout: options.downloadWait).compactMap { displays[$0] }
+  }
+}

@@ -63,12 +63,21 @@ extension StoreCoordinator {
     deliverRemoteChanges()
   }
 
-  /// Folds every change file, compares the result with the cache, and records the difference
-  /// as one local transaction. Runs under the flock and the state lock. With `always`, runs
-  /// even when no new file arrived (a rebuild). Only a rebuild runs while the carrier is not
-  /// there, from the outbox alone: a merge then would take what it cannot read for deleted.
+  /// Folds the change files that arrived into the cache, and records the difference as one
+  /// local transaction: folding only those files onto the objects they touch where that gives
+  /// the same answer (`mergeOnlyArrived`), else every file, compared with the whole cache.
+  /// Runs under the flock and the state lock. With `always`, folds every file even when no new
+  /// one arrived (a rebuild). Only a rebuild runs while the carrier is not there, from the
+  /// outbox alone: a merge then would take what it cannot read for deleted.
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
     guard always || files.changes.isCarrying else { return nil }
+    if !always {
+      switch try mergeOnlyArrived(&state, files: files) {
+      case .nothing: return nil
+      case .merged(let entry): return entry
+      case .needsFullFold: break
+      }
+    }
     var scan = try files.changes.scan(own: state.device, readableSchema: schema.version)
     if let device = state.device { state.ownNotDownloaded.formUnion(scan.notDownloadedSequences[device] ?? []) }
     // A device that runs a newer program writes files this one cannot read: they stay out of
@@ -96,11 +105,12 @@ extension StoreCoordinator {
     }
     state.crashedCommits = []
     state.mergeWarnings = []
+    state.statistics.fullFolds += 1
     let merged = fold(scan)
     state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
     let view = merged.materialize()
-    var changes: [LogChange] = []
-    var reported: [MergeReport.Change] = []
+    var diff = MergeDiff()
+    var retired = RetiredObjects()
     for entity in schema.entities {
       let table = try state.table(entity.name)
       try loadAll(table, &state)
@@ -114,42 +124,43 @@ extension StoreCoordinator {
           // Another device's object this program cannot read (a newer schema, or changes of it
           // still on their way): left out of the cache until it reads, and reported.
           state.mergeWarnings.append("\(entity.name) \(id.uuidString): \(StoreCoding.reason(error))")
+          retired.insert(ObjectKey(entity: entity.name, id: id))
         }
       }
-      for (id, value) in target {
-        let segment = table.segment(of: value)
-        if let old = current[id] {
-          guard !entitiesEqual(old, value) else { continue }
-          let from = table.segment(of: old)
-          changes.append(LogChange(entity: entity.name, id: id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
-          reported.append(MergeReport.Change(entity: entity.name, id: id, kind: .updated, before: old, after: value))
-        } else {
-          changes.append(LogChange(entity: entity.name, id: id, kind: .insert, segment: segment, from: nil, value: value))
-          reported.append(MergeReport.Change(entity: entity.name, id: id, kind: .inserted, before: nil, after: value))
-        }
-      }
-      for (id, old) in current where target[id] == nil {
-        changes.append(LogChange(entity: entity.name, id: id, kind: .delete, segment: table.segment(of: old), from: nil, value: nil))
-        reported.append(MergeReport.Change(entity: entity.name, id: id, kind: .deleted, before: old, after: nil))
-      }
+      diff.add(entity: entity.name, table: table, current: current, target: target)
     }
+    // Everything the fold knows and the cache does not show: deleted, merged away, unreadable.
+    for key in merged.objects.keys where view[key.entity]?[key.id] == nil {
+      retired.insert(key)
+    }
+    return try recordMerge(
+      diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent, retired: retired, &state, files)
+  }
+
+  /// Records what a merge changed as one local transaction authored "sync": the local log, the
+  /// tables, the statistics and the merge's report.
+  func recordMerge(
+    _ diff: MergeDiff, arrived: [ChangeFile], coverage: [ChangeStamp], snapshots: [ChangeSnapshot], divergent: Set<ChangeStamp>,
+    retired: RetiredObjects?, _ state: inout StoreState, _ files: StoreFiles
+  ) throws -> LogEntry {
+    var changes = diff.changes
     changes.sortInLogOrder()
     let entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
-      folded: arrived.map(\.stamp), foldedThrough: arrivedCoverage,
-      foldedDivergent: arrived.map(\.stamp).filter(scan.divergent.contains),
-      foldedSnapshots: Dictionary(arrivedSnapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil)
+      folded: arrived.map(\.stamp), foldedThrough: coverage,
+      foldedDivergent: arrived.map(\.stamp).filter(divergent.contains),
+      foldedSnapshots: Dictionary(snapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil, retired: retired)
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     if entry.changesObjects { state.undelivered.append(entry.transaction) }
     state.statistics.changeFilesMerged += arrived.count
-    let devices = Set(arrived.map(\.device) + arrivedSnapshots.map(\.device)).sorted { $0.text < $1.text }
+    let devices = Set(arrived.map(\.device) + snapshots.map(\.device)).sorted { $0.text < $1.text }
     state.lastMergeReport = MergeReport(
       devices: devices.map { device in
         let name = files.changes.deviceInfo(device)?.name ?? ""
         return name.isEmpty ? String(device.text.prefix(8)) : name
       },
-      changes: reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
+      changes: diff.reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
     return entry
   }
 

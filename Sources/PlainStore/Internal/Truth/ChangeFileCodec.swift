@@ -78,19 +78,8 @@ enum ChangeFileCodec {
     }
   }
 
-  /// FNV-1a, 64 bits: enough to tell damage from a whole file; it is not a signature.
-  static func checksum(_ data: Data) -> UInt64 {
-    data.withUnsafeBytes(checksum)
-  }
+  /// A file's or record's checksum (``FNV1a``).
+  static func checksum(_ data: Data) -> UInt64 { FNV1a.hash(data) }
 
-  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    // Over the raw buffer: Data's iterator costs several times the hashing itself, and every
-    // change file, journal record and segment is hashed once per write and once per read.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    return hash
-  }
+  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 { FNV1a.hash(bytes) }
 }

@@ -19,7 +19,7 @@ import Foundation
 /// it again, durably, from its record (``StoreCoordinator/settleJournal(_:)``). Once the change
 /// files are on disk the journal is emptied, so it holds a few dozen records at most.
 ///
-/// A record is a header line and the change file's bytes:
+/// A record is a header line and the change file's bytes (``RecordFrame``):
 /// `journal <device> <sequence, 12 digits> <length, 16 hex> <FNV-1a 64, 16 hex>\n<bytes>`.
 /// A torn tail (a power loss during an append) or a damaged record fails its length or its
 /// checksum and is skipped; reading goes on at the next header.
@@ -51,7 +51,7 @@ struct CommitJournal: Sendable {
       atPath: url.path, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
     defer { close(fd) }
     let before = off_t(size)
-    var frame = Data(Self.header(record).utf8)
+    var frame = Data(Self.header(record))
     frame.append(record.bytes)
     do {
       try FileSystem.writeAll(frame, to: fd, displayPath: displayPath)
@@ -90,9 +90,10 @@ struct CommitJournal: Sendable {
     guard ftruncate(fd, 0) == 0 else { throw FileSystem.error(errno, displayPath, "cannot empty") }
   }
 
-  static func header(_ record: Record) -> String {
-    "journal \(record.device.text) \(ChangeFileName.sequenceText(record.sequence)) "
-      + "\(hex16(UInt64(record.bytes.count))) \(hex16(ChangeFileCodec.checksum(record.bytes)))\n"
+  static func header(_ record: Record) -> [UInt8] {
+    record.bytes.withUnsafeBytes {
+      RecordFrame.header(tag: "journal", fields: [record.device.text, ChangeFileName.sequenceText(record.sequence)], body: $0)
+    }
   }
 
   static func parse(_ bytes: [UInt8]) -> [Record] {
@@ -100,13 +101,13 @@ struct CommitJournal: Sendable {
     var position = 0
     while let start = nextTag(in: bytes, from: position) {
       guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
-      let fields = bytes[(start + tag.count)..<newline].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-      if fields.count == 4, let device = DeviceID(fields[0]), fields[1].count == 12, let sequence = Int(fields[1]),
-        fields[2].count == 16, let length = Int(fields[2], radix: 16), length <= bytes.count - newline - 1,
-        fields[3].count == 16, let checksum = UInt64(fields[3], radix: 16)
+      if let header = RecordFrame.parse(String(decoding: bytes[(start + tag.count)..<newline], as: UTF8.self), fieldCount: 2),
+        let device = DeviceID(String(header.fields[0])), header.fields[1].count == 12, let sequence = Int(header.fields[1]),
+        header.length <= bytes.count - newline - 1
       {
+        let length = header.length
         let body = Data(bytes[(newline + 1)..<(newline + 1 + length)])
-        if ChangeFileCodec.checksum(body) == checksum {
+        if RecordFrame.holds(body, checksum: header.checksum) {
           records.append(Record(device: device, sequence: sequence, bytes: body))
           position = newline + 1 + length
           continue

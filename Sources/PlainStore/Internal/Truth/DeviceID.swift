@@ -30,7 +30,7 @@ struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
 /// Sixteen lowercase hex digits, zero-padded: the fixed-width form of device ids and clock
 /// stamps in file names and files.
-func hex16(_ value: UInt64) -> String {
+package func hex16(_ value: UInt64) -> String {
   // Into one buffer: every commit writes several (its clock, its checksums, its stamps).
   String(unsafeUninitializedCapacity: 16) { text in
     for index in 0..<16 {

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Which ids a segment file may hold: a Bloom filter over its objects' ids, kept in the
+/// manifest beside the file. A merge that must find another device's object by id alone asks
+/// each segment's filter and reads only the files that may hold it (about 1 in 100 that do
+/// not), instead of reading the entity's every month.
+///
+/// Deterministic: the bits depend on the ids alone. Ids are random (UUID v4), so their own bytes
+/// are the hashes (double hashing: bit i of k is h1 + i·h2 modulo the size).
+struct SegmentIDFilter: Equatable, Sendable {
+  private(set) var bits: [UInt8]
+  static let hashes = 7
+  /// Bits per id: with 7 hashes, about 1 % false positives.
+  static let bitsPerID = 10
+
+  init(_ ids: some Sequence<UUID>, count: Int) {
+    bits = Array(repeating: 0, count: max(8, (count * Self.bitsPerID + 7) / 8))
+    for id in ids { for bit in positions(id) { bits[bit >> 3] |= 1 << UInt8(bit & 7) } }
+  }
+
+  /// The filter a manifest holds as text; nil when the text is not one.
+  init?(text: String) {
+    guard let data = Data(base64Encoded: text), !data.isEmpty else { return nil }
+    bits = Array(data)
+  }
+
+  var text: String { Data(bits).base64EncodedString() }
+
+  /// False only when the segment certainly does not hold `id`.
+  func mayContain(_ id: UUID) -> Bool {
+    positions(id).allSatisfy { bits[$0 >> 3] & (1 << UInt8($0 & 7)) != 0 }
+  }
+
+  private func positions(_ id: UUID) -> [Int] {
+    let (h1, h2) = withUnsafeBytes(of: id.uuid) { (UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) | 1) }
+    let size = UInt64(bits.count * 8)
+    return (0..<UInt64(Self.hashes)).map { Int((h1 &+ $0 &* h2) % size) }
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension StoreCoordinator {
+  /// What a merge of only the arrived files found.
+  enum IncrementalMerge {
+    /// Nothing arrived that a merge would take.
+    case nothing
+    case merged(LogEntry)
+    /// The arrived files need the whole fold (see `mergeOnlyArrived`).
+    case needsFullFold
+  }
+
+  /// Merges the change files that arrived by folding them onto the objects they touch, which
+  /// costs what they hold rather than the whole history — when that gives what folding every
+  /// file would. It does when every arrived file comes after everything this cache has folded
+  /// (its stamp is later than the newest one folded, as it is for a device that had seen this
+  /// one's changes) and touches only objects the cache shows or never knew: then every write
+  /// in it is the last of its group, the cache's values are the fold's as of its stamp, and the
+  /// one thing left to decide is whether it meets another object — on a unique key, through a
+  /// reference, by a delete others point at. Where it might, or anything else is unusual (a
+  /// snapshot, a file of this device — in the sync folder or in its outbox — or of an older
+  /// schema, a second copy of a sequence, an object deleted or merged away before), the merge
+  /// folds every file instead (`.needsFullFold`). Reached only while the carrier is there
+  /// (`mergeArrived`): its scan reads the sync folder then alone. The rules stay the fold's: the touched objects go through
+  /// `MergedState` seeded with the cache's values, and the differential test holds both roads
+  /// to one answer.
+  func mergeOnlyArrived(_ state: inout StoreState, files: StoreFiles) throws -> IncrementalMerge {
+    guard let retired = state.retired else { return .needsFullFold }
+    var scan = try files.changes.scan(own: state.device, readableSchema: schema.version, known: state.folded)
+    if let device = state.device { state.ownNotDownloaded.formUnion(scan.notDownloadedSequences[device] ?? []) }
+    state.awaitingUpdate = awaitingUpdate(scan, files)
+    scan.files.removeAll { $0.schemaVersion > schema.version }
+    guard scan.snapshots.isEmpty, scan.divergent.isEmpty, scan.coverage(notIn: state.folded).isEmpty else { return .needsFullFold }
+    guard !scan.files.isEmpty else { return .nothing }
+    let newest = state.folded.newestClock
+    // This device's files: under its id, or waiting in the outbox (under an older id of this copy too).
+    let inOutbox = Set(files.changes.outbox.devices())
+    for file in scan.files {
+      guard file.device != state.device, !inOutbox.contains(file.device),
+        !state.folded.contains(device: file.device, sequence: file.sequence),
+        file.schemaVersion == schema.version, file.hlc > newest
+      else { return .needsFullFold }
+    }
+
+    // The touched objects as the cache shows them, seeded into a fold of their own.
+    var touched: [ObjectKey: (segment: String, object: any Entity)?] = [:]
+    for file in scan.files {
+      for object in file.objects {
+        let key = ObjectKey(entity: object.entity, id: object.id)
+        guard touched[key] == nil else { continue }
+        guard !retired.contains(key), let table = state.tables[key.entity] else { return .needsFullFold }
+        let hint = object.fields.flatMap { try? Self.decodeSegmentHint(table, $0) }
+        touched[key] = .some(try locate(table, key.id, hint: hint, &state))
+      }
+    }
+    var fold = MergedState(schema: mergeSchema)
+    let before = ChangeStamp(hlc: newest, device: scan.files[0].device, sequence: 0)
+    for (key, current) in touched {
+      if let current { fold.seed(key, fields: try EntityFields.of(current.object), at: before) }
+    }
+    for file in scan.files { fold.apply(file) }
+    let view = fold.materialize()
+
+    // The fold's value of each touched object, and whether it meets anything outside them.
+    var targets: [ObjectKey: any Entity] = [:]
+    for (key, current) in touched {
+      let table = try state.table(key.entity)
+      guard let fields = view[key.entity]?[key.id] else {
+        // Gone: deleted, or merged with another touched object (which the cache cannot tell).
+        guard fold.objects[key]?.deleted != nil, current != nil else { return .needsFullFold }
+        // Objects elsewhere that point at it follow its delete rule: the whole fold's work.
+        if schema.entities.contains(where: { $0.references.contains { $0.targetEntity == key.entity } }) { return .needsFullFold }
+        continue
+      }
+      guard let value = try? Self.decodeEntity(table.schema.type, fields) else { return .needsFullFold }
+      targets[key] = value
+    }
+    for (key, value) in targets {
+      let table = try state.table(key.entity)
+      for reference in table.schema.references {
+        guard let target = reference.target(value) else { continue }
+        let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
+        if targets[targetKey] != nil { continue }
+        guard touched[targetKey] == nil, let targetTable = state.tables[reference.targetEntity],
+          try locate(targetTable, target, hint: nil, &state) != nil
+        else { return .needsFullFold }  // a referent deleted, merged away or not arrived yet
+      }
+      let identity = table.schema.type.identityKey
+      for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() where table.schema.uniqueKeyNames[constraint] != [identity] {
+        let segment = table.schema.uniqueIsSegmentWide[constraint] ? table.segment(of: value) : "*"
+        if segment == "*" { try loadAll(table, &state) } else { try ensureLoaded(table, segment, &state) }
+        guard let holder = table.uniqueIndex(constraint: constraint, segment: segment)[keyOf(value)], holder != key.id,
+          touched[ObjectKey(entity: key.entity, id: holder)] == nil
+        else { continue }
+        return .needsFullFold  // two objects on one key: the fold decides which one stays
+      }
+    }
+
+    var diff = MergeDiff()
+    for entity in schema.entities {
+      var current: [UUID: any Entity] = [:]
+      var target: [UUID: any Entity] = [:]
+      for (key, located) in touched where key.entity == entity.name {
+        if let located { current[key.id] = located.object }
+        if let value = targets[key] { target[key.id] = value }
+      }
+      guard !current.isEmpty || !target.isEmpty else { continue }
+      diff.add(entity: entity.name, table: try state.table(entity.name), current: current, target: target)
+    }
+    let entry = try recordMerge(diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, &state, files)
+    state.statistics.arrivalOnlyMerges += 1
+    return .merged(entry)
+  }
+
+  /// The segment an arrived object's fields put it in, when they carry its segment date: where
+  /// to look for it first.
+  private static func decodeSegmentHint(_ table: EntityTable, _ fields: [String: RawJSON]) throws -> String? {
+    guard table.isSegmented, let value = try? decodeEntity(table.schema.type, fields) else { return nil }
+    return table.segment(of: value)
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What carries a store's change files between devices (``StoreOptions/carrier``).
+///
+/// ```swift
+/// // On a background task: resolving the container may wait for iCloud.
+/// if let cloud = await SyncCarrier.iCloudDriveFolder() {
+///   var options = StoreOptions(syncFolder: cloud.appendingPathComponent("BabyDashboard.changes"))
+///   options.carrier = .iCloudDrive()
+///   let container = try StoreContainer.file(at: appGroupStore, schema: schema, options: options)
+/// }
+/// ```
+public struct SyncCarrier: Sendable {
+  let transport: any ChangeTransport
+
+  init(_ transport: any ChangeTransport) { self.transport = transport }
+
+  /// A plain folder that a sync engine mirrors (Syncthing, Dropbox, a Mac's iCloud Drive folder):
+  /// read and written as files; a `.NAME.icloud` placeholder there is NAME not downloaded,
+  /// which this carrier cannot ask for.
+  public static let folder = SyncCarrier(FolderTransport())
+
+  #if canImport(Darwin)
+    /// The app's iCloud Drive ubiquity container, as iOS keeps it: files of other devices and
+    /// evicted files of this one are asked for and downloaded, reads and writes are coordinated
+    /// (`NSFileCoordinator`), arrivals are heard through a metadata query. Point
+    /// ``StoreOptions/syncFolder`` into the container (``iCloudDriveFolder(containerIdentifier:)``).
+    /// - Parameter containerIdentifier: `iCloud.com.example.app`; nil: the app's first container.
+    public static func iCloudDrive(containerIdentifier: String? = nil) -> SyncCarrier {
+      SyncCarrier(UbiquityTransport(service: AppleUbiquityService(containerIdentifier: containerIdentifier)))
+    }
+
+    /// The ubiquity container's folder, resolved off the main thread (it may wait for iCloud);
+    /// nil while iCloud Drive is off or the app has no container.
+    public static func iCloudDriveFolder(containerIdentifier: String? = nil) async -> URL? {
+      await Task.detached { AppleUbiquityService(containerIdentifier: containerIdentifier).containerURL() }.value
+    }
+  #endif
+}
