@@ -21,6 +21,7 @@ APPLE=Sources/PlainStore/Internal/Apple
 # The engine's side of each seam the Apple files implement: Foundation only.
 SEAMS=(
   Sources/PlainStore/Internal/Sync/UbiquityService.swift
+  Sources/PlainStore/SyncStatus.swift
   Sources/PlainStore/BackgroundAssertion.swift
   Sources/PlainStore/Internal/Files/DataProtection.swift
 )

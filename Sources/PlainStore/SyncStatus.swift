@@ -31,6 +31,46 @@ public struct SyncStatus: Sendable, Equatable {
     public var readyToMerge: Int = 0
   }
 
+  /// Whether change files travel between the devices now.
+  public enum Carrier: Sendable, Equatable {
+    case available
+    /// Not there (signed out, iCloud Drive off, not resolved yet): commits wait in the outbox.
+    case unavailable(UnavailableReason)
+    /// Signed in to another account than the one this store synced with: nothing is read from
+    /// or written to that account's container, commits wait in the outbox, until the account
+    /// this store synced with is back.
+    case accountChanged
+  }
+
+  /// Why a carrier is not there, as far as it can tell.
+  public enum UnavailableReason: Sendable, Equatable {
+    case signedOut
+    case driveOff
+    /// The container is still being looked up (the first moments after launch or sign-in).
+    case notResolvedYet
+    case unknown
+  }
+
+  /// The last change of another device that has arrived here.
+  public struct Arrival: Sendable, Equatable {
+    /// The device's name (its id's first 8 digits when it gave none).
+    public var device: String
+    /// When that device wrote the change.
+    public var written: Date
+  }
+
+  /// Whether change files travel now, and if not, why.
+  public var carrier: Carrier = .available
+  /// This device's change files that wait in the outbox (in the app group) for the carrier,
+  /// oldest first (display paths); they move into the sync folder, in order, when it is there.
+  public var outbox: [String] = []
+  /// When the oldest change in the outbox was made.
+  public var outboxOldest: Date?
+  /// Why the outbox does not move although the carrier is there: a file of the sync folder
+  /// holds other bytes under the name of the outbox's next file (nothing was overwritten).
+  public var outboxBlocked: String?
+  /// The newest change from another device that has arrived; nil when none has.
+  public var lastArrival: Arrival?
   /// This copy's device id; nil until it first commits.
   public var thisDevice: String?
   /// The folder the change files are in.

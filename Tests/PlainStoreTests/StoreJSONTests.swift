@@ -265,8 +265,8 @@ import Testing
       #expect(hex16(value) == String(repeating: "0", count: 16 - digits.count) + digits)
     }
     for sequence in [0, 1, 9, 10, 123_456, 999_999_999_999, 1_000_000_000_000, -3] {
-      let digits = String(sequence)
-      #expect(ChangeFileName.sequenceText(sequence) == String(repeating: "0", count: max(0, 12 - digits.count)) + digits)
+      let digits = String(sequence.magnitude)
+      #expect(ChangeFileName.sequenceText(sequence) == (sequence < 0 ? "-" : "") + String(repeating: "0", count: max(0, 12 - digits.count)) + digits)
     }
   }
 

@@ -186,7 +186,7 @@ final class StoreCoordinator: Sendable {
   static func isNewOrInterruptedCreation(_ files: StoreFiles) -> Bool {
     FileSystem.list(files.root).allSatisfy { name in
       switch name {
-      case "lock", "changes": true
+      case "lock", "changes", "sync-account": true  // the account is recorded as the layout is made
       case "local":
         !FileSystem.exists(files.manifestURL) && FileSystem.list(files.logURL).isEmpty && FileSystem.list(files.segmentsURL).isEmpty
       case "segments", "log": FileSystem.list(files.root.appendingPathComponent(name)).isEmpty
@@ -200,6 +200,8 @@ final class StoreCoordinator: Sendable {
     try FileSystem.makeFolder(files.cacheURL, displayPath: files.display("local"))
     try FileSystem.makeFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
     try FileSystem.makeFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
+    // Not while the carrier is not there: on iOS there is then no container to make it in.
+    guard files.changes.isCarrying else { return }
     // A sync folder given by the user (inside Dropbox, say) may need its parents made.
     let parent = files.changes.url.deletingLastPathComponent()
     if !FileSystem.exists(parent) { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) }
@@ -499,6 +501,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// Change files written with a newer schema version than this program's: left out of the
   /// merge until the program is updated (display paths).
   var awaitingUpdate: [String] = []
+  /// Why the outbox's last drain stopped before it was empty, with the carrier there.
+  var outboxBlocked: String?
   /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a
   /// merge has folded every file into a cache that keeps it.
   var retired: RetiredObjects?
@@ -617,4 +621,6 @@ public struct StoreStatistics: Sendable, Equatable {
   /// Housekeeping after a durable commit (cache files, compaction) that failed: the commit
   /// stands; the cache is repaired from the change files at the next open.
   public var housekeepingFailures = 0
+  /// This device's files moved from the outbox into the sync folder by this container.
+  public var outboxFilesMoved = 0
 }

@@ -97,6 +97,7 @@ enum SyncCommands {
   static func text(_ status: SyncStatus, now: Date, zone: TimeZone) -> String {
     var lines = ["This device  \(status.thisDevice.map { String($0.prefix(8)) } ?? "none yet (takes an id at its first change)")"]
     lines.append("Change files \(status.folder.path)")
+    lines += SyncStatusText.lines(status, now: now, in: zone)
     lines.append("")
     if status.devices.isEmpty { lines.append("No device has written a change yet.") }
     for device in status.devices {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 @testable import PlainStore
 
@@ -9,7 +10,10 @@ import Foundation
 /// finishes; any file, this device's own included, can be evicted — back to a placeholder, or
 /// (`evictInPlace`) to a dataless file that keeps its name, as File Provider does; the "metadata
 /// query" tells of changes only when the test delivers its notifications, late and in one batch;
-/// the account can sign out. No timers: every step happens when the test says — but with
+/// the account can sign out (for a reason the status names), and sign in to another account
+/// (the same container path, another identity token, as iOS gives it); every call into the
+/// container is counted (``touches``), so a test can tell that a store on another account
+/// never looked in. No timers: every step happens when the test says — but with
 /// `downloadsFinishOnTheirOwn`, a download asked for finishes a moment later on another thread,
 /// its notification delivered there, as on a phone with a network.
 final class SimulatedUbiquityContainer: UbiquityService {
@@ -23,9 +27,16 @@ final class SimulatedUbiquityContainer: UbiquityService {
     var nextHandler = 0
     var pendingNotifications = 0
     var available = true
+    var reason = SyncStatus.UnavailableReason.signedOut
+    var account = SimulatedUbiquityContainer.defaultAccount
     /// Paths read or written inside a coordinated access, in order.
     var coordinated: [String] = []
+    var touches = 0
+    var touchLog: [String] = []
   }
+
+  /// The account signed in until the test switches it.
+  static let defaultAccount = Data("account-1".utf8)
 
   private let state = StoreMutex(State())
   /// Downloads finish on their own, on another thread, soon after they are asked for.
@@ -42,20 +53,25 @@ final class SimulatedUbiquityContainer: UbiquityService {
 
   func containerURL() -> URL? { nil }
 
-  func identityToken() -> Data? { state.withLock { $0.available } ? Data("account-1".utf8) : nil }
+  func identityToken() -> Data? { state.withLock { $0.available ? $0.account : nil } }
+
+  func unavailableReason() -> SyncStatus.UnavailableReason { state.withLock { $0.reason } }
 
   func items(in folder: URL) -> [UbiquityItem] {
+    touch()
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.sorted().map { UbiquityItem(name: $0, status: status(of: folder.appendingPathComponent($0))) }
   }
 
   func status(of url: URL) -> UbiquityItem.Status {
+    touch()
     let path = url.path
     guard FileSystem.exists(atPath: path) || FileSystem.isFolder(atPath: path) else { return .absent }
     return state.withLock { $0.dataless.contains(path) } ? .notDownloaded : .downloaded
   }
 
   func startDownloading(_ url: URL) throws {
+    touch()
     state.withLock { _ = $0.requested.insert(url.path) }
     guard downloadsFinishOnTheirOwn else { return }
     Thread.detachNewThread { [self] in
@@ -65,11 +81,13 @@ final class SimulatedUbiquityContainer: UbiquityService {
   }
 
   func coordinateReading<T>(_ url: URL, _ body: (URL) throws -> T) throws -> T {
+    touch()
     state.withLock { $0.coordinated.append(url.path) }
     return try body(url)
   }
 
   func coordinateWriting<T>(_ url: URL, deleting: Bool, _ body: (URL) throws -> T) throws -> T {
+    touch()
     state.withLock { $0.coordinated.append(url.path) }
     defer {
       // The owner's deletion (its change compaction) reaches the cloud too.
@@ -103,6 +121,24 @@ final class SimulatedUbiquityContainer: UbiquityService {
 
   /// Paths accessed through the coordinator, in order.
   var coordinated: [String] { state.withLock { $0.coordinated } }
+
+  /// How many times the store looked into the container (listed, looked at an item, read,
+  /// wrote, asked for a download): a test reads it before and after what must not touch it
+  /// (while signed out, another account's). Asking who is signed in is no touch.
+  var touches: Int { state.withLock { $0.touches } }
+  /// What the store asked of the container, oldest first: named in a test's failure.
+  var touchLog: [String] { state.withLock { $0.touchLog } }
+  private func touch(_ call: String = #function) {
+    state.withLock {
+      $0.touches += 1
+      $0.touchLog.append(call)
+    }
+  }
+
+  /// Whether someone is signed in, with iCloud Drive on.
+  var isAvailable: Bool { state.withLock { $0.available } }
+  /// The account signed in (or last signed in, while signed out).
+  var accountIdentity: Data { state.withLock { $0.account } }
 
   /// Another device's file reaches this device: as a placeholder, its bytes in the cloud.
   func arrive(_ data: Data, at path: String) throws {
@@ -183,8 +219,22 @@ final class SimulatedUbiquityContainer: UbiquityService {
     return !handlers.isEmpty
   }
 
-  /// Signs out (false) or back in (true).
-  func setAvailable(_ available: Bool) {
-    state.withLock { $0.available = available }
+  /// Signs out (false, for `reason`) or back in (true). The store hears of it as iOS tells an
+  /// app (`NSUbiquityIdentityDidChange`, the metadata query), at the next delivery.
+  func setAvailable(_ available: Bool, reason: SyncStatus.UnavailableReason = .signedOut) {
+    state.withLock {
+      $0.available = available
+      $0.reason = reason
+      $0.pendingNotifications += 1
+    }
+  }
+
+  /// Signs in to another account (the same container path, as iOS gives it): the identity
+  /// token changes; the store hears of it at the next delivery.
+  func switchAccount(to identity: Data) {
+    state.withLock {
+      $0.account = identity
+      $0.pendingNotifications += 1
+    }
   }
 }

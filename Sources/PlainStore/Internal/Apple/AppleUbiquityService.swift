@@ -23,6 +23,11 @@
       return (try? NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)) ?? Data("signed-in".utf8)
     }
 
+    func unavailableReason() -> SyncStatus.UnavailableReason {
+      // A nil token is "signed out" and "iCloud Drive off" alike: Foundation does not say which.
+      .unknown
+    }
+
     func items(in folder: URL) -> [UbiquityItem] {
       let key = URLResourceKey.ubiquitousItemDownloadingStatusKey
       let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [key], options: [])) ?? []

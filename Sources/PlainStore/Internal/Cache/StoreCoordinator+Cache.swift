@@ -94,6 +94,13 @@ extension StoreCoordinator {
       state.statistics.cacheRebuilds += 1
       state.lastRebuildReason = reason
       _ = try mergeArrived(&state, files: files, always: true)
+      if !files.changes.isCarrying {
+        // Rebuilt from the outbox alone: the sync folder cannot be read while syncing is off.
+        // This copy no longer knows its newest change there, so it goes on under a new id
+        // (never reusing a sequence another file of its old id may hold); the rest comes back
+        // with the first merge once syncing is on.
+        _ = try mintDevice(&state, files)
+      }
       try compact(&state)
       state.undelivered = []
       state.undeliveredReload = false
@@ -119,7 +126,8 @@ extension StoreCoordinator {
       state.device = device
       return device
     }
-    return try mintDevice(&state, files, preferred: options.deviceID.flatMap(DeviceID.init))
+    // The id asked for only while the sync folder can show whether it is taken.
+    return try mintDevice(&state, files, preferred: files.changes.isCarrying ? options.deviceID.flatMap(DeviceID.init) : nil)
   }
 
   /// Takes a new device id: at the first commit, and when files under the old id turn out to
@@ -130,7 +138,8 @@ extension StoreCoordinator {
     try FileSystem.writeAtomically(
       Data((device.text + "\n").utf8), to: files.deviceIDURL, displayPath: files.display(files.cachePrefix + "device-id"))
     try files.changes.writeDeviceInfo(
-      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version), of: device)
+      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version), of: device,
+      toOutbox: !(try drainOutbox(&state, files)))
     state.device = device
     return device
   }

@@ -53,7 +53,7 @@ extension StoreCoordinator {
         for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
         state.cleanedTemporaryFiles = true
       }
-      let (change, filePath) = try nameChangeFile(for: entry, originals: planner.originalValue, &state, files)
+      let (change, filePath, displayPath, inOutbox) = try nameChangeFile(for: entry, originals: planner.originalValue, &state, files)
       entry.folded = [change.stamp]
       entry.origin = change.stamp
       let transaction = entry.transaction
@@ -66,7 +66,7 @@ extension StoreCoordinator {
         return try? LocalLog.record(entry)
       }
       // The commit point: this device's change file, durable (in the journal, or on its own).
-      let write = { try self.writeChangeFile(change, atPath: filePath, spare: spare, files) }
+      let write = { try self.writeChangeFile(change, atPath: filePath, displayPath: displayPath, inOutbox: inOutbox, spare: spare, files) }
       let written: WrittenChange
       let record: Data?
       if entry.changes.count < Self.concurrentWriteThreshold {
@@ -156,11 +156,12 @@ extension StoreCoordinator {
   static let concurrentWriteThreshold = 1_000
 
   /// The change file of a planned transaction, under the next sequence of this device, and
-  /// where it goes. A name already taken holds a commit of this device that a crash kept from
-  /// the cache: it is skipped here and merged right after.
+  /// where it goes: the sync folder, or the outbox while the carrier is not there or the outbox
+  /// could not be emptied into it (`drainOutbox`). A name already taken holds a commit of this
+  /// device that a crash kept from the cache: it is skipped here and merged right after.
   private func nameChangeFile(
     for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
-  ) throws -> (ChangeFile, path: String) {
+  ) throws -> (ChangeFile, path: String, display: String, inOutbox: Bool) {
     let device = try ensureDevice(&state, files)
     // By index, each change read in place: binding one to a name copies it.
     let objects = try entry.changes.indices.map { index -> ObjectChange in
@@ -181,36 +182,48 @@ extension StoreCoordinator {
       }
     }
     let hlc = state.clock.tick(now: entry.timestamp)
-    try files.changes.makeDeviceFolder(device)
+    let toSyncFolder: Bool
+    do {
+      toSyncFolder = try drainOutbox(&state, files)
+    } catch {
+      state.statistics.housekeepingFailures += 1  // the commit waits in the outbox; the next drain says why
+      toSyncFolder = false
+    }
+    let carrying = toSyncFolder || files.changes.isCarrying
+    if toSyncFolder { try files.changes.makeDeviceFolder(device) } else { try files.changes.outbox.makeDeviceFolder(device) }
     var sequence = state.folded.newest(of: device) + 1
-    var filePath = files.changes.filePath(device, ChangeFileName.changeName(sequence: sequence))
-    while files.changes.isTaken(device, ChangeFileName.changeName(sequence: sequence)) {
+    while files.changes.isTaken(device, ChangeFileName.changeName(sequence: sequence), carrying: carrying) {
       state.crashedCommits.insert(sequence)
       sequence += 1
-      filePath = files.changes.filePath(device, ChangeFileName.changeName(sequence: sequence))
     }
     let change = ChangeFile(
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
       schemaVersion: schema.version, objects: objects)
-    return (change, filePath)
+    let name = change.fileName
+    return toSyncFolder
+      ? (change, files.changes.filePath(device, name), files.changes.display(device, name), false)
+      : (change, files.changes.outbox.filePath(device, name), files.changes.outbox.display(device, name), true)
   }
 
   /// Writes a named change file: durable when this returns. One that goes through the journal
-  /// is written into `spare` when it can be. Touches no state: it may run on another thread.
-  private func writeChangeFile(_ change: ChangeFile, atPath filePath: String, spare: SpareFile?, _ files: StoreFiles) throws
-    -> WrittenChange
-  {
+  /// is written into `spare` when it can be. One in the outbox (the app group) is created as it
+  /// is; one in the sync folder inside the carrier's coordination. Touches no state: it may run
+  /// on another thread.
+  private func writeChangeFile(
+    _ change: ChangeFile, atPath filePath: String, displayPath path: String, inOutbox: Bool, spare: SpareFile?, _ files: StoreFiles
+  ) throws -> WrittenChange {
+    let transport = files.changes.transport
+    func create<T>(_ body: (String) throws -> T) throws -> T {
+      inOutbox ? try body(filePath) : try transport.coordinateCreating(atPath: filePath, body)
+    }
     let bytes = try ChangeFileCodec.encode(change)
-    let path = files.changes.display(change.device, change.fileName)
     guard bytes.count <= Self.journalRecordLimit else {
-      _ = try files.changes.transport.coordinateCreating(atPath: filePath) { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path) }
+      _ = try create { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path) }
       return WrittenChange(published: true, journalSize: nil)
     }
     let journalSize = try files.journal.append(CommitJournal.Record(device: change.device, sequence: change.sequence, bytes: bytes))
     do {
-      _ = try files.changes.transport.coordinateCreating(atPath: filePath) {
-        try FileSystem.createOnce(bytes, atPath: $0, displayPath: path, durable: false, spare: spare)
-      }
+      _ = try create { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path, durable: false, spare: spare) }
       return WrittenChange(published: true, journalSize: journalSize)
     } catch {
       return WrittenChange(published: false, journalSize: journalSize)

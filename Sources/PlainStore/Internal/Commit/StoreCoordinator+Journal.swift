@@ -16,10 +16,12 @@ extension StoreCoordinator {
       return FileSystem.exists(journal.url)  // a folder, a FIFO or a link in its place
     }
     guard size > 0 else { return false }
+    let carrying = files.changes.isCarrying
     do {
       return try journal.records().contains { record in
-        FileSystem.size(atPath: files.changes.filePath(record.device, record.fileName)) != record.bytes.count
-          && !files.changes.isNotDownloaded(record.device, record.fileName)
+        let file = files.changes.ownFile(record.device, record.fileName, carrying: carrying)
+        return FileSystem.size(atPath: file.path) != record.bytes.count
+          && (file.inOutbox || !files.changes.isNotDownloaded(record.device, record.fileName))
       }
     } catch {
       return true  // settling says what is wrong with it, under the lock
@@ -47,21 +49,28 @@ extension StoreCoordinator {
     var unflushed: [String] = []
     var folders: Set<URL> = []
     var restored: [String] = []
+    // Each where it is: in the outbox, or in the sync folder (read only while the carrier is
+    // there; otherwise a file the outbox lacks is restored into it, and moves from there).
+    let carrying = files.changes.isCarrying
     for record in records {
-      let file = files.changes.filePath(record.device, record.fileName)
-      let path = files.changes.display(record.device, record.fileName)
-      if files.changes.isNotDownloaded(record.device, record.fileName) { continue }
+      let (file, path, inOutbox) = files.changes.ownFile(record.device, record.fileName, carrying: carrying)
+      if !inOutbox && files.changes.isNotDownloaded(record.device, record.fileName) { continue }
       if let existing = try FileSystem.read(atPath: file, displayPath: path) {
         if existing == record.bytes {
           unflushed.append(file)
-          folders.insert(files.changes.deviceURL(record.device))
+          folders.insert(URL(fileURLWithPath: file).deletingLastPathComponent())
           continue
         }
         if case .success = ChangeFileCodec.body(existing) { continue }
         try FileSystem.removeAnything(URL(fileURLWithPath: file), displayPath: path)  // left empty or torn by a power loss
       }
-      try files.changes.makeDeviceFolder(record.device)
-      _ = try files.changes.transport.coordinateCreating(atPath: file) { try FileSystem.createOnce(record.bytes, atPath: $0, displayPath: path) }
+      if inOutbox {
+        try files.changes.outbox.makeDeviceFolder(record.device)
+        try FileSystem.createOnce(record.bytes, atPath: file, displayPath: path)
+      } else {
+        try files.changes.makeDeviceFolder(record.device)
+        _ = try files.changes.transport.coordinateCreating(atPath: file) { try FileSystem.createOnce(record.bytes, atPath: $0, displayPath: path) }
+      }
       restored.append(path)
     }
     if !unflushed.isEmpty {

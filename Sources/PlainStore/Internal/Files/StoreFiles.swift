@@ -7,6 +7,9 @@ import Foundation
 ///   changes/<device>/        THE TRUTH: create-once change files, the only part that syncs
 ///     device.json            who the device is
 ///     <sequence>.json        one committed transaction of that device
+///   outbox/<device>/         truth too: this device's files made while the carrier was not
+///                            there, waiting to move into changes/ (see ``Outbox``)
+///   sync-account             the carrier's account this store syncs with (see ``SyncAccount``)
 ///   local/                   a cache of this device, rebuilt from changes/ whenever it is lost
 ///     device-id              this copy's device id
 ///     journal                the newest change files' bytes, flushed: what a power loss may take from changes/
@@ -57,11 +60,15 @@ struct StoreFiles: Sendable {
       cacheURL = self.root.appendingPathComponent("local")
       cachePrefix = "local/"
     }
+    let outbox = Outbox(url: self.root.appendingPathComponent("outbox"), displayName: rootName + "/outbox")
+    let account = SyncAccount(url: self.root.appendingPathComponent("sync-account"), displayPath: rootName + "/sync-account")
     if let syncFolder {
       let folder = syncFolder.standardizedFileURL
-      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent, transport: transport)
+      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent, transport: transport, outbox: outbox, account: account)
     } else {
-      changes = ChangeFolder(url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes", transport: transport)
+      changes = ChangeFolder(
+        url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes", transport: transport, outbox: outbox,
+        account: account)
     }
     headerURL = self.root.appendingPathComponent("store.json")
     manifestURL = cacheURL.appendingPathComponent("manifest.json")

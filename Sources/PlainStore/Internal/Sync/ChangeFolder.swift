@@ -17,12 +17,46 @@ struct ChangeFolder: Sendable {
   private let path: String
   /// What carries the files between devices: a plain folder unless told otherwise.
   let transport: any ChangeTransport
+  /// Where this device's change files wait while the carrier is not there.
+  let outbox: Outbox
+  /// The carrier's account this store syncs with.
+  let account: SyncAccount
 
-  init(url: URL, displayName: String, transport: any ChangeTransport = FolderTransport()) {
+  /// Without an outbox and an account record, those of a store folder holding this folder.
+  init(url: URL, displayName: String, transport: any ChangeTransport = FolderTransport(), outbox: Outbox? = nil, account: SyncAccount? = nil) {
     self.url = url
     self.path = url.path
     self.displayName = displayName
     self.transport = transport
+    let store = url.deletingLastPathComponent()
+    self.outbox = outbox ?? Outbox(url: store.appendingPathComponent("outbox"), displayName: store.lastPathComponent + "/outbox")
+    self.account = account ?? SyncAccount(url: store.appendingPathComponent("sync-account"), displayPath: store.lastPathComponent + "/sync-account")
+  }
+
+  /// Whether change files travel now, and if not, why: the carrier is there, and syncs for the
+  /// account this store synced with (recorded the first time the carrier names one). The one
+  /// rule that every reader and writer of the sync folder asks: while it is not `.available`,
+  /// nothing is read from the sync folder or written to it, and commits wait in the outbox.
+  func carrier() -> SyncStatus.Carrier {
+    guard transport.isAvailable else { return .unavailable(transport.unavailableReason) }
+    guard let identity = transport.accountIdentity else { return .available }  // a carrier without accounts
+    guard let recorded = account.recorded else {
+      // Unrecorded, the account cannot be told from the next one: no syncing until it is.
+      do { try account.record(identity) } catch { return .unavailable(.unknown) }
+      return .available
+    }
+    return recorded == identity ? .available : .accountChanged
+  }
+
+  /// `carrier() == .available`.
+  var isCarrying: Bool { carrier() == .available }
+
+  /// Where one of this device's files is: in the outbox while it waits there, else in the sync
+  /// folder — looked at only while `carrying`: otherwise a file the outbox does not hold goes
+  /// there (the journal restores a file a power loss took into the outbox, and it moves).
+  func ownFile(_ device: DeviceID, _ name: String, carrying: Bool) -> (path: String, display: String, inOutbox: Bool) {
+    if !carrying || outbox.contains(device, name) { return (outbox.filePath(device, name), outbox.display(device, name), true) }
+    return (filePath(device, name), display(device, name), false)
   }
 
   /// A device's folder, its URL built once: a URL costs a parse on Linux, and every commit and
@@ -39,8 +73,10 @@ struct ChangeFolder: Sendable {
   /// folder in it but `own`'s (its files are this device's commits, which reach other
   /// processes through the local log). While the folder is not there yet, the folder it will
   /// appear in.
+  /// While the carrier is not there (or is another account's), the folder alone, unlisted.
   func arrivalFolders(except own: DeviceID?) -> [String] {
     guard FileSystem.isFolder(atPath: path) else { return [url.deletingLastPathComponent().path] }
+    guard isCarrying else { return [path] }
     return [path] + transport.list(path).arrived.compactMap { name in
       guard let device = DeviceID(name), device != own, FileSystem.isFolder(atPath: path + "/" + name) else { return nil }
       return path + "/" + name
@@ -66,11 +102,12 @@ struct ChangeFolder: Sendable {
     return try transport.createOnce(ChangeFileCodec.encode(change), atPath: filePath(change.device, change.fileName), displayPath: path)
   }
 
-  /// Whether a change file's name is taken in a device's folder: by the file, or by the
-  /// placeholder that stands for it while it is not downloaded (writing it again beside its
-  /// placeholder would make a second item of one name in iCloud Drive).
-  func isTaken(_ device: DeviceID, _ name: String) -> Bool {
-    transport.isTaken(atPath: filePath(device, name))
+  /// Whether a change file's name is taken in a device's folder: in the outbox, by the file,
+  /// or by the placeholder that stands for it while it is not downloaded (writing it again
+  /// beside its placeholder would make a second item of one name in iCloud Drive). The sync
+  /// folder is looked at only while `carrying`.
+  func isTaken(_ device: DeviceID, _ name: String, carrying: Bool) -> Bool {
+    outbox.contains(device, name) || (carrying && transport.isTaken(atPath: filePath(device, name)))
   }
 
   /// Whether a placeholder stands for a device's file, and the file itself is not here.
@@ -93,16 +130,27 @@ struct ChangeFolder: Sendable {
     try FileSystem.makeFolder(deviceURL(device), displayPath: displayName + "/" + device.text)
   }
 
-  /// Writes `device.json` for this device once; an existing one stays.
-  func writeDeviceInfo(_ info: DeviceInfo, of device: DeviceID) throws {
-    try makeDeviceFolder(device)
+  /// Writes `device.json` for this device once, into the outbox or the sync folder; an
+  /// existing one stays.
+  func writeDeviceInfo(_ info: DeviceInfo, of device: DeviceID, toOutbox: Bool) throws {
     let data = try StoreCoding.makeEncoder().encode(info)
-    _ = try transport.createOnce(data, atPath: filePath(device, "device.json"), displayPath: display(device, "device.json"))
+    if toOutbox {
+      try outbox.makeDeviceFolder(device)
+      try FileSystem.createOnce(data, atPath: outbox.filePath(device, "device.json"), displayPath: outbox.display(device, "device.json"))
+    } else {
+      try makeDeviceFolder(device)
+      _ = try transport.createOnce(data, atPath: filePath(device, "device.json"), displayPath: display(device, "device.json"))
+    }
   }
 
-  /// A device's `device.json`, if it is there and readable.
+  /// A device's `device.json`, if it is there and readable: in the outbox, or in the sync
+  /// folder while the carrier is there.
   func deviceInfo(_ device: DeviceID) -> DeviceInfo? {
-    guard let data = try? transport.read(atPath: filePath(device, "device.json"), displayPath: display(device, "device.json")) else { return nil }
+    let bytes =
+      outbox.contains(device, "device.json")
+      ? try? FileSystem.read(atPath: outbox.filePath(device, "device.json"), displayPath: outbox.display(device, "device.json"))
+      : isCarrying ? try? transport.read(atPath: filePath(device, "device.json"), displayPath: display(device, "device.json")) : nil
+    guard let data = bytes else { return nil }
     return try? StoreCoding.makeDecoder().decode(DeviceInfo.self, from: data)
   }
 
@@ -119,21 +167,39 @@ struct ChangeFolder: Sendable {
   /// newer schema version than `readableSchema` is set aside, and covers nothing.
   /// `known` also skips the snapshots a cache has folded (`FoldedChanges.snapshots`), for the
   /// quick look that decides whether to merge at all.
+  ///
+  /// The outbox's files are read as their device's own, wherever they are; the sync folder is
+  /// read only while the carrier is there (``isCarrying``): otherwise the scan is of the outbox
+  /// alone.
   func scan(own: DeviceID?, readableSchema: Int = .max, known: FoldedChanges? = nil) throws -> ChangeScan {
     var scan = ChangeScan()
     var listings: [(device: DeviceID, names: [String], notDownloaded: [String])] = []
-    for name in transport.list(path).arrived {
-      guard let device = DeviceID(name) else {
-        if ChangeFileName.isArtefact(name) { scan.artefactsSkipped += 1 } else { scan.unknown.append(displayName + "/" + name) }
-        continue
+    var inOutbox: [DeviceID: Set<String>] = [:]
+    for device in outbox.devices() { inOutbox[device] = Set(outbox.names(of: device)) }
+    if isCarrying {
+      for name in transport.list(path).arrived {
+        guard let device = DeviceID(name) else {
+          if ChangeFileName.isArtefact(name) { scan.artefactsSkipped += 1 } else { scan.unknown.append(displayName + "/" + name) }
+          continue
+        }
+        guard FileSystem.isFolder(deviceURL(device)) else {
+          scan.unknown.append(displayName + "/" + name)  // a link or a file: never followed
+          continue
+        }
+        scan.devices.insert(device)
+        let listing = transport.list(path + "/" + name)
+        let waiting = inOutbox[device] ?? []
+        // A file both here and in the outbox (a move a kill interrupted) is read once, from the outbox.
+        guard !waiting.isEmpty else {  // the common case: a folder of thousands, not copied again
+          listings.append((device, listing.arrived, listing.notDownloaded))
+          continue
+        }
+        listings.append((device, Set(listing.arrived).union(waiting).sorted(), listing.notDownloaded.filter { !waiting.contains($0) }))
       }
-      guard FileSystem.isFolder(deviceURL(device)) else {
-        scan.unknown.append(displayName + "/" + name)  // a link or a file: never followed
-        continue
-      }
+    }
+    for (device, names) in inOutbox.sorted(by: { $0.key.text < $1.key.text }) where !scan.devices.contains(device) {
       scan.devices.insert(device)
-      let listing = transport.list(path + "/" + name)
-      listings.append((device, listing.arrived, listing.notDownloaded))
+      listings.append((device, names.sorted(), []))
     }
     // Snapshots first: the changes they cover need not be read again.
     var seenSnapshots: Set<String> = []
@@ -175,13 +241,18 @@ struct ChangeFolder: Sendable {
     }
     scan.snapshots.sort { ($0.device, $0.number) < ($1.device, $1.number) }
     for (device, names, notDownloaded) in listings {
-      try scanDevice(device, names: names, notDownloaded: notDownloaded, isOwn: device == own, known: { known?.contains(device: $0, sequence: $1) ?? false }, into: &scan)
+      try scanDevice(
+        device, names: names, notDownloaded: notDownloaded, inOutbox: inOutbox[device] ?? [], isOwn: device == own,
+        known: { known?.contains(device: $0, sequence: $1) ?? false }, into: &scan)
     }
     scan.files.sort { $0.stamp < $1.stamp }
     return scan
   }
 
-  private func scanDevice(_ device: DeviceID, names: [String], notDownloaded placeholders: [String], isOwn: Bool, known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan) throws {
+  private func scanDevice(
+    _ device: DeviceID, names: [String], notDownloaded placeholders: [String], inOutbox: Set<String>, isOwn: Bool,
+    known: (DeviceID, Int) -> Bool, into scan: inout ChangeScan
+  ) throws {
     let covered = scan.covered[device] ?? 0
     var sequences: Set<Int> = []  // present above `covered`
     var newestNamed = covered  // arrived or not: the name alone says the change exists
@@ -204,7 +275,8 @@ struct ChangeFolder: Sendable {
     var readBySequence: [Int: [ChangeFile]] = [:]
     for name in names {
       let (kind, isCopy) = ChangeFileName.classify(name)
-      let path = display(device, name)
+      let waits = inOutbox.contains(name)
+      let path = waits ? outbox.display(device, name) : display(device, name)
       switch kind {
       case .artefact:
         scan.artefactsSkipped += 1
@@ -221,7 +293,7 @@ struct ChangeFolder: Sendable {
           if isCopy { scan.conflictCopies += 1 }
           continue
         }
-        switch try read(filePath(device, name), path: path) {
+        switch try read(waits ? outbox.filePath(device, name) : filePath(device, name), path: path, inOutbox: waits) {
         case .success(let change) where change.device == device && change.sequence == sequence:
           if isCopy { scan.conflictCopies += 1 }
           if sequence > covered { sequences.insert(sequence) }
@@ -247,8 +319,9 @@ struct ChangeFolder: Sendable {
     scan.lastSequence[device] = max(covered, sequences.max() ?? 0)
   }
 
-  private func read(_ file: String, path: String) throws -> Result<ChangeFile, ChangeFileCodec.Failure> {
-    guard let data = try transport.read(atPath: file, displayPath: path) else { return .failure(.incomplete) }
+  private func read(_ file: String, path: String, inOutbox: Bool) throws -> Result<ChangeFile, ChangeFileCodec.Failure> {
+    let bytes = inOutbox ? try FileSystem.read(atPath: file, displayPath: path) : try transport.read(atPath: file, displayPath: path)
+    guard let data = bytes else { return .failure(.incomplete) }
     return ChangeFileCodec.decode(data)
   }
 

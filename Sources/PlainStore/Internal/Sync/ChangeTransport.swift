@@ -12,6 +12,12 @@ protocol ChangeTransport: Sendable {
   /// Whether the carrier is there: an iCloud container resolved and signed in; a plain folder
   /// always is. While it is not, the store works from its cache and says so.
   var isAvailable: Bool { get }
+  /// Why the carrier is not there, as far as it can tell (asked only while it is not).
+  var unavailableReason: SyncStatus.UnavailableReason { get }
+  /// The account the carrier syncs for (on Apple platforms `FileManager.ubiquityIdentityToken`,
+  /// archived); nil for a carrier without accounts, as a plain folder is. The store records the
+  /// one it synced with and never carries files for another (see `ChangeFolder.carrier()`).
+  var accountIdentity: Data? { get }
   /// Whether ``requestDownload(atPath:)`` can fetch a file that is not downloaded (a plain
   /// folder cannot: its placeholders wait for the program that made them).
   var canDownload: Bool { get }
@@ -47,6 +53,13 @@ protocol ChangeTransport: Sendable {
     folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (_ folder: String, _ name: String) -> Bool,
     onArrival: @escaping @Sendable () -> Void
   ) -> any ArrivalWatch
+}
+
+/// What a carrier that cannot tell answers (a plain folder: no accounts, and nothing to say of
+/// why it is not there); the iCloud Drive carrier answers both from iOS.
+extension ChangeTransport {
+  var unavailableReason: SyncStatus.UnavailableReason { .unknown }
+  var accountIdentity: Data? { nil }
 }
 
 /// A folder's contents as a carrier lists them.

@@ -19,6 +19,13 @@ extension StoreCoordinator {
 
   /// Runs holding the flock and the state lock, after a merge of everything that arrived.
   func compactChanges(_ state: inout StoreState, _ files: StoreFiles) throws -> ChangeCompaction {
+    // A snapshot goes into the sync folder and covers this device's changes: it waits for the
+    // carrier, and for the outbox to be empty (its changes before the snapshot that covers them).
+    guard try drainOutbox(&state, files) else {
+      try compact(&state)
+      return ChangeCompaction(
+        snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [])
+    }
     let device = try ensureDevice(&state, files)
     // Change files are deleted below only once snapshots cover them: every one on disk first,
     // so that a power loss cannot bring back from the journal a file compacted away.

@@ -18,9 +18,10 @@ extension StoreCoordinator {
   /// in it is the last of its group, the cache's values are the fold's as of its stamp, and the
   /// one thing left to decide is whether it meets another object — on a unique key, through a
   /// reference, by a delete others point at. Where it might, or anything else is unusual (a
-  /// snapshot, a file of this device or of an older schema, a second copy of a sequence, an
-  /// object deleted or merged away before), the merge folds every file instead
-  /// (`.needsFullFold`). The rules stay the fold's: the touched objects go through
+  /// snapshot, a file of this device — in the sync folder or in its outbox — or of an older
+  /// schema, a second copy of a sequence, an object deleted or merged away before), the merge
+  /// folds every file instead (`.needsFullFold`). Reached only while the carrier is there
+  /// (`mergeArrived`): its scan reads the sync folder then alone. The rules stay the fold's: the touched objects go through
   /// `MergedState` seeded with the cache's values, and the differential test holds both roads
   /// to one answer.
   func mergeOnlyArrived(_ state: inout StoreState, files: StoreFiles) throws -> IncrementalMerge {
@@ -32,8 +33,11 @@ extension StoreCoordinator {
     guard scan.snapshots.isEmpty, scan.divergent.isEmpty, scan.coverage(notIn: state.folded).isEmpty else { return .needsFullFold }
     guard !scan.files.isEmpty else { return .nothing }
     let newest = state.folded.newestClock
+    // This device's files: under its id, or waiting in the outbox (under an older id of this copy too).
+    let inOutbox = Set(files.changes.outbox.devices())
     for file in scan.files {
-      guard file.device != state.device, !state.folded.contains(device: file.device, sequence: file.sequence),
+      guard file.device != state.device, !inOutbox.contains(file.device),
+        !state.folded.contains(device: file.device, sequence: file.sequence),
         file.schemaVersion == schema.version, file.hlc > newest
       else { return .needsFullFold }
     }

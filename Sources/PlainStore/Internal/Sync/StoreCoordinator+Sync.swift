@@ -4,9 +4,17 @@ extension StoreCoordinator {
   /// Merges the change files that arrived (from other devices, or left by a crashed commit of
   /// this one) as one local transaction authored "sync". Returns it; nil when nothing arrived
   /// or nothing changed.
+  ///
+  /// First, this device's files waiting in the outbox move into the sync folder. While the
+  /// carrier is not there (or is another account's), nothing is read or merged.
   @discardableResult
   func syncArrived() throws -> Transaction? {
     guard let files, let lock else { return nil }
+    try drainOutbox()
+    guard files.changes.isCarrying else {
+      try rebuildFromOutboxIfEmpty(files, lock)
+      return nil
+    }
     let pending = try state.withLock { state in
       try files.changes.scan(own: state.device, readableSchema: schema.version, known: state.folded)
     }
@@ -46,12 +54,26 @@ extension StoreCoordinator {
     return transaction
   }
 
+  /// While the carrier is not there, a cache that holds nothing (`local/` was deleted) is
+  /// rebuilt from what can be read, the outbox (see ``rebuildCache(_:because:)``); the rest comes
+  /// with the first merge once the carrier is back.
+  private func rebuildFromOutboxIfEmpty(_ files: StoreFiles, _ lock: FileLock) throws {
+    guard !files.changes.outbox.isEmpty, state.withLock({ $0.folded == FoldedChanges() }) else { return }
+    try lock.withLock(timeout: options.lockTimeout) {
+      guard state.withLock({ $0.folded == FoldedChanges() }) else { return }
+      try rebuildCache(files, because: "the cache was empty while syncing is off: rebuilt from the outbox")
+    }
+    deliverRemoteChanges()
+  }
+
   /// Folds the change files that arrived into the cache, and records the difference as one
   /// local transaction: folding only those files onto the objects they touch where that gives
   /// the same answer (`mergeOnlyArrived`), else every file, compared with the whole cache.
   /// Runs under the flock and the state lock. With `always`, folds every file even when no new
-  /// one arrived (a rebuild).
+  /// one arrived (a rebuild). Only a rebuild runs while the carrier is not there, from the
+  /// outbox alone: a merge then would take what it cannot read for deleted.
   func mergeArrived(_ state: inout StoreState, files: StoreFiles, always: Bool) throws -> LogEntry? {
+    guard always || files.changes.isCarrying else { return nil }
     if !always {
       switch try mergeOnlyArrived(&state, files: files) {
       case .nothing: return nil

@@ -5,8 +5,10 @@ extension StoreCoordinator {
   static let clockAheadLimit: TimeInterval = 86_400
 
   /// What `changes/` holds and waits for, read from the folder now; nil for an in-memory store.
+  /// While the carrier is not there, only the outbox is read.
   func syncStatus() throws -> SyncStatus? {
     guard let files else { return nil }
+    let carrier = files.changes.carrier()
     let device = deviceID
     let scan = try files.changes.scan(own: device, readableSchema: schema.version)
     var newest: [DeviceID: ChangeFile] = [:]
@@ -39,7 +41,21 @@ extension StoreCoordinator {
         clockAhead: lastActive.map { $0.timeIntervalSince(now) }.flatMap { $0 > Self.clockAheadLimit ? $0 : nil },
         readyToMerge: readyToMerge[id] ?? 0)
     }
+    let outbox = files.changes.outbox
+    var waiting: [(display: String, path: String)] = []
+    for id in outbox.devices() {
+      for name in outbox.names(of: id) where name != "device.json" { waiting.append((outbox.display(id, name), outbox.filePath(id, name))) }
+    }
+    let oldest = try waiting.first.flatMap { try FileSystem.read(atPath: $0.path, displayPath: $0.display) }.flatMap {
+      try? ChangeFileCodec.decode($0).get().timestamp
+    }
+    let ownIDs = Set(outbox.devices().map(\.text))  // an older id of this copy's is no arrival
+    let arrival = devices.filter { !$0.isThisDevice && !ownIDs.contains($0.id) }.compactMap { device in
+      device.lastChange.map { SyncStatus.Arrival(device: device.name.isEmpty ? String(device.id.prefix(8)) : device.name, written: $0) }
+    }.max { $0.written < $1.written }
     return SyncStatus(
+      carrier: carrier, outbox: waiting.map(\.display), outboxOldest: oldest,
+      outboxBlocked: carrier == .available ? state.withLock { $0.outboxBlocked } : nil, lastArrival: arrival,
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, notDownloaded: scan.notDownloaded.sorted(), waitingForDownload: waitingForDownload.sorted(), unknownFiles: scan.unknown,
       artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan, files))
   }

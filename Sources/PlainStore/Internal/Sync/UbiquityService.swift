@@ -14,6 +14,9 @@ protocol UbiquityService: Sendable {
   /// The signed-in iCloud account, as bytes to compare (`ubiquityIdentityToken`, archived);
   /// nil when no one is signed in or iCloud Drive is off.
   func identityToken() -> Data?
+  /// Why no one is signed in, as far as the system tells (asked only while ``identityToken()``
+  /// is nil).
+  func unavailableReason() -> SyncStatus.UnavailableReason
   /// A folder's items as the system lists them (`.NAME.icloud` placeholders included), each
   /// with whether its bytes are on this device. Empty when the folder is not there.
   func items(in folder: URL) -> [UbiquityItem]

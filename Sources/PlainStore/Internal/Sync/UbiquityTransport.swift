@@ -18,6 +18,10 @@ struct UbiquityTransport: ChangeTransport {
 
   /// Signed in to iCloud with iCloud Drive on.
   var isAvailable: Bool { service.identityToken() != nil }
+  var unavailableReason: SyncStatus.UnavailableReason { service.unavailableReason() }
+  /// The signed-in account's identity token: the store records it, and carries nothing while
+  /// another account is signed in.
+  var accountIdentity: Data? { service.identityToken() }
   var canDownload: Bool { true }
 
   func list(_ folder: String) -> ChangeListing {
