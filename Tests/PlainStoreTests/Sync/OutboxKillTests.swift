@@ -25,7 +25,7 @@ import Testing
       var random = SplitMix64(seed: 0x0B_0C5)
       var phases = KillPhases()
       var midMove = 0
-      var window: UInt64 = 60_000
+      var window: UInt64 = 20_000
       for round in 0..<Self.rounds {
         try? FileManager.default.removeItem(at: folder.store)
         // Commits made signed out: every change file waits in the outbox.
@@ -58,7 +58,8 @@ import Testing
 
         // Opened with a plain folder: its carrier is there, and the open moves the outbox.
         let child = try MultiProcessChild(["open", folder.store.path])
-        _ = child.waitForLine(startingWith: "phase open", timeout: .seconds(60))
+        // The kill lands after the move has begun (the child says so), a random while into it.
+        _ = child.waitForLine(startingWith: "phase outbox", timeout: .seconds(60))
         usleep(UInt32(random.next() % window))
         child.kill()
         let killed = child.waitForExit() == -SIGKILL

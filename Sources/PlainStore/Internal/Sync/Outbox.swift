@@ -49,6 +49,14 @@ struct Outbox: Sendable {
   /// folder at all.
   func remove(_ device: DeviceID, _ name: String) {
     unlink(filePath(device, name))
+    removeIfEmpty(device)
+  }
+
+  /// Removes a device's folder, and the outbox's, once they hold nothing but what a killed
+  /// write left (its temporary file, which would keep the folder, and so the outbox, forever).
+  /// Runs holding the flock, when no write is in progress.
+  func removeIfEmpty(_ device: DeviceID) {
+    FileSystem.removeLeftoverTemporaryFiles(in: url.appendingPathComponent(device.text))
     rmdir(path + "/" + device.text)  // fails, harmlessly, while it holds files
     rmdir(path)
   }

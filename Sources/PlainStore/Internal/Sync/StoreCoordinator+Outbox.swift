@@ -33,6 +33,7 @@ extension StoreCoordinator {
     // the journal holds, and a move reads the bytes it copies.
     try settleJournal(files)
     state.outboxBlocked = nil
+    options.phaseObserver?("outbox")
     for device in outbox.devices() {
       for name in outbox.names(of: device) {
         let from = outbox.display(device, name)
@@ -60,6 +61,7 @@ extension StoreCoordinator {
         outbox.remove(device, name)
         state.statistics.outboxFilesMoved += 1
       }
+      outbox.removeIfEmpty(device)
     }
     return outbox.isEmpty
   }
