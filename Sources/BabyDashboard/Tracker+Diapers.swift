@@ -39,7 +39,7 @@ extension Tracker {
       throw ScreenModelError.invalid([.sameDiaperChangeExists])
     }
     guard diaper != stored else { return stored }
-    context.update(diaper)
+    context.update(diaper, from: stored)  // only what changed: another process may have changed the rest meanwhile
     try save()
     return diaper
   }

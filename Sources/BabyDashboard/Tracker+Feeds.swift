@@ -137,7 +137,7 @@ extension Tracker {
     try refuse(issues)
     guard feed != stored else { return stored }
     if !confirmed { try refuseDoubts(try doubts(about: feed, changes: changes)) }
-    context.update(feed)
+    context.update(feed, from: stored)  // only what changed: another process may have changed the rest meanwhile
     try save()
     rememberAmount(of: feed)
     return feed

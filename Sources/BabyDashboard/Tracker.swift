@@ -115,7 +115,7 @@ public final class Tracker {
     }
     if let feedTerm { baby.feedTerm = feedTerm }
     guard baby != stored else { return baby }
-    context.update(baby)
+    context.update(baby, from: stored)  // only what changed: another process may have changed the rest meanwhile
     try save()
     return baby
   }
