@@ -24,6 +24,7 @@ SEAMS=(
   Sources/PlainStore/SyncStatus.swift
   Sources/PlainStore/BackgroundAssertion.swift
   Sources/PlainStore/Internal/Files/DataProtection.swift
+  Sources/PlainStore/Internal/Files/StoreMutex.swift
 )
 APPLE_IF='^([[:space:]]*)#if[[:space:]]+(canImport\(Darwin\)|os\((iOS|macOS|watchOS|tvOS|visionOS)\)([[:space:]]*\|\|[[:space:]]*os\((iOS|macOS|watchOS|tvOS|visionOS)\))*)[[:space:]]*$'
 
@@ -36,7 +37,7 @@ check() {
   for file in "$apple"/*.swift "${SEAMS[@]}"; do
     sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/$(basename "$file")"
   done
-  if [[ $stages == *types* ]] && ! swiftc -typecheck -swift-version 6 -module-name PlainStore "$stub" "$work"/src/*.swift >"$work/log" 2>&1; then
+  if [[ $stages == *types* ]] && ! swiftc -typecheck -swift-version 6 -module-name PlainStore -package-name BabyDashboard "$stub" "$work"/src/*.swift >"$work/log" 2>&1; then
     grep -E '^/.*error:' "$work/log" | sed -E "s#$work/src/#$apple/#" | sort -u
     echo "Apple stub: the Apple files do not type-check against $stub"
     status=1
