@@ -43,23 +43,13 @@ struct JoinStep {
 
   /// Runs a step in a child process of this executable; its time and peak RSS.
   static func inChild(_ step: String, _ folder: URL) throws -> (ms: Double, rss: Double) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #if canImport(Darwin)
-      process.executableURL = Bundle.main.executableURL
-    #endif
-    process.arguments = ["--join-step", step, folder.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let output = try ChildProcess.run(["--join-step", step, folder.path])
     struct Line: Decodable {
       var ms: Double
       var peak_rss_mb: Double
     }
-    guard process.terminationStatus == 0, let line = try? JSONDecoder().decode(Line.self, from: data) else {
-      throw BenchRunError("the --join-step \(step) child exited with \(process.terminationStatus): \(String(decoding: data, as: UTF8.self))")
+    guard let line = try? JSONDecoder().decode(Line.self, from: Data(output.utf8)) else {
+      throw BenchRunError("the --join-step \(step) child printed no figures: \(output)")
     }
     return (line.ms, line.peak_rss_mb)
   }
