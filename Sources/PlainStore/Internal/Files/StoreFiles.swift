@@ -231,6 +231,9 @@ struct Manifest: Codable, Equatable {
   /// The objects the fold knows but the segments do not show, as of `sequence` (see
   /// ``RetiredObjects``); nil in a manifest written before it was kept.
   var retired: RetiredObjects?
+
+  /// How many objects the segment files hold.
+  var objectCount: Int { segments.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } } }
 }
 
 struct SegmentEntry: Codable, Equatable {

@@ -25,6 +25,9 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     sequences[device]?.contains(sequence) ?? false
   }
 
+  /// Whether no change file and no snapshot has been folded.
+  var isEmpty: Bool { sequences.isEmpty && snapshots.isEmpty }
+
   /// The highest sequence folded of `device` (0: none).
   func newest(of device: DeviceID) -> Int { sequences[device]?.last ?? 0 }
 

@@ -25,7 +25,9 @@ extension StoreCoordinator {
   /// `MergedState` seeded with the cache's values, and the differential test holds both roads
   /// to one answer.
   func mergeOnlyArrived(_ state: inout StoreState, files: StoreFiles) throws -> IncrementalMerge {
-    guard let retired = state.retired else { return .needsFullFold }
+    // Nothing folded yet (a phone joining its family): the whole fold reads each file once, where
+    // this road would read them all to learn that they are too many.
+    guard let retired = state.retired, !state.folded.isEmpty else { return .needsFullFold }
     var scan = try files.changes.scan(own: state.device, readableSchema: schema.version, known: state.folded)
     if let device = state.device { state.ownNotDownloaded.formUnion(scan.notDownloadedSequences[device] ?? []) }
     state.awaitingUpdate = awaitingUpdate(scan, files)
@@ -40,6 +42,9 @@ extension StoreCoordinator {
         !state.folded.contains(device: file.device, sequence: file.sequence),
         file.schemaVersion == schema.version, file.hlc > newest
       else { return .needsFullFold }
+    }
+    guard Self.isFewerThanAFold(arrived: scan.files.reduce(0) { $0 + $1.objects.count }, cached: state.manifest.objectCount) else {
+      return .needsFullFold
     }
 
     // The touched objects as the cache shows them, seeded into a fold of their own.
@@ -110,6 +115,14 @@ extension StoreCoordinator {
     let entry = try recordMerge(diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, &state, files)
     state.statistics.arrivalOnlyMerges += 1
     return .merged(entry)
+  }
+
+  /// Whether folding `arrived` objects onto the cache costs less than folding every file: a
+  /// search for each object (its segment read, its keys checked) costs several times what one
+  /// pass over the files does for it, so arrivals that rival the cache in size (a phone
+  /// joining its family, the other phone's bulk import) take the one pass.
+  static func isFewerThanAFold(arrived: Int, cached: Int) -> Bool {
+    arrived <= max(1_000, cached / 4)
   }
 
   /// The segment an arrived object's fields put it in, when they carry its segment date: where
