@@ -506,6 +506,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a
   /// merge has folded every file into a cache that keeps it.
   var retired: RetiredObjects?
+  /// When the objects the cache shows were last written (see ``RecentWrites``).
+  var recent = RecentWrites(horizon: 0)
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })
@@ -521,6 +523,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     folded = manifest.folded ?? FoldedChanges()
     // An empty cache that has folded nothing knows of nothing it does not show.
     retired = manifest.retired ?? (manifest == Manifest() ? RetiredObjects() : nil)
+    recent = manifest.recent ?? RecentWrites(horizon: folded.newestClock)
     clock.observe(folded.newestClock)
     for (name, table) in tables {
       for (segment, entry) in manifest.segments[name] ?? [:] {
@@ -579,6 +582,24 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       folded.insert(device: stamp.device, through: stamp.sequence, hlc: stamp.hlc)
       clock.observe(stamp.hlc)
     }
+    noteRecentWrites(entry)
+  }
+
+  /// Keeps ``RecentWrites`` with an applied entry: a commit's or a merge of arrivals' changes
+  /// at their time; after a merge that folded every file (or an entry that does not say when its
+  /// changes were written), every write is at or before the newest change folded.
+  private mutating func noteRecentWrites(_ entry: LogEntry) {
+    guard entry.retired == nil, let written = entry.written ?? entry.origin?.hlc else {
+      if entry.retired != nil || !entry.changes.isEmpty { recent = RecentWrites(horizon: folded.newestClock) }
+      return
+    }
+    for index in entry.changes.indices {
+      recent.note(ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id), at: written)
+    }
+    for (entity, ids) in entry.writtenUnchanged ?? [:] {
+      for id in ids { recent.note(ObjectKey(entity: entity, id: id), at: written) }
+    }
+    if entry.reshapes == true { recent.noteReshaped(at: written) }
   }
 }
 

@@ -12,6 +12,7 @@ extension StoreCoordinator {
     manifest.folded = state.folded
     manifest.schemaVersion = schema.version
     manifest.retired = state.retired
+    manifest.recent = state.recent
     var written: [String] = []
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {

@@ -56,6 +56,9 @@ extension StoreCoordinator {
       let (change, filePath, displayPath, inOutbox) = try nameChangeFile(for: entry, originals: planner.originalValue, &state, files)
       entry.folded = [change.stamp]
       entry.origin = change.stamp
+      if entry.changes.indices.contains(where: { RecentWrites.reshapes(change.objects[$0], existed: entry.changes[$0].kind == .update, mergeSchema) }) {
+        entry.reshapes = true
+      }
       let transaction = entry.transaction
       // What the cache takes of the commit: the tables, and the log record, which names the
       // changes only (their values are in the change file; dropped in place once the tables

@@ -231,6 +231,9 @@ struct Manifest: Codable, Equatable {
   /// The objects the fold knows but the segments do not show, as of `sequence` (see
   /// ``RetiredObjects``); nil in a manifest written before it was kept.
   var retired: RetiredObjects?
+  /// When the objects were last written, as of `sequence` (see ``RecentWrites``); nil in a
+  /// manifest written before it was kept.
+  var recent: RecentWrites?
 
   /// How many objects the segment files hold.
   var objectCount: Int { segments.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } } }
@@ -291,6 +294,15 @@ struct LogEntry: Codable {
   /// Written by a merge that folded every file: every object the fold knows but does not show,
   /// as of this entry (see ``RetiredObjects``).
   var retired: RetiredObjects?
+  /// A merge of arrivals alone: the newest clock among the files it folded, the time its
+  /// changes are recorded at in ``RecentWrites`` (a commit's is its `origin`'s).
+  var written: UInt64?
+  /// A merge of arrivals alone: the objects whose arrived writes left them as they were, by
+  /// entity (ids in UUID order). Written all the same: ``RecentWrites`` records them too.
+  var writtenUnchanged: [String: [UUID]]?
+  /// Whether the entry deletes an object or changes a unique key of one that existed (see
+  /// ``RecentWrites/reshapes(_:existed:_:)``); nil: it does not.
+  var reshapes: Bool?
 
   /// Whether the entry changes an object. One that does not only records what a merge folded
   /// (a snapshot that held nothing new): it keeps its place in the log, so that every process

@@ -34,15 +34,15 @@ extension StoreCoordinator {
     scan.files.removeAll { $0.schemaVersion > schema.version }
     guard scan.snapshots.isEmpty, scan.divergent.isEmpty, scan.coverage(notIn: state.folded).isEmpty else { return .needsFullFold }
     guard !scan.files.isEmpty else { return .nothing }
-    let newest = state.folded.newestClock
     // This device's files: under its id, or waiting in the outbox (under an older id of this copy too).
     let inOutbox = Set(files.changes.outbox.devices())
     for file in scan.files {
       guard file.device != state.device, !inOutbox.contains(file.device),
         !state.folded.contains(device: file.device, sequence: file.sequence),
-        file.schemaVersion == schema.version, file.hlc > newest
+        file.schemaVersion == schema.version, state.recent.isSettled(before: file.hlc)
       else { return .needsFullFold }
     }
+    let oldest = scan.files.map(\.hlc).min()!
     guard Self.isFewerThanAFold(arrived: scan.files.reduce(0) { $0 + $1.objects.count }, cached: state.manifest.objectCount) else {
       return .needsFullFold
     }
@@ -55,11 +55,15 @@ extension StoreCoordinator {
         guard touched[key] == nil else { continue }
         guard !retired.contains(key), let table = state.tables[key.entity] else { return .needsFullFold }
         let hint = object.fields.flatMap { try? Self.decodeSegmentHint(table, $0) }
-        touched[key] = .some(try locate(table, key.id, hint: hint, &state))
+        let located = try locate(table, key.id, hint: hint, &state)
+        // An object this device wrote after the arrival: its groups' last writers are not known here.
+        if located != nil, state.recent.newestWrite(of: key) >= oldest { return .needsFullFold }
+        touched[key] = .some(located)
       }
     }
     var fold = MergedState(schema: mergeSchema)
-    let before = ChangeStamp(hlc: newest, device: scan.files[0].device, sequence: 0)
+    // Before every arrived write, after every write of the touched objects.
+    let before = ChangeStamp(hlc: oldest - 1, device: scan.files[0].device, sequence: 0)
     for (key, current) in touched {
       if let current { fold.seed(key, fields: try EntityFields.of(current.object), at: before) }
     }
@@ -112,7 +116,15 @@ extension StoreCoordinator {
       guard !current.isEmpty || !target.isEmpty else { continue }
       diff.add(entity: entity.name, table: try state.table(entity.name), current: current, target: target)
     }
-    let entry = try recordMerge(diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, &state, files)
+    let changed = Set(diff.changes.map { ObjectKey(entity: $0.entity, id: $0.id) })
+    var unchanged: [String: [UUID]] = [:]
+    for key in touched.keys where !changed.contains(key) { unchanged[key.entity, default: []].append(key.id) }
+    let reshapes = scan.files.contains { file in
+      file.objects.contains { RecentWrites.reshapes($0, existed: touched[ObjectKey(entity: $0.entity, id: $0.id)] != nil, mergeSchema) }
+    }
+    let entry = try recordMerge(
+      diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, written: scan.files.map(\.hlc).max(),
+      unchanged: unchanged.mapValues { $0.sorted(by: uuidPrecedes) }, reshapes: reshapes, &state, files)
     state.statistics.arrivalOnlyMerges += 1
     return .merged(entry)
   }

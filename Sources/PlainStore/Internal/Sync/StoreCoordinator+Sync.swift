@@ -141,18 +141,23 @@ extension StoreCoordinator {
   }
 
   /// Records what a merge changed as one local transaction authored "sync": the local log, the
-  /// tables, the statistics and the merge's report.
+  /// tables, the statistics and the merge's report. A merge of arrivals alone says when its
+  /// changes were `written`, which objects it wrote `unchanged` and whether it `reshapes` (see
+  /// ``RecentWrites``).
   func recordMerge(
     _ diff: MergeDiff, arrived: [ChangeFile], coverage: [ChangeStamp], snapshots: [ChangeSnapshot], divergent: Set<ChangeStamp>,
-    retired: RetiredObjects?, _ state: inout StoreState, _ files: StoreFiles
+    retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:], reshapes: Bool = false, _ state: inout StoreState, _ files: StoreFiles
   ) throws -> LogEntry {
     var changes = diff.changes
     changes.sortInLogOrder()
-    let entry = LogEntry(
+    var entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
       folded: arrived.map(\.stamp), foldedThrough: coverage,
       foldedDivergent: arrived.map(\.stamp).filter(divergent.contains),
       foldedSnapshots: Dictionary(snapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil, retired: retired)
+    entry.written = written
+    if !unchanged.isEmpty { entry.writtenUnchanged = unchanged }
+    if reshapes { entry.reshapes = true }
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     if entry.changesObjects { state.undelivered.append(entry.transaction) }
