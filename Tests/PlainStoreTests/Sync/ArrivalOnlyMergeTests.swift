@@ -68,6 +68,69 @@ import Testing
     #expect(try reader.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 1_006)
   }
 
+  /// Devices that each have a sync folder of their own, whose files reach the others only when
+  /// the test delivers them: arrivals out of the order they were written in.
+  struct Devices {
+    let scratch: ScratchFolder
+
+    init() throws { scratch = try ScratchFolder() }
+
+    func syncFolder(_ device: Int) -> URL { scratch.url.appendingPathComponent("sync-\(device)") }
+
+    func open(_ device: Int) throws -> StoreContainer {
+      let options = StoreOptions(
+        author: "device \(device)", clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: syncFolder(device),
+        deviceID: Self.deviceID(device))
+      return try StoreContainer.file(at: scratch.url.appendingPathComponent("\(device).store"), schema: TestSchema.v1, options: options)
+    }
+
+    static func deviceID(_ device: Int) -> String { String(format: "%032x", device) }
+
+    /// Copies every file `from` has written into `to`'s sync folder, as a sync engine would.
+    func deliver(from: Int, to: Int) throws {
+      let files = FileManager.default
+      let source = syncFolder(from).appendingPathComponent(Self.deviceID(from))
+      let target = syncFolder(to).appendingPathComponent(Self.deviceID(from))
+      try files.createDirectory(at: target, withIntermediateDirectories: true)
+      for name in try files.contentsOfDirectory(atPath: source.path) where !files.fileExists(atPath: target.appendingPathComponent(name).path) {
+        try files.copyItem(at: source.appendingPathComponent(name), to: target.appendingPathComponent(name))
+      }
+    }
+  }
+
+  func setNote(_ note: String, in container: StoreContainer) throws {
+    let context = container.newBackgroundContext()
+    var owner = try #require(try context.fetch(FetchDescriptor<Owner>()).first)
+    owner.note = note
+    context.insert(owner)
+    try context.save()
+  }
+
+  /// Writes that left an object as it was still count: a change that arrives late, stamped
+  /// before them, loses to them in the whole fold, so it may not be folded onto the object alone.
+  @Test func aLateChangeOlderThanWritesThatLeftTheObjectAsItWasLosesToThem() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (reader, first, second) = (try devices.open(1), try devices.open(2), try devices.open(3))
+    let context = first.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Ava", note: "asleep"))
+    try context.save()
+    for device in [1, 3] { try devices.deliver(from: 2, to: device) }
+    try reader.sync()
+    try second.sync()
+    try setNote("late", in: second)  // not delivered yet
+    try setNote("awake", in: first)
+    try setNote("asleep", in: first)  // back as it was: the reader's merge of both changes nothing
+    try devices.deliver(from: 2, to: 1)
+    try reader.sync()
+    #expect(reader.statistics.arrivalOnlyMerges == 1)
+    try devices.deliver(from: 3, to: 1)
+    try reader.sync()
+    #expect(reader.statistics.fullFolds == 2, "the late change folds every file")
+    let note = try reader.newBackgroundContext().fetch(FetchDescriptor<Owner>()).first?.note
+    #expect(note == "asleep", "the first device's last write is later than the late one")
+  }
+
   @Test func theRoadFollowsHowManyObjectsArriveAgainstHowManyTheCacheHolds() {
     #expect(StoreCoordinator.isFewerThanAFold(arrived: 1_000, cached: 0))
     #expect(!StoreCoordinator.isFewerThanAFold(arrived: 1_001, cached: 0))
