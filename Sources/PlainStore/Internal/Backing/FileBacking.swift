@@ -1,0 +1,40 @@
+import Foundation
+
+/// A store kept in its folder, format 2: the journal and the change folder (the truth), the
+/// cache in `local/` (manifest, segments, local log) and the lock that orders the processes
+/// that share them.
+///
+/// Each step's work on the files is the coordinator's extension that takes the ``StoreFiles``,
+/// in the folder of its part (Commit/, Cache/, Sync/); this type maps the steps onto them.
+struct FileBacking: StoreBacking {
+  let files: StoreFiles
+  /// nil for a format-1 store read for its migration: nothing is written to it, nothing
+  /// repaired, merged or synced.
+  let lock: FileLock?
+
+
+  // MARK: Locking and repair
+
+  func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T {
+    guard let lock else { return try body() }
+    return try lock.withLock(timeout: store.options.lockTimeout, onWaitingThread: onWaitingThread, body)
+  }
+
+  func repairCache(after error: StoreError, _ store: StoreCoordinator) throws -> Bool {
+    try store.repairCache(after: error, files, lock)
+  }
+
+  // MARK: The cache
+
+  func catchUp(_ state: inout StoreState, _ store: StoreCoordinator) throws -> Bool {
+    try store.catchUp(&state, files)
+  }
+
+  func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState, _ store: StoreCoordinator) throws {
+    try store.loadSegment(table, segment, &state, files)
+  }
+
+  func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws {
+    try store.preload(table, segments, &state, files)
+  }
+}
