@@ -12,12 +12,17 @@ struct FileBacking: StoreBacking {
   /// repaired, merged or synced.
   let lock: FileLock?
 
+  var keepsEncodedValues: Bool { true }
 
   // MARK: Locking and repair
 
   func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T {
     guard let lock else { return try body() }
     return try lock.withLock(timeout: store.options.lockTimeout, onWaitingThread: onWaitingThread, body)
+  }
+
+  func spareChangeFile() -> SpareFile? {
+    lock == nil ? nil : SpareFile(in: files.cacheURL.path)
   }
 
   func repairCache(after error: StoreError, _ store: StoreCoordinator) throws -> Bool {
@@ -36,5 +41,36 @@ struct FileBacking: StoreBacking {
 
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws {
     try store.preload(table, segments, &state, files)
+  }
+
+  // MARK: The commit's steps
+
+  func nameChangeFile(
+    for entry: inout LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ store: StoreCoordinator
+  ) throws -> StoreCoordinator.NamedChangeFile {
+    try store.nameChangeFile(for: &entry, originals: originals, &state, files)
+  }
+
+  func journal(_ change: StoreCoordinator.NamedChangeFile) throws -> StoreCoordinator.JournaledChangeFile {
+    try StoreCoordinator.journal(change, files)
+  }
+
+  func writeChangeFile(_ change: StoreCoordinator.JournaledChangeFile, spare: SpareFile?) throws -> StoreCoordinator.WrittenChange {
+    try StoreCoordinator.writeChangeFile(change, spare: spare, files)
+  }
+
+  func localLogRecord(of entry: inout LogEntry) -> Data? {
+    StoreCoordinator.localLogRecord(of: &entry)
+  }
+
+  func appendLocalLog(
+    _ record: Data?, of transaction: Transaction, written: StoreCoordinator.WrittenChange, _ state: inout StoreState,
+    _ store: StoreCoordinator
+  ) -> Bool {
+    store.logCommit(record, sequence: transaction.sequence, written: written, &state, files)
+  }
+
+  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {
+    store.keepCache(afterLogging: logged, written: written, &state, files)
   }
 }

@@ -6,11 +6,15 @@ import Foundation
 /// repair), its local log is the history the state keeps (`StoreState.memoryHistory`), and no
 /// other process or device shares it: nothing to catch up with, merge or watch.
 struct MemoryBacking: StoreBacking {
+  var keepsEncodedValues: Bool { false }
+
   // MARK: Locking and repair
 
   func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T {
     try body()
   }
+
+  func spareChangeFile() -> SpareFile? { nil }
 
   func repairCache(after error: StoreError, _ store: StoreCoordinator) throws -> Bool { false }
 
@@ -21,4 +25,29 @@ struct MemoryBacking: StoreBacking {
   func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState, _ store: StoreCoordinator) throws {}
 
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws {}
+
+  // MARK: The commit's steps
+
+  func nameChangeFile(
+    for entry: inout LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ store: StoreCoordinator
+  ) throws {}
+
+  func journal(_ change: Void) throws {}
+
+  func writeChangeFile(_ change: Void, spare: SpareFile?) throws -> StoreCoordinator.WrittenChange {
+    StoreCoordinator.WrittenChange(published: true, journalSize: nil)
+  }
+
+  func localLogRecord(of entry: inout LogEntry) -> Data? { nil }
+
+  /// The history takes the transaction.
+  func appendLocalLog(
+    _ record: Data?, of transaction: Transaction, written: StoreCoordinator.WrittenChange, _ state: inout StoreState,
+    _ store: StoreCoordinator
+  ) -> Bool {
+    state.memoryHistory.append(transaction)
+    return true
+  }
+
+  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {}
 }

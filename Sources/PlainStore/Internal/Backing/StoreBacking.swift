@@ -15,13 +15,23 @@ import Foundation
 /// Every method that needs the coordinator's state or schema is handed the coordinator: a
 /// backing holds the medium, not the store.
 protocol StoreBacking: Sendable {
+  /// A commit's change file once it is named, before it is written (nothing in memory).
+  associatedtype NamedChange
+  /// A commit's change file once the journal holds it (nothing in memory).
+  associatedtype JournaledChange
 
 
+  /// Whether the tables keep each committed object's JSON beside it: what a compaction writes
+  /// into segment files. Memory has no segment file to write.
+  var keepsEncodedValues: Bool { get }
 
   // MARK: Locking and repair
 
   /// Runs `body` holding the store's cross-process lock (none in memory).
   func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T
+
+  /// A file to write the next change file into, found before the lock is taken; nil in memory.
+  func spareChangeFile() -> SpareFile?
 
   /// Rebuilds the cache from the change files when `error` is damage to a file of the cache;
   /// returns whether it did (never in memory, whose cache no file holds).
@@ -37,4 +47,34 @@ protocol StoreBacking: Sendable {
 
   /// Reads the unloaded segments among `segments` at once, on every core.
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws
+
+  // MARK: The commit's steps (see `StoreCoordinator.commit`)
+
+  /// Names the commit's change file — under this device's next sequence, stamped by its clock —
+  /// and marks `entry` as folding it.
+  func nameChangeFile(
+    for entry: inout LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ store: StoreCoordinator
+  ) throws -> NamedChange
+
+  /// Commit step 2: the change file's record appended to the journal and flushed, the commit
+  /// point (a change file too large for the journal goes without it). Touches no state: it may
+  /// run on another thread.
+  func journal(_ change: NamedChange) throws -> JournaledChange
+
+  /// Commit step 3: the change file created where the sync engine takes it, durable when this
+  /// returns. Touches no state: it may run on another thread.
+  func writeChangeFile(_ change: JournaledChange, spare: SpareFile?) throws -> StoreCoordinator.WrittenChange
+
+  /// The local log's record of a folded entry, its values dropped in place (the change file
+  /// holds them); nil in memory, whose history keeps the transaction.
+  func localLogRecord(of entry: inout LogEntry) -> Data?
+
+  /// Commit step 5: the local log takes the commit; returns whether it did.
+  func appendLocalLog(
+    _ record: Data?, of transaction: Transaction, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator
+  ) -> Bool
+
+  /// After the commit: the cache's housekeeping (journal settled, compaction, crashed commits
+  /// merged). A failure here does not undo the commit.
+  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
 }
