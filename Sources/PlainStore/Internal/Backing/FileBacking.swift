@@ -43,6 +43,14 @@ struct FileBacking: StoreBacking {
     try store.preload(table, segments, &state, files)
   }
 
+  func compact(_ state: inout StoreState, _ store: StoreCoordinator) throws {
+    try store.compact(&state, files)
+  }
+
+  func writeManifest(_ state: inout StoreState, _ store: StoreCoordinator) throws {
+    try store.writeManifest(&state, files)
+  }
+
   // MARK: The commit's steps
 
   func nameChangeFile(
@@ -72,5 +80,15 @@ struct FileBacking: StoreBacking {
 
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {
     store.keepCache(afterLogging: logged, written: written, &state, files)
+  }
+
+  // MARK: History
+
+  func history(after token: HistoryToken?, _ store: StoreCoordinator) throws -> [Transaction] {
+    try store.repairingCache { try store.historyFromLog(after: token, files) }
+  }
+
+  func pruneHistory(through token: HistoryToken, _ state: inout StoreState, _ store: StoreCoordinator) throws {
+    try store.pruneHistory(through: token, &state, files)
   }
 }

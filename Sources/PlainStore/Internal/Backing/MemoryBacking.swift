@@ -26,6 +26,10 @@ struct MemoryBacking: StoreBacking {
 
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws {}
 
+  func compact(_ state: inout StoreState, _ store: StoreCoordinator) throws {}
+
+  func writeManifest(_ state: inout StoreState, _ store: StoreCoordinator) throws {}
+
   // MARK: The commit's steps
 
   func nameChangeFile(
@@ -50,4 +54,16 @@ struct MemoryBacking: StoreBacking {
   }
 
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {}
+
+  // MARK: History
+
+  func history(after token: HistoryToken?, _ store: StoreCoordinator) throws -> [Transaction] {
+    store.state.withLock { state in state.memoryHistory.filter { $0.sequence > token?.sequence ?? 0 } }
+  }
+
+  /// What no registered reader still needs goes; there is no manifest to keep it for.
+  func pruneHistory(through token: HistoryToken, _ state: inout StoreState, _ store: StoreCoordinator) throws {
+    let limit = min(token.sequence, store.readersFloor(state.manifest))
+    state.memoryHistory.removeAll { $0.sequence <= limit }
+  }
 }

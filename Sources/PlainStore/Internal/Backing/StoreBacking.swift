@@ -48,6 +48,12 @@ protocol StoreBacking: Sendable {
   /// Reads the unloaded segments among `segments` at once, on every core.
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws
 
+  /// Writes the segments that changed and the manifest that names them (nothing in memory).
+  func compact(_ state: inout StoreState, _ store: StoreCoordinator) throws
+
+  /// Writes the manifest as the state has it (nothing in memory).
+  func writeManifest(_ state: inout StoreState, _ store: StoreCoordinator) throws
+
   // MARK: The commit's steps (see `StoreCoordinator.commit`)
 
   /// Names the commit's change file — under this device's next sequence, stamped by its clock —
@@ -77,4 +83,12 @@ protocol StoreBacking: Sendable {
   /// After the commit: the cache's housekeeping (journal settled, compaction, crashed commits
   /// merged). A failure here does not undo the commit.
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
+
+  // MARK: History
+
+  /// The transactions after `token`, oldest first, as the local log has them.
+  func history(after token: HistoryToken?, _ store: StoreCoordinator) throws -> [Transaction]
+
+  /// Removes the local log's records up to `token`, but those still needed.
+  func pruneHistory(through token: HistoryToken, _ state: inout StoreState, _ store: StoreCoordinator) throws
 }
