@@ -91,4 +91,22 @@ struct FileBacking: StoreBacking {
   func pruneHistory(through token: HistoryToken, _ state: inout StoreState, _ store: StoreCoordinator) throws {
     try store.pruneHistory(through: token, &state, files)
   }
+
+  // MARK: Sync
+
+  func syncArrived(_ store: StoreCoordinator) throws -> Transaction? {
+    try store.syncArrived(files, lock)
+  }
+
+  func drainOutbox(_ store: StoreCoordinator) throws {
+    try store.drainOutbox(files, lock)
+  }
+
+  func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction? {
+    try store.compactChanges(files, lock)
+  }
+
+  func syncStatus(_ store: StoreCoordinator) throws -> SyncStatus? {
+    try store.syncStatus(files)
+  }
 }

@@ -66,4 +66,14 @@ struct MemoryBacking: StoreBacking {
     let limit = min(token.sequence, store.readersFloor(state.manifest))
     state.memoryHistory.removeAll { $0.sequence <= limit }
   }
+
+  // MARK: Sync
+
+  func syncArrived(_ store: StoreCoordinator) throws -> Transaction? { nil }
+
+  func drainOutbox(_ store: StoreCoordinator) throws {}
+
+  func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction? { nil }
+
+  func syncStatus(_ store: StoreCoordinator) throws -> SyncStatus? { nil }
 }

@@ -91,4 +91,18 @@ protocol StoreBacking: Sendable {
 
   /// Removes the local log's records up to `token`, but those still needed.
   func pruneHistory(through token: HistoryToken, _ state: inout StoreState, _ store: StoreCoordinator) throws
+
+  // MARK: Sync
+
+  /// Merges the change files that arrived; nil when nothing did (always in memory).
+  func syncArrived(_ store: StoreCoordinator) throws -> Transaction?
+
+  /// Moves this device's files waiting in the outbox into the sync folder.
+  func drainOutbox(_ store: StoreCoordinator) throws
+
+  /// Compacts this device's change files; nil in memory.
+  func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction?
+
+  /// What the sync folder holds and waits for; nil in memory.
+  func syncStatus(_ store: StoreCoordinator) throws -> SyncStatus?
 }

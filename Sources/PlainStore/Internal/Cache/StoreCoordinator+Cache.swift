@@ -28,7 +28,7 @@ extension StoreCoordinator {
     if files.changes.transport.canDownload, state.withLock({ $0.folded.sequences.isEmpty && $0.folded.snapshots.isEmpty }) {
       _ = awaitDownloads(try files.changes.scan(own: state.withLock { $0.device }), of: nil, files: files)
     }
-    try syncArrived()
+    _ = try syncArrived(files, lock)
   }
 
   /// A damaged, missing or unreadable (mode 000) file of the cache: repaired by a rebuild,
