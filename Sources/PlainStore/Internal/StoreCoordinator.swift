@@ -7,9 +7,6 @@ final class StoreCoordinator: Sendable {
   let options: StoreOptions
   /// What the store keeps its commits on: its files, or memory.
   let backing: any StoreBacking
-  /// nil for an in-memory store.
-  let files: StoreFiles?
-  let lock: FileLock?
   let state: StoreMutex<StoreState>
   let broadcaster = ChangeBroadcaster()
   /// The schema by property name, as the merge and the change files see it.
@@ -20,8 +17,6 @@ final class StoreCoordinator: Sendable {
     self.schema = schema
     self.options = options
     self.backing = MemoryBacking()
-    self.files = nil
-    self.lock = nil
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
   }
@@ -41,8 +36,6 @@ final class StoreCoordinator: Sendable {
     self.options = options
     let lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
     self.backing = FileBacking(files: files, lock: lock)
-    self.files = files
-    self.lock = lock
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try openFiles(files, lock)
@@ -54,8 +47,6 @@ final class StoreCoordinator: Sendable {
     self.schema = schema
     self.options = options
     self.backing = FileBacking(files: files, lock: nil)
-    self.files = files
-    self.lock = nil
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try loadCache(files)

@@ -12,6 +12,7 @@ struct FileBacking: StoreBacking {
   /// repaired, merged or synced.
   let lock: FileLock?
 
+  var root: URL? { files.root }
   var keepsEncodedValues: Bool { true }
 
   // MARK: Locking and repair
@@ -108,5 +109,32 @@ struct FileBacking: StoreBacking {
 
   func syncStatus(_ store: StoreCoordinator) throws -> SyncStatus? {
     try store.syncStatus(files)
+  }
+
+  // MARK: Observation
+
+  /// Watches the local log (other processes' commits) and the sync folder (other devices'
+  /// files). Each holds the store weakly: a watcher that held the store would free it on its
+  /// own thread when it next woke, up to 100 ms after the container was let go, beside
+  /// whatever the app does then.
+  func watch(_ store: StoreCoordinator) -> [any ArrivalWatch] {
+    let files = files
+    let log = FolderWatcher(folder: files.logURL) { [weak store] in
+      guard let store else { return }
+      _ = try? store.catchUpWithOtherProcesses()  // a damaged file surfaces on the next fetch or save
+      store.deliverRemoteChanges()
+    }
+    let changes = files.changes
+    log.start()
+    let arrivals = changes.transport.watchArrivals(
+      // This device's id is read from its file, not asked of the store: a watcher that held
+      // the store while it waited for the store's lock could be the one to free it.
+      folders: { changes.arrivalFolders(except: files.recordedDevice) },
+      isArrival: { folder, name in changes.isArrival(name, in: folder, own: files.recordedDevice) }
+    ) { [weak store] in
+      // A file that cannot be merged yet (damaged, locked out) is named by the next sync or save.
+      _ = try? store?.syncArrived()
+    }
+    return [log, arrivals]
   }
 }

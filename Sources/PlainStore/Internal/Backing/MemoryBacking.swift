@@ -6,6 +6,7 @@ import Foundation
 /// repair), its local log is the history the state keeps (`StoreState.memoryHistory`), and no
 /// other process or device shares it: nothing to catch up with, merge or watch.
 struct MemoryBacking: StoreBacking {
+  var root: URL? { nil }
   var keepsEncodedValues: Bool { false }
 
   // MARK: Locking and repair
@@ -76,4 +77,8 @@ struct MemoryBacking: StoreBacking {
   func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction? { nil }
 
   func syncStatus(_ store: StoreCoordinator) throws -> SyncStatus? { nil }
+
+  // MARK: Observation
+
+  func watch(_ store: StoreCoordinator) -> [any ArrivalWatch] { [] }
 }

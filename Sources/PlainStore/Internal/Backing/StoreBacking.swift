@@ -20,6 +20,8 @@ protocol StoreBacking: Sendable {
   /// A commit's change file once the journal holds it (nothing in memory).
   associatedtype JournaledChange
 
+  /// The store's folder; nil in memory.
+  var root: URL? { get }
 
   /// Whether the tables keep each committed object's JSON beside it: what a compaction writes
   /// into segment files. Memory has no segment file to write.
@@ -105,4 +107,9 @@ protocol StoreBacking: Sendable {
 
   /// What the sync folder holds and waits for; nil in memory.
   func syncStatus(_ store: StoreCoordinator) throws -> SyncStatus?
+
+  // MARK: Observation
+
+  /// Watches for other processes' commits and other devices' files (nothing in memory).
+  func watch(_ store: StoreCoordinator) -> [any ArrivalWatch]
 }
