@@ -46,7 +46,7 @@ public final class StoreContainer: Sendable {
   ///   or schema, or a symbolic link stands in for one. Nothing on disk is changed then.
   public static func file(at directory: URL, schema: Schema, options: StoreOptions = StoreOptions()) throws -> StoreContainer {
     let coordinator = try StoreCoordinator(root: directory, schema: schema, options: options)
-    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: false).watchingIfAsked()
+    return StoreContainer(coordinator: coordinator, directory: coordinator.backing.root, isTemporary: false).watchingIfAsked()
   }
 
   /// A store that lives in memory only: for previews.
@@ -61,7 +61,7 @@ public final class StoreContainer: Sendable {
       .appendingPathComponent("PlainStore-\(UUID().uuidString)", isDirectory: true)
     let coordinator = try StoreCoordinator(
       root: folder.appendingPathComponent("Test.store", isDirectory: true), schema: schema, options: options)
-    return StoreContainer(coordinator: coordinator, directory: coordinator.files?.root, isTemporary: true).watchingIfAsked()
+    return StoreContainer(coordinator: coordinator, directory: coordinator.backing.root, isTemporary: true).watchingIfAsked()
   }
 
   private func watchingIfAsked() -> StoreContainer {
@@ -177,28 +177,9 @@ public final class StoreContainer: Sendable {
   /// containers start watching when they open unless ``StoreOptions/watchesOtherProcesses`` is
   /// off.
   public func startWatching() {
-    guard let files = coordinator.files else { return }
     watchers.withLock { watchers in
       guard watchers.isEmpty else { return }
-      // Held weakly: a watcher that held the store would free it on its own thread when it next
-      // woke, up to 100 ms after the container was let go, beside whatever the app does then.
-      let log = FolderWatcher(folder: files.logURL) { [weak coordinator = self.coordinator] in
-        guard let coordinator else { return }
-        _ = try? coordinator.catchUpWithOtherProcesses()  // a damaged file surfaces on the next fetch or save
-        coordinator.deliverRemoteChanges()
-      }
-      let changes = files.changes
-      log.start()
-      let arrivals = changes.transport.watchArrivals(
-        // This device's id is read from its file, not asked of the store: a watcher that held
-        // the store while it waited for the store's lock could be the one to free it.
-        folders: { changes.arrivalFolders(except: files.recordedDevice) },
-        isArrival: { folder, name in changes.isArrival(name, in: folder, own: files.recordedDevice) }
-      ) { [weak coordinator = self.coordinator] in
-        // A file that cannot be merged yet (damaged, locked out) is named by the next sync or save.
-        _ = try? coordinator?.syncArrived()
-      }
-      watchers = [log, arrivals]
+      watchers = coordinator.backing.watch(coordinator)
     }
   }
 

@@ -5,9 +5,8 @@ import Foundation
 final class StoreCoordinator: Sendable {
   let schema: Schema
   let options: StoreOptions
-  /// nil for an in-memory store.
-  let files: StoreFiles?
-  let lock: FileLock?
+  /// What the store keeps its commits on: its files, or memory.
+  let backing: any StoreBacking
   let state: StoreMutex<StoreState>
   let broadcaster = ChangeBroadcaster()
   /// The schema by property name, as the merge and the change files see it.
@@ -17,8 +16,7 @@ final class StoreCoordinator: Sendable {
   init(inMemory schema: Schema, options: StoreOptions) {
     self.schema = schema
     self.options = options
-    self.files = nil
-    self.lock = nil
+    self.backing = MemoryBacking()
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
   }
@@ -36,11 +34,11 @@ final class StoreCoordinator: Sendable {
     let files = StoreFiles(root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport())
     self.schema = schema
     self.options = options
-    self.files = files
-    self.lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
+    let lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
+    self.backing = FileBacking(files: files, lock: lock)
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
-    try openFiles()
+    try openFiles(files, lock)
   }
 
   /// Reads a format-1 store as it is, for its migration: nothing is written.
@@ -48,15 +46,13 @@ final class StoreCoordinator: Sendable {
     let files = StoreFiles(root: root, layout: .format1)
     self.schema = schema
     self.options = options
-    self.files = files
-    self.lock = nil
+    self.backing = FileBacking(files: files, lock: nil)
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
     try loadCache(files)
   }
 
-  private func openFiles() throws {
-    guard let files, let lock else { return }
+  private func openFiles(_ files: StoreFiles, _ lock: FileLock) throws {
     let decoder = StoreCoding.makeDecoder(schema: schema)
     let encoder = StoreCoding.makeEncoder()
     try FileSystem.refuseSymbolicLink(at: files.root, displayPath: files.rootName)
@@ -94,9 +90,9 @@ final class StoreCoordinator: Sendable {
       header = try readHeader() ?? header
     }
     if header.schemaVersion < schema.version {
-      try migrateSchema(files, readHeader: readHeader)
+      try migrateSchema(files, lock, readHeader: readHeader)
     } else {
-      try openCache(files)
+      try openCache(files, lock)
     }
   }
 
@@ -130,7 +126,7 @@ final class StoreCoordinator: Sendable {
       state.reset(to: manifest ?? Manifest(), schema: schema)
       state.manifestIdentity = identity
       state.device = device
-      try catchUp(&state)
+      try catchUp(&state, files)
       state.undelivered = []
       state.undeliveredReload = false
       // Log records past the last one read: some in between are lost, and the later ones must
@@ -222,7 +218,13 @@ final class StoreCoordinator: Sendable {
   /// wait in `state.undelivered` until ``deliverRemoteChanges()`` announces them.
   @discardableResult
   func catchUp(_ state: inout StoreState) throws -> Bool {
-    guard let files else { return false }
+    try backing.catchUp(&state, self)
+  }
+
+  /// Catching up on files: the manifest, if another process wrote one, then the local log
+  /// from this state's sequence on.
+  @discardableResult
+  func catchUp(_ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
     let decoder = StoreCoding.makeDecoder(schema: schema)
     var appliedAny = false
     for _ in 0..<16 {
@@ -232,7 +234,7 @@ final class StoreCoordinator: Sendable {
           try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
         try checkSegmentNames(manifest, files)
         try checkSchemaVersion(manifest, files, opening: false)
-        if manifest.sequence > state.sequence, try !logHolds(state.sequence + 1, state) {
+        if manifest.sequence > state.sequence, try !logHolds(state.sequence + 1, state, files) {
           state.reload(from: manifest, schema: schema)
           appliedAny = true
         } else {
@@ -244,7 +246,7 @@ final class StoreCoordinator: Sendable {
         state.manifestIdentity = identity
       }
       do {
-        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder) {
+        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder, files) {
           state.apply(entry)
           if entry.changesObjects { state.undelivered.append(entry.transaction) }
           appliedAny = true
@@ -263,8 +265,7 @@ final class StoreCoordinator: Sendable {
   }
 
   /// Whether the local log still holds transaction `sequence` (compaction prunes old ones).
-  private func logHolds(_ sequence: Int, _ state: StoreState) throws -> Bool {
-    guard let files else { return false }
+  private func logHolds(_ sequence: Int, _ state: StoreState, _ files: StoreFiles) throws -> Bool {
     switch files.layout {
     case .format1: return FileSystem.exists(files.format1LogURL(sequence))
     case .format2: return try !files.log.read(from: sequence, cursor: state.logCursor).records.isEmpty
@@ -274,8 +275,9 @@ final class StoreCoordinator: Sendable {
   /// The local log's entries from `sequence` on, as far as they go without a gap, and `cursor`
   /// moved past them. With `values`, the values of a commit of this device are read back from
   /// its change file (history needs only which objects changed).
-  func readLog(from sequence: Int, cursor: inout LocalLog.Cursor?, decoder: StoreJSONDecoder, values: Bool = true) throws -> [LogEntry] {
-    guard let files else { return [] }
+  func readLog(
+    from sequence: Int, cursor: inout LocalLog.Cursor?, decoder: StoreJSONDecoder, values: Bool = true, _ files: StoreFiles
+  ) throws -> [LogEntry] {
     var entries: [(entry: LogEntry, path: String)] = []
     switch files.layout {
     case .format1:
@@ -328,18 +330,24 @@ final class StoreCoordinator: Sendable {
   /// Makes sure a segment's objects are in memory.
   func ensureLoaded(_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws {
     guard let slot = table.slots[segment], !slot.isLoaded, slot.file != nil else { return }
-    if try loadSegment(table, segment, &state) { return }
+    try backing.loadSegment(table, segment, &state, self)
+  }
+
+  /// Reads a segment's file: the manifest's, or, when it is not there, the one the manifest of
+  /// another process's compaction names.
+  func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState, _ files: StoreFiles) throws {
+    if try loadSegmentFile(table, segment, &state, files) { return }
     // Another process's compaction may have replaced the file: look at its manifest and retry.
-    try catchUp(&state)
+    try catchUp(&state, files)
     guard let retry = table.slots[segment], !retry.isLoaded, retry.file != nil else { return }
-    if try loadSegment(table, segment, &state) { return }
+    if try loadSegmentFile(table, segment, &state, files) { return }
     throw StoreError(
-      .missing, path: files.map { $0.display($0.segmentPath(retry.file ?? segment)) } ?? segment,
+      .missing, path: files.display(files.segmentPath(retry.file ?? segment)),
       "manifest.json lists this segment but the file is not there — open the store again to rebuild its cache from changes/.")
   }
 
-  private func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState) throws -> Bool {
-    guard let files, let file = table.slots[segment]?.file else { return true }
+  private func loadSegmentFile(_ table: EntityTable, _ segment: String, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
+    guard let file = table.slots[segment]?.file else { return true }
     let relative = files.segmentPath(file)
     let decoder = StoreCoding.makeDecoder(schema: schema)
     let decoded: (any SegmentObjects)?
@@ -398,7 +406,11 @@ final class StoreCoordinator: Sendable {
   /// decoding is most of the time of a fetch that reads many months. A file that is not there
   /// is left to `ensureLoaded`, which catches up and retries.
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState) throws {
-    guard let files else { return }
+    try backing.preload(table, segments, &state, self)
+  }
+
+  /// Preloading on files: each segment's file decoded on a core of its own.
+  func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ files: StoreFiles) throws {
     let jobs = segments.compactMap { segment -> (segment: String, file: String)? in
       guard let slot = table.slots[segment], !slot.isLoaded, let file = slot.file else { return nil }
       return (segment, file)

@@ -3,17 +3,16 @@ import Foundation
 extension StoreCoordinator {
   /// Opens the cache in `local/`, rebuilding it from `changes/` when a file of it is missing or
   /// damaged, then merges the change files that arrived since it was written.
-  func openCache(_ files: StoreFiles) throws {
+  func openCache(_ files: StoreFiles, _ lock: FileLock) throws {
     // Every time, not only when a folder is missing: a symbolic link in place of one of the
     // cache's folders is refused before anything is read or written through it.
     try createLayout(files)
-    try settleJournalIfNeeded(files)
+    try settleJournalIfNeeded(files, lock)
     do {
       try loadCache(files)
     } catch let error as StoreError where Self.isCacheDamage(error, files) {
       // What looked damaged may be another process's write in progress: look again while no
       // one writes, and rebuild only what is still damaged then.
-      guard let lock else { throw error }
       try lock.withLock(timeout: options.lockTimeout) {
         do {
           try loadCache(files)
@@ -29,7 +28,7 @@ extension StoreCoordinator {
     if files.changes.transport.canDownload, state.withLock({ $0.folded.sequences.isEmpty && $0.folded.snapshots.isEmpty }) {
       _ = awaitDownloads(try files.changes.scan(own: state.withLock { $0.device }), of: nil, files: files)
     }
-    try syncArrived()
+    _ = try syncArrived(files, lock)
   }
 
   /// A damaged, missing or unreadable (mode 000) file of the cache: repaired by a rebuild,
@@ -45,8 +44,8 @@ extension StoreCoordinator {
   /// Leaves the marker that makes the next open rebuild the cache, and says so in the error:
   /// found in the middle of a fetch, the damage cannot be repaired there.
   func markCacheDamaged(_ error: StoreError, _ files: StoreFiles) -> StoreError {
-    // Not in a format-1 store read for its migration (no lock): that one is refused untouched.
-    if lock != nil {
+    // Not in a format-1 store read for its migration: that one is refused untouched.
+    if files.layout == .format2 {
       try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
     }
     return StoreError(

@@ -1,11 +1,15 @@
 import Foundation
 
 extension StoreCoordinator {
+  /// Compacts the cache (nothing in memory, whose cache is the tables alone).
+  func compact(_ state: inout StoreState) throws {
+    try backing.compact(&state, self)
+  }
+
   /// Writes the segments that changed since the manifest, then the manifest (the commit point),
   /// then removes the files nothing refers to any more and the log streams no one needs.
   /// Runs holding the store's flock and the coordinator's lock.
-  func compact(_ state: inout StoreState) throws {
-    guard let files else { return }
+  func compact(_ state: inout StoreState, _ files: StoreFiles) throws {
     let encoder = StoreCoding.makeEncoder()
     var manifest = state.manifest
     manifest.sequence = state.sequence

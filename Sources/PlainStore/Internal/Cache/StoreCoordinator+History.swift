@@ -5,13 +5,11 @@ extension StoreCoordinator {
   /// the log. A damaged log file is the cache's: rebuilt, after which the history it held is
   /// pruned.
   func history(after token: HistoryToken?) throws -> [Transaction] {
-    guard let files else {
-      return state.withLock { state in state.memoryHistory.filter { $0.sequence > token?.sequence ?? 0 } }
-    }
-    return try repairingCache { try historyFromLog(after: token, files) }
+    try backing.history(after: token, self)
   }
 
-  private func historyFromLog(after token: HistoryToken?, _ files: StoreFiles) throws -> [Transaction] {
+  /// History on files, read from the local log.
+  func historyFromLog(after token: HistoryToken?, _ files: StoreFiles) throws -> [Transaction] {
     let last = try state.withLock { state -> Int in
       try catchUp(&state)
       return state.sequence
@@ -20,7 +18,7 @@ extension StoreCoordinator {
     let after = token?.sequence ?? ((files.log.streams().first ?? last + 1) - 1)
     guard after < last else { return [] }
     var cursor: LocalLog.Cursor?
-    let entries = try readLog(from: after + 1, cursor: &cursor, decoder: StoreCoding.makeDecoder(schema: schema), values: false)
+    let entries = try readLog(from: after + 1, cursor: &cursor, decoder: StoreCoding.makeDecoder(schema: schema), values: false, files)
     guard entries.count >= last - after else {
       // Missing from a stream that should hold it is damage; from before every stream, pruned.
       let missing = after + 1 + entries.count
@@ -52,7 +50,7 @@ extension StoreCoordinator {
   func setReaderToken(_ name: String, _ token: HistoryToken?) throws {
     try withWriteLock { state in
       if let token { state.manifest.readers[name] = token.sequence } else { state.manifest.readers[name] = nil }
-      try writeManifest(&state)
+      try backing.writeManifest(&state, self)
     }
   }
 
@@ -60,19 +58,17 @@ extension StoreCoordinator {
   /// after the manifest) and what a registered reader has not consumed (within
   /// `historyRetentionLimit`, as compaction keeps it).
   func pruneHistory(through token: HistoryToken) throws {
-    try withWriteLock { state in
-      if let files {
-        if state.manifest.sequence < min(token.sequence, state.sequence) { try compact(&state) }
-        let limit = min(token.sequence, state.manifest.sequence, readersFloor(state.manifest))
-        if try files.log.removeRecords(through: limit) {
-          state.logCursor = nil  // its stream may be gone
-          // No power-loss state needs this flush: the log is the cache's and never flushed (a commit's appends are not either); a record a power loss takes or brings back is read again from changes/ or passed over (PowerLossTests: history pruning).
-          try FileSystem.syncFolder(files.logURL, displayPath: files.log.displayName)
-        }
-      } else {
-        let limit = min(token.sequence, readersFloor(state.manifest))
-        state.memoryHistory.removeAll { $0.sequence <= limit }
-      }
+    try withWriteLock { state in try backing.pruneHistory(through: token, &state, self) }
+  }
+
+  /// Pruning on files: the log's records, after a compaction if the manifest is behind.
+  func pruneHistory(through token: HistoryToken, _ state: inout StoreState, _ files: StoreFiles) throws {
+    if state.manifest.sequence < min(token.sequence, state.sequence) { try compact(&state) }
+    let limit = min(token.sequence, state.manifest.sequence, readersFloor(state.manifest))
+    if try files.log.removeRecords(through: limit) {
+      state.logCursor = nil  // its stream may be gone
+      // No power-loss state needs this flush: the log is the cache's and never flushed (a commit's appends are not either); a record a power loss takes or brings back is read again from changes/ or passed over (PowerLossTests: history pruning).
+      try FileSystem.syncFolder(files.logURL, displayPath: files.log.displayName)
     }
   }
 
@@ -82,23 +78,18 @@ extension StoreCoordinator {
   }
 
   func withWriteLock<T>(_ body: (inout StoreState) throws -> T) throws -> T {
-    let result: T
-    if let lock {
-      result = try lock.withLock(timeout: options.lockTimeout) {
-        try state.withLock { state in
-          try catchUp(&state)
-          return try body(&state)
-        }
+    let result = try backing.withStoreLock(self, onWaitingThread: false) {
+      try state.withLock { state in
+        try catchUp(&state)
+        return try body(&state)
       }
-    } else {
-      result = try state.withLock { state in try body(&state) }
     }
     deliverRemoteChanges()
     return result
   }
 
-  private func writeManifest(_ state: inout StoreState) throws {
-    guard let files else { return }
+  /// Writing the manifest on files.
+  func writeManifest(_ state: inout StoreState, _ files: StoreFiles) throws {
     try createLayout(files)
     try files.write(state.manifest, to: files.manifestURL, relative: files.manifestPath, encoder: StoreCoding.makeEncoder())
     state.manifestIdentity = FileSystem.identity(files.manifestURL)

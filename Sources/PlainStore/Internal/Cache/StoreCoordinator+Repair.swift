@@ -10,9 +10,17 @@ extension StoreCoordinator {
     do {
       return try body()
     } catch let error as StoreError {
-      guard let files, let lock, Self.isCacheDamage(error, files) else { throw error }
-      try lock.withLock(timeout: options.lockTimeout) { try rebuildCache(files, because: error.description) }
+      guard try backing.repairCache(after: error, self) else { throw error }
       return try body()
     }
+  }
+
+  /// Repairing on files: when `error` is damage to a file of the cache, rebuilds the cache
+  /// holding the store's lock; returns whether it did. A format-1 store read for its migration
+  /// (no lock) is not repaired.
+  func repairCache(after error: StoreError, _ files: StoreFiles, _ lock: FileLock?) throws -> Bool {
+    guard let lock, Self.isCacheDamage(error, files) else { return false }
+    try lock.withLock(timeout: options.lockTimeout) { try rebuildCache(files, because: error.description) }
+    return true
   }
 }

@@ -5,81 +5,58 @@ extension StoreCoordinator {
   /// Returns nil when the changes change nothing.
   func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
-    let result: SaveResult
-    if let lock {
-      // The change file's inode is found before the lock is taken, while others may hold it.
-      let spare = files.flatMap { SpareFile(in: $0.cacheURL.path) }
-      defer { spare?.discard() }
-      // A damaged cache file found before the change file is written: rebuilt, and the commit
-      // tried once more (nothing of it is on disk yet).
-      result = try repairingCache {
-        try lock.withLock(timeout: options.lockTimeout, onWaitingThread: true) {
-          try commitHoldingLock(changes, author: author, spare: spare)
-        }
+    // The change file's inode is found before the lock is taken, while others may hold it.
+    let spare = backing.spareChangeFile()
+    defer { spare?.discard() }
+    // A damaged cache file found before the change file is written: rebuilt, and the commit
+    // tried once more (nothing of it is on disk yet).
+    let result = try repairingCache {
+      try backing.withStoreLock(self, onWaitingThread: true) {
+        try commitHoldingLock(changes, author: author, spare: spare, backing)
       }
-    } else {
-      result = try commitHoldingLock(changes, author: author, spare: nil)
     }
     deliverRemoteChanges()
     if let transaction = result.transaction { broadcaster.announceSave(transaction) }
     return result
   }
 
-  private func commitHoldingLock(_ changes: [PendingChange], author: String, spare: SpareFile?) throws -> SaveResult {
+  /// The commit protocol, the same for every backing: plan → journal → change file → fold into
+  /// the cache → local log, then the cache's housekeeping. A store in memory does its subset:
+  /// its journal and change file are nothing, its local log is the history it keeps.
+  private func commitHoldingLock<Backing: StoreBacking>(
+    _ changes: [PendingChange], author: String, spare: SpareFile?, _ backing: Backing
+  ) throws -> SaveResult {
     var merged: [ObjectID: ObjectID] = [:]
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
+      // 1. Plan: the changes checked and resolved against the committed objects.
       var planner = makePlanner(state)
-      var planned: LogEntry?
-      do {
-        planned = try planner.plan(changes, author: author, timestamp: options.clock())
-        state = planner.state
-        for (from, to) in planner.merged {
-          merged[ObjectID(entityName: from.entity, uuid: from.id)] = ObjectID(entityName: to.entity, uuid: to.id)
-        }
-      } catch {
-        state = planner.state
-        throw error
-      }
-      guard var entry = planned else { return nil }
-      planned = nil  // the entry's only holder now: its changes are changed in place below
-      guard let files else {
-        state.apply(entry)
-        state.memoryHistory.append(entry.transaction)
-        return entry.transaction
-      }
-      if !state.cleanedTemporaryFiles {
-        try createLayout(files)
-        for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
-        state.cleanedTemporaryFiles = true
-      }
-      let (change, filePath, displayPath, inOutbox) = try nameChangeFile(for: entry, originals: planner.originalValue, &state, files)
-      entry.folded = [change.stamp]
-      entry.origin = change.stamp
-      if entry.changes.indices.contains(where: { RecentWrites.reshapes(change.objects[$0], existed: entry.changes[$0].kind == .update, mergeSchema) }) {
-        entry.reshapes = true
-      }
+      guard var entry = try plan(changes, author: author, &planner, merged: &merged, &state) else { return nil }
+      let change = try backing.nameChangeFile(for: &entry, originals: planner.originalValue, &state, self)
       let transaction = entry.transaction
-      // What the cache takes of the commit: the tables, and the log record, which names the
-      // changes only (their values are in the change file; dropped in place once the tables
-      // hold them). Written only once the change file is durable.
-      func takeIntoTables() -> Data? {
-        state.apply(entry)
-        for index in entry.changes.indices { entry.changes[index].value = nil }
-        return try? LocalLog.record(entry)
+      // 2. and 3. The journal, then the change file: the commit point, this device's change file
+      // durable (in the journal, or on its own). Touches no state: it may run on another thread.
+      let write = { () throws -> WrittenChange in
+        let journaled = try backing.journal(change)
+        return try backing.writeChangeFile(journaled, spare: spare)
       }
-      // The commit point: this device's change file, durable (in the journal, or on its own).
-      let write = { try self.writeChangeFile(change, atPath: filePath, displayPath: displayPath, inOutbox: inOutbox, spare: spare, files) }
+      // 4. Fold into the cache: the tables take the commit in, and the local log's record,
+      // which names the changes only (their values are in the change file; dropped in place
+      // once the tables hold them), is made. Taken only once the change file is durable.
+      func fold() -> Data? {
+        state.apply(entry)
+        return backing.localLogRecord(of: &entry)
+      }
       let written: WrittenChange
       let record: Data?
       if entry.changes.count < Self.concurrentWriteThreshold {
         written = try write()
-        record = takeIntoTables()
+        record = fold()
       } else {
         // A large commit: the tables take it in while another thread writes its change file.
         // Should the write fail, they are read again from the files, which hold nothing of it.
         let writing = ConcurrentWork(write)
-        record = takeIntoTables()
+        record = fold()
         do {
           written = try writing.result()
         } catch {
@@ -87,41 +64,33 @@ extension StoreCoordinator {
           throw error
         }
       }
-      // The rest is the cache's: a failure now does not undo the commit, and is repaired from
-      // the journal and the change files at the next open.
-      var logged = false
-      if written.published, let record {
-        do {
-          try appendLocalLog(record, sequence: entry.sequence, &state, files)
-          logged = true
-        } catch {}
-      }
-      if !logged {
-        state.statistics.housekeepingFailures += 1
-        // The local log now has a hole where this commit goes: no compaction over it, and the
-        // next open rebuilds the cache (best effort: the marker may fail to write too, and
-        // then the change file is merged at the next open as a crashed commit is).
-        try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
-      }
-      if let size = written.journalSize, size >= Self.journalSettleSize {
-        do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
-      }
-      if logged,
-        state.sequence - state.manifest.sequence >= options.compactionThreshold
-          || state.changesSinceManifest >= Self.compactionChangeThreshold
-      {
-        do {
-          if takeChangeCompactionTurn(&state) { _ = try compactChanges(&state, files) } else { try compact(&state) }
-        } catch {
-          state.statistics.housekeepingFailures += 1
-        }
-      }
-      if !state.crashedCommits.isEmpty {
-        do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
-      }
+      // 5. The local log. It and the rest are the cache's: a failure now does not undo the
+      // commit, and is repaired from the journal and the change files at the next open.
+      let logged = backing.appendLocalLog(record, of: transaction, written: written, &state, self)
+      backing.keepCache(afterLogging: logged, written: written, &state, self)
       return transaction
     }
     return SaveResult(transaction: transaction, merged: merged)
+  }
+
+  /// Commit step 1: what the changes do to the committed objects, as one log entry; nil when
+  /// they change nothing. The state takes what the planner read (loaded segments) either way.
+  private func plan(
+    _ changes: [PendingChange], author: String, _ planner: inout CommitPlanner, merged: inout [ObjectID: ObjectID],
+    _ state: inout StoreState
+  ) throws -> LogEntry? {
+    let planned: LogEntry?
+    do {
+      planned = try planner.plan(changes, author: author, timestamp: options.clock())
+      state = planner.state
+      for (from, to) in planner.merged {
+        merged[ObjectID(entityName: from.entity, uuid: from.id)] = ObjectID(entityName: to.entity, uuid: to.id)
+      }
+    } catch {
+      state = planner.state
+      throw error
+    }
+    return planned
   }
 
   /// Puts the tables back as the files have them, for a commit whose change file failed after
@@ -158,13 +127,38 @@ extension StoreCoordinator {
   /// flush as the tables take to fill. Below it, a thread costs more than it saves.
   static let concurrentWriteThreshold = 1_000
 
+  // MARK: The steps on files (`FileBacking`)
+
+  /// A commit's change file, named, and where it goes.
+  struct NamedChangeFile {
+    var change: ChangeFile
+    var filePath: String
+    var displayPath: String
+    /// Whether it goes to the outbox (the app group) rather than the sync folder.
+    var inOutbox: Bool
+  }
+
+  /// A named change file, encoded, whose record the journal holds (`journalSize`, the journal's
+  /// size after the append), or that goes without the journal (`journalSize` nil: too large).
+  struct JournaledChangeFile {
+    var named: NamedChangeFile
+    var bytes: Data
+    var journalSize: Int?
+  }
+
   /// The change file of a planned transaction, under the next sequence of this device, and
   /// where it goes: the sync folder, or the outbox while the carrier is not there or the outbox
   /// could not be emptied into it (`drainOutbox`). A name already taken holds a commit of this
-  /// device that a crash kept from the cache: it is skipped here and merged right after.
-  private func nameChangeFile(
-    for entry: LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
-  ) throws -> (ChangeFile, path: String, display: String, inOutbox: Bool) {
+  /// device that a crash kept from the cache: it is skipped here and merged right after. The
+  /// entry is marked as folding it, and takes its values from it when the log is read.
+  func nameChangeFile(
+    for entry: inout LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
+  ) throws -> NamedChangeFile {
+    if !state.cleanedTemporaryFiles {
+      try createLayout(files)
+      for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
+      state.cleanedTemporaryFiles = true
+    }
     let device = try ensureDevice(&state, files)
     // By index, each change read in place: binding one to a name copies it.
     let objects = try entry.changes.indices.map { index -> ObjectChange in
@@ -202,34 +196,99 @@ extension StoreCoordinator {
     let change = ChangeFile(
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
       schemaVersion: schema.version, objects: objects)
+    entry.folded = [change.stamp]
+    entry.origin = change.stamp
+    if objects.indices.contains(where: { RecentWrites.reshapes(objects[$0], existed: entry.changes[$0].kind == .update, mergeSchema) }) {
+      entry.reshapes = true
+    }
     let name = change.fileName
     return toSyncFolder
-      ? (change, files.changes.filePath(device, name), files.changes.display(device, name), false)
-      : (change, files.changes.outbox.filePath(device, name), files.changes.outbox.display(device, name), true)
+      ? NamedChangeFile(change: change, filePath: files.changes.filePath(device, name), displayPath: files.changes.display(device, name), inOutbox: false)
+      : NamedChangeFile(
+        change: change, filePath: files.changes.outbox.filePath(device, name), displayPath: files.changes.outbox.display(device, name),
+        inOutbox: true)
   }
 
-  /// Writes a named change file: durable when this returns. One that goes through the journal
-  /// is written into `spare` when it can be. One in the outbox (the app group) is created as it
-  /// is; one in the sync folder inside the carrier's coordination. Touches no state: it may run
-  /// on another thread.
-  private func writeChangeFile(
-    _ change: ChangeFile, atPath filePath: String, displayPath path: String, inOutbox: Bool, spare: SpareFile?, _ files: StoreFiles
-  ) throws -> WrittenChange {
+  /// Commit step 2 on files: the change file encoded, and its record appended to the journal
+  /// and flushed — the commit point. One larger than `journalRecordLimit` goes without the
+  /// journal. Touches no state: it may run on another thread.
+  static func journal(_ named: NamedChangeFile, _ files: StoreFiles) throws -> JournaledChangeFile {
+    let bytes = try ChangeFileCodec.encode(named.change)
+    guard bytes.count <= Self.journalRecordLimit else { return JournaledChangeFile(named: named, bytes: bytes, journalSize: nil) }
+    let journalSize = try files.journal.append(CommitJournal.Record(device: named.change.device, sequence: named.change.sequence, bytes: bytes))
+    return JournaledChangeFile(named: named, bytes: bytes, journalSize: journalSize)
+  }
+
+  /// Commit step 3 on files: the change file created, durable when this returns. One that went
+  /// through the journal is written into `spare` when it can be, unflushed (the journal holds
+  /// it), and a failure leaves it to the journal; one that did not is flushed on its own. One in
+  /// the outbox (the app group) is created as it is; one in the sync folder inside the carrier's
+  /// coordination. Touches no state: it may run on another thread.
+  static func writeChangeFile(_ journaled: JournaledChangeFile, spare: SpareFile?, _ files: StoreFiles) throws -> WrittenChange {
+    let (filePath, path, inOutbox) = (journaled.named.filePath, journaled.named.displayPath, journaled.named.inOutbox)
     let transport = files.changes.transport
     func create<T>(_ body: (String) throws -> T) throws -> T {
       inOutbox ? try body(filePath) : try transport.coordinateCreating(atPath: filePath, body)
     }
-    let bytes = try ChangeFileCodec.encode(change)
-    guard bytes.count <= Self.journalRecordLimit else {
+    let bytes = journaled.bytes
+    guard let journalSize = journaled.journalSize else {
       _ = try create { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path) }
       return WrittenChange(published: true, journalSize: nil)
     }
-    let journalSize = try files.journal.append(CommitJournal.Record(device: change.device, sequence: change.sequence, bytes: bytes))
     do {
       _ = try create { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path, durable: false, spare: spare) }
       return WrittenChange(published: true, journalSize: journalSize)
     } catch {
       return WrittenChange(published: false, journalSize: journalSize)
+    }
+  }
+
+  /// The local log's record of a folded entry: it names the changes only, their values dropped
+  /// in place (the change file holds them, and the tables now do).
+  static func localLogRecord(of entry: inout LogEntry) -> Data? {
+    for index in entry.changes.indices { entry.changes[index].value = nil }
+    return try? LocalLog.record(entry)
+  }
+
+  /// Commit step 5 on files: the record appended to the local log, once the change file is in
+  /// `changes/`. Returns whether it was; if not, the log has a hole where this commit goes: no
+  /// compaction over it, and the next open rebuilds the cache (best effort: the marker may
+  /// fail to write too, and then the change file is merged at the next open as a crashed
+  /// commit is).
+  func logCommit(_ record: Data?, sequence: Int, written: WrittenChange, _ state: inout StoreState, _ files: StoreFiles) -> Bool {
+    var logged = false
+    if written.published, let record {
+      do {
+        try appendLocalLog(record, sequence: sequence, &state, files)
+        logged = true
+      } catch {}
+    }
+    if !logged {
+      state.statistics.housekeepingFailures += 1
+      try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
+    }
+    return logged
+  }
+
+  /// After a commit on files: the journal settled once it holds enough, the cache compacted (or
+  /// this device's change files, in turn) once the log is long, and the change files crashed
+  /// commits left merged. A failure counts as housekeeping's and undoes nothing.
+  func keepCache(afterLogging logged: Bool, written: WrittenChange, _ state: inout StoreState, _ files: StoreFiles) {
+    if let size = written.journalSize, size >= Self.journalSettleSize {
+      do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
+    }
+    if logged,
+      state.sequence - state.manifest.sequence >= options.compactionThreshold
+        || state.changesSinceManifest >= Self.compactionChangeThreshold
+    {
+      do {
+        if takeChangeCompactionTurn(&state) { _ = try compactChanges(&state, files) } else { try compact(&state) }
+      } catch {
+        state.statistics.housekeepingFailures += 1
+      }
+    }
+    if !state.crashedCommits.isEmpty {
+      do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
     }
   }
 

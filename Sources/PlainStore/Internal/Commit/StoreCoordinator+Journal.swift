@@ -82,8 +82,8 @@ extension StoreCoordinator {
 
   /// Settles the journal at open when a power loss took one of its change files, before
   /// anything reads `changes/`.
-  func settleJournalIfNeeded(_ files: StoreFiles) throws {
-    guard let lock, journalNeedsSettling(files) else { return }
+  func settleJournalIfNeeded(_ files: StoreFiles, _ lock: FileLock) throws {
+    guard journalNeedsSettling(files) else { return }
     let restored = try lock.withLock(timeout: options.lockTimeout) { try settleJournal(files) }
     state.withLock { $0.restoredFromJournal = restored }
   }

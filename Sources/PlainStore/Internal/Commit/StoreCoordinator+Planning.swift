@@ -11,6 +11,6 @@ extension StoreCoordinator {
 
   /// A planner for one commit against `state`.
   func makePlanner(_ state: StoreState) -> CommitPlanner {
-    CommitPlanner(schema: schema, reader: committedReader, state: state, keepingJSON: files != nil)
+    CommitPlanner(schema: schema, reader: committedReader, state: state, keepingJSON: backing.keepsEncodedValues)
   }
 }

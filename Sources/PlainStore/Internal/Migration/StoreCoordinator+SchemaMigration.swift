@@ -10,8 +10,7 @@ extension StoreCoordinator {
   /// refuses the migration, naming it, before anything is written), the cache is rebuilt, and
   /// only then does store.json take the new version. A kill at any moment before that leaves
   /// store.json at the old version, and the next open migrates again from the untouched truth.
-  func migrateSchema(_ files: StoreFiles, readHeader: () throws -> StoreHeader?) throws {
-    guard let lock else { return }
+  func migrateSchema(_ files: StoreFiles, _ lock: FileLock, readHeader: () throws -> StoreHeader?) throws {
     let migrated = try lock.withLock(timeout: options.lockTimeout) { () throws -> Bool in
       // Another process of this program may have migrated the store while this one waited.
       guard let header = try readHeader() else {
@@ -34,7 +33,7 @@ extension StoreCoordinator {
       options.phaseObserver?("schema migrated")
       return true
     }
-    if !migrated { try openCache(files) }
+    if !migrated { try openCache(files, lock) }
   }
 
   private func migrationNames(after version: Int) -> String {

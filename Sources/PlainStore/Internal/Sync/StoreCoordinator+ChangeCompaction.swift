@@ -5,7 +5,12 @@ extension StoreCoordinator {
   /// device's newest one, and deletes this device's own change files that every active device
   /// has acknowledged. Nil for an in-memory store.
   func compactChanges() throws -> ChangeCompaction? {
-    guard let files, let lock else { return nil }
+    try backing.compactChanges(self)
+  }
+
+  /// Compacting the change files; nil in a format-1 store read for its migration (no lock).
+  func compactChanges(_ files: StoreFiles, _ lock: FileLock?) throws -> ChangeCompaction? {
+    guard let lock else { return nil }
     let report = try lock.withLock(timeout: options.lockTimeout) {
       try state.withLock { state in
         try catchUp(&state)

@@ -5,7 +5,12 @@ extension StoreCoordinator {
   /// ``StoreContainer/sync()`` and an availability change the carrier reports (it comes as an
   /// arrival) call. Takes the flock only when the outbox holds files.
   func drainOutbox() throws {
-    guard let files, let lock, !files.changes.outbox.isEmpty, files.changes.isCarrying else { return }
+    try backing.drainOutbox(self)
+  }
+
+  /// Draining on files; not in a format-1 store read for its migration (no lock).
+  func drainOutbox(_ files: StoreFiles, _ lock: FileLock?) throws {
+    guard let lock, !files.changes.outbox.isEmpty, files.changes.isCarrying else { return }
     try lock.withLock(timeout: options.lockTimeout) {
       try state.withLock { state in _ = try drainOutbox(&state, files) }
     }

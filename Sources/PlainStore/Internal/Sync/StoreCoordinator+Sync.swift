@@ -9,8 +9,13 @@ extension StoreCoordinator {
   /// carrier is not there (or is another account's), nothing is read or merged.
   @discardableResult
   func syncArrived() throws -> Transaction? {
-    guard let files, let lock else { return nil }
-    try drainOutbox()
+    try backing.syncArrived(self)
+  }
+
+  /// Syncing on files; nothing in a format-1 store read for its migration (no lock).
+  func syncArrived(_ files: StoreFiles, _ lock: FileLock?) throws -> Transaction? {
+    guard let lock else { return nil }
+    try drainOutbox(files, lock)
     guard files.changes.isCarrying else {
       try rebuildFromOutboxIfEmpty(files, lock)
       return nil

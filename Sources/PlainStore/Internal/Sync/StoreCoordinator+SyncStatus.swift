@@ -7,7 +7,11 @@ extension StoreCoordinator {
   /// What `changes/` holds and waits for, read from the folder now; nil for an in-memory store.
   /// While the carrier is not there, only the outbox is read.
   func syncStatus() throws -> SyncStatus? {
-    guard let files else { return nil }
+    try backing.syncStatus(self)
+  }
+
+  /// The sync status read from the files.
+  func syncStatus(_ files: StoreFiles) throws -> SyncStatus? {
     let carrier = files.changes.carrier()
     let device = deviceID
     let scan = try files.changes.scan(own: device, readableSchema: schema.version)
