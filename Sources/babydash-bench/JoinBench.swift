@@ -5,7 +5,8 @@ import PlainStore
 /// A phone that joins a family: the writer's store of `size` objects, its change files carried
 /// into a fresh phone's sync folder. Prints one JSON line: the phone's first open (the join: it
 /// merges every file), then the dashboard opened on the phone beside the same on the writer, and
-/// one arrival: the writer's local commit of one feed beside the phone's merge of its file —
+/// one arrival: the writer's local commit of one feed beside the phone's merge of its file, and
+/// the merge of an arrival written before the phone's own latest change —
 /// measured in this process, on open stores, and again each in a process of its own
 /// (`JoinStep`), for the peak RSS of each step beside that of an open that does nothing.
 @MainActor
@@ -36,6 +37,19 @@ struct JoinBench {
     }
     try carry(from: writer, to: phone)
     let merge = try Timing.milliseconds { _ = try reading.sync() }
+    // An arrival that interleaves: the writer logs a feed, the phone a diaper change before the
+    // feed's file arrives (two parents within one sync delay); then the phone merges it.
+    let later = FeedSession(
+      uuid: BenchHistory.id(8, 1), profileID: bench.history.babies[0].id, startTime: BenchHistory.now.addingTimeInterval(7_200),
+      endTime: BenchHistory.now.addingTimeInterval(8_100), amountValue: 100, amountUnitSymbol: "mL")
+    context.insert(later)
+    try context.save()
+    let phoneContext = reading.newBackgroundContext()
+    phoneContext.insert(
+      DiaperChange(uuid: BenchHistory.id(8, 2), profileID: bench.history.babies[1].id, timestamp: BenchHistory.now.addingTimeInterval(7_300), type: .pee))
+    try phoneContext.save()
+    try carry(from: writer, to: phone)
+    let interleavedMerge = try Timing.milliseconds { _ = try reading.sync() }
     // Each step again in a process of its own: a second phone joins, the writer logs a feed,
     // the first phone merges it.
     let secondPhone = folder.appendingPathComponent("second-phone")
@@ -52,6 +66,7 @@ struct JoinBench {
       ("open_dashboard_joined_ms", BenchNumber.json(phoneDashboard)),
       ("local_commit_ms", BenchNumber.json(commit)),
       ("one_arrival_merge_ms", BenchNumber.json(merge)),
+      ("interleaved_arrival_merge_ms", BenchNumber.json(interleavedMerge)),
       ("process_join_ms", BenchNumber.json(joinStep.ms)),
       ("process_join_rss_mb", BenchNumber.json(joinStep.rss)),
       ("process_open_rss_mb", BenchNumber.json(openStep.rss)),

@@ -79,4 +79,45 @@ import Testing
     #expect(try phone.syncStatus()?.thisDevice == testDevice(0xe1).text)
     #expect(FileManager.default.fileExists(atPath: own.appendingPathComponent("000000000003.json").path), "its own files, continued")
   }
+
+  /// A merge that must fold every file while one the cache folded is evicted (this device's own
+  /// here) waits for it, and is put off if it does not come: a fold without the file would take
+  /// its objects out of the cache, until some later whole fold brought them back.
+  @Test func aWholeFoldWaitsForAnEvictedFileItFoldedBeforeAndLosesNothingMeanwhile() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let writer = SyncedDevice(scratch.url, 1, TestClock(Sample.epoch))
+    let cloud = SimulatedUbiquityContainer()
+    var options = StoreOptions(author: "phone", watchesOtherProcesses: false, deviceID: testDevice(0xe1).text)
+    options.transport = cloud.transport
+    options.downloadWait = .zero
+    let store = scratch.url.appendingPathComponent("phone.store")
+    let changes = store.appendingPathComponent("changes")
+    let phone = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+    let context = phone.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia"))
+    try context.save()
+    try writer.write { $0.insert(Owner(id: Sample.id(2), name: "Leo")) }
+    func arriveFromTheWriter() throws {
+      try Self.arrive(writer.id, from: writer.changes, to: changes, in: cloud)
+      try phone.sync()  // asks for them
+      try cloud.finishDownloads()
+      try phone.sync()
+    }
+    try arriveFromTheWriter()
+    func names() throws -> [String] { try phone.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted() }
+    #expect(try names() == ["Leo", "Mia"])
+
+    // Leo deleted on the writer (others may refer to an owner: the merge folds every file),
+    // while iOS evicts the phone's own file of Mia.
+    try writer.write { $0.delete(try #require(try $0.fetch(FetchDescriptor<Owner>()).first)) }
+    try cloud.evict(changes.appendingPathComponent(testDevice(0xe1).text).appendingPathComponent("000000000001.json").path)
+    try arriveFromTheWriter()
+    #expect(try names() == ["Leo", "Mia"], "put off: Mia is not taken out while her file is away")
+    #expect(cloud.requested.contains { $0.hasSuffix("\(testDevice(0xe1).text)/000000000001.json") }, "and asked for")
+
+    try cloud.finishDownloads()
+    try phone.sync()
+    #expect(try names() == ["Mia"])
+  }
 }

@@ -42,11 +42,31 @@ extension StoreCoordinator {
     return names.map { (files.changes.filePath($0.0, $0.1), files.changes.display($0.0, $0.1)) }.sorted { $0.path < $1.path }
   }
 
+  /// The files the cache has folded that are not downloaded now (iOS evicted them) and that no
+  /// downloaded snapshot holds: a fold of every file without them would take their changes out
+  /// of the cache, which still shows them.
+  func foldedNotDownloaded(_ scan: ChangeScan, _ folded: FoldedChanges, files: StoreFiles) -> [(path: String, display: String)] {
+    var names: [(DeviceID, String)] = []
+    for (device, numbers) in scan.notDownloadedSnapshots {
+      let newestHere = scan.snapshots.filter { $0.device == device }.map(\.number).max() ?? 0
+      names += numbers.filter { folded.contains(snapshot: $0, of: device) && $0 > newestHere }.map { (device, ChangeFileName.snapshotName(number: $0)) }
+    }
+    for (device, sequences) in scan.notDownloadedSequences {
+      names += sequences.filter { folded.contains(device: device, sequence: $0) && $0 > scan.covered[device] ?? 0 }
+        .map { (device, ChangeFileName.changeName(sequence: $0)) }
+    }
+    return names.map { (files.changes.filePath($0.0, $0.1), files.changes.display($0.0, $0.1)) }.sorted { $0.path < $1.path }
+  }
+
   /// A rebuild or a compaction that cannot do without files that are not downloaded asks for
   /// them and waits, up to ``StoreOptions/downloadWait``; returns those still not downloaded,
   /// as messages name them (empty: `scan` is to be made again, as they came).
   func awaitDownloads(_ scan: ChangeScan, of devices: Set<DeviceID>?, files: StoreFiles) -> [String] {
-    let needed = notDownloaded(scan, of: devices, files: files)
+    awaitDownloads(notDownloaded(scan, of: devices, files: files), files: files)
+  }
+
+  /// Asks for `needed` and waits for them, bounded; returns those still not downloaded.
+  func awaitDownloads(_ needed: [(path: String, display: String)], files: StoreFiles) -> [String] {
     guard !needed.isEmpty else { return [] }
     let displays = Dictionary(needed.map { ($0.path, $0.display) }, uniquingKeysWith: { first, _ in first })
     return files.changes.transport.awaitDownloads(atPaths: needed.map(\.path), timeout: options.downloadWait).compactMap { displays[$0] }

@@ -87,6 +87,13 @@ extension StoreCoordinator {
       }
     }
     var scan = try files.changes.scan(own: state.device, readableSchema: schema.version)
+    // A file the cache folded that iOS has since evicted: the fold waits for it (bounded), and
+    // is put off if it does not come, rather than take its changes out of the cache.
+    let evicted = always ? [] : foldedNotDownloaded(scan, state.folded, files: files)
+    if !evicted.isEmpty {
+      guard awaitDownloads(evicted, files: files).isEmpty else { return nil }
+      scan = try files.changes.scan(own: state.device, readableSchema: schema.version)
+    }
     if let device = state.device { state.ownNotDownloaded.formUnion(scan.notDownloadedSequences[device] ?? []) }
     // A device that runs a newer program writes files this one cannot read: they stay out of
     // the merge (and out of `folded`) until this program is updated, and sync status says so.
