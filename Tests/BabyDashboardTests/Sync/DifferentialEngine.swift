@@ -28,6 +28,9 @@ struct DifferentialEngine {
   var truncated: Set<String> = []
   /// The name each conflict copy the engine made copies.
   var copyOf: [String: String] = [:]
+  /// A number for each device folder, in the order the engine first met them: names are taken
+  /// in that order, not by the device ids the stores mint at random, so a seed replays its run.
+  var folders: [String: Int] = [:]
   var counts = Counts()
 
   /// What the engine did, over a run.
@@ -61,7 +64,7 @@ struct DifferentialEngine {
     var changed = false
 
     var deliveries: [(to: Int, name: String)] = []
-    for name in published.keys.sorted() {
+    for name in inOrder(published.keys) {
       for to in devices.indices where devices[to].read(name) != published[name] { deliveries.append((to, name)) }
     }
     deliveries.shuffle(using: &random)
@@ -102,14 +105,14 @@ struct DifferentialEngine {
     }
     // Files a device holds arrive again, the same bytes (an engine that lost its index).
     for index in devices.indices {
-      for name in devices[index].changeFiles() where random.next(below: 40) == 0 {
+      for name in inOrder(devices[index].changeFiles()) where random.next(below: 40) == 0 {
         guard let data = published[name], devices[index].read(name) == data else { continue }
         try devices[index].put(data, at: name)
         counts.deliveredTwice += 1
       }
     }
 
-    for name in deleted.keys.sorted() {
+    for name in inOrder(deleted.keys) {
       guard let tombstone = deleted[name] else { continue }
       let folder = String(name.prefix { $0 != "/" }) + "/"
       let snapshots = devices[tombstone.by].changeFiles().filter { $0.hasPrefix(folder) && $0.contains("/snapshot-") }
@@ -132,11 +135,12 @@ struct DifferentialEngine {
   mutating func look(at devices: [DifferentialDevice], random: inout DifferentialRandom) {
     for (index, device) in devices.enumerated() {
       let now = wholeFiles(of: device, index)
+      for folder in Set(now.keys.map(Self.folder)).sorted() where folders[folder] == nil { folders[folder] = folders.count }
       for (name, data) in seen[index] where now[name] == nil {
         deleted[name] = (data, index)
         if published[name] == data { published[name] = nil }
       }
-      for name in now.keys.sorted() {
+      for name in inOrder(now.keys) {
         guard let data = now[name], deleted[name]?.data != data else { continue }  // its deletion is on its way
         guard let carried = published[name] else {
           published[name] = data
@@ -150,6 +154,14 @@ struct DifferentialEngine {
         }
       }
     }
+  }
+
+  /// The device folder a name is in.
+  static func folder(_ name: String) -> String { String(name.prefix { $0 != "/" }) }
+
+  /// Names in the order the engine takes them: by folder, as first met, then by name.
+  func inOrder(_ names: some Sequence<String>) -> [String] {
+    names.map { (folders[Self.folder($0)] ?? .max, $0.drop { $0 != "/" }, $0) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
   }
 
   /// The files of a device that are not truncated deliveries.

@@ -45,6 +45,8 @@ import Testing
         failures.append("seed \(seed), after step \(run.steps) (\(run.log.suffix(6).joined(separator: "; "))): \(error)")
         if failures.count >= 3 { break }
       }
+      // One seed run on its own tells its steps.
+      if Self.environment["DIFFERENTIAL_SEED"] != nil { print(run.log.enumerated().map { "step \($0 + 1): \($1)" }.joined(separator: "\n")) }
       steps += run.steps
       merges.arrivalOnly += run.merges.arrivalOnly
       merges.full += run.merges.full
@@ -161,9 +163,10 @@ struct DifferentialRun {
     // As every command of the app does: what has arrived is merged before anything is read.
     _ = try container.sync()
     let context = container.newBackgroundContext(author: "device\(index)")
-    let babies = try context.fetch(FetchDescriptor<BabyProfile>(sortBy: [SortDescriptor(\.createdAt)]))
-    let feeds = try context.fetch(FetchDescriptor<FeedSession>(sortBy: [SortDescriptor(\.startTime)]))
-    let diapers = try context.fetch(FetchDescriptor<DiaperChange>(sortBy: [SortDescriptor(\.timestamp)]))
+    // Ordered by id too: many share a start, and the pick must not hang on the cache's order.
+    let babies = try context.fetch(FetchDescriptor<BabyProfile>()).sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+    let feeds = try context.fetch(FetchDescriptor<FeedSession>()).sorted { ($0.startTime, $0.id.uuidString) < ($1.startTime, $1.id.uuidString) }
+    let diapers = try context.fetch(FetchDescriptor<DiaperChange>()).sorted { ($0.timestamp, $0.id.uuidString) < ($1.timestamp, $1.id.uuidString) }
     let roll = random.next(below: 100)
     let operation: String
     switch roll {
