@@ -3,15 +3,21 @@ import Foundation
 import PlainStore
 import Testing
 
-/// The judge of the store: seeded runs of two and three devices, each a real file container,
+/// The judge of the store: seeded runs of two and three devices (a store copied onto a new
+/// device adds one, up to four), each a real file container,
 /// doing random operations (babies added with shared names, renamed, removed; feeds and diapers
 /// logged, edited with values set and cleared, moved onto another feed's start, deleted; change
-/// compaction; a lost `local/`), with their change files carried between them by a fake engine at
-/// random moments, in random order, partly, twice and as conflict copies. In one seed of ten, the
-/// second device's feed edits, deletes, merges and compactions are `babydash` processes.
+/// compaction; a lost `local/`; a copied store — one device's whole app group copied onto a new
+/// device or over another, as a restored backup or a cloned phone, after which both copies write
+/// under the same device id until they notice), with their change files carried between them by
+/// a fake engine (``DifferentialEngine``) at random moments, in random order, partly, twice and
+/// as conflict copies, of the same bytes or of another version written under the same name. In
+/// one seed of ten, the second device's feed edits, deletes, merges and compactions are
+/// `babydash` processes.
 ///
-/// After every step, the acting device's cache equals a rebuild from its files (a copy of its
-/// store without `local/`); after everything is exchanged, every device holds the same data.
+/// After every step, the acting device's cache (and a copy's) equals a rebuild from its files (a
+/// copy of its store without `local/`); after everything is exchanged, every device holds the
+/// same data.
 ///
 /// `DIFFERENTIAL_SEEDS=10000 swift test --filter DifferentialSyncTests` runs more seeds;
 /// `DIFFERENTIAL_SEED=N` runs one.
@@ -29,6 +35,8 @@ import Testing
     var failures: [String] = []
     var steps = 0
     var merges = (arrivalOnly: 0, full: 0)
+    var copies = 0
+    var engine = DifferentialEngine.Counts()
     for seed in seeds {
       var run = DifferentialRun(seed: UInt64(seed))
       do {
@@ -37,16 +45,24 @@ import Testing
         failures.append("seed \(seed), after step \(run.steps) (\(run.log.suffix(6).joined(separator: "; "))): \(error)")
         if failures.count >= 3 { break }
       }
+      // One seed run on its own tells its steps.
+      if Self.environment["DIFFERENTIAL_SEED"] != nil { print(run.log.enumerated().map { "step \($0 + 1): \($1)" }.joined(separator: "\n")) }
       steps += run.steps
       merges.arrivalOnly += run.merges.arrivalOnly
       merges.full += run.merges.full
+      copies += run.copies
+      engine += run.engine.counts
     }
     #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     print(
-      "DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps, merges of the arrived files only: \(merges.arrivalOnly), full folds: \(merges.full)"
+      "DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps, merges of the arrived files only: \(merges.arrivalOnly), full folds: \(merges.full); stores copied: \(copies), names written twice with different contents: \(engine.conflicts), conflict copies of another version: \(engine.divergentCopies), of the same bytes: \(engine.repeatedCopies), files delivered twice: \(engine.deliveredTwice), truncated first: \(engine.truncated)"
     )
-    // Both roads into the cache are judged: a run where one never ran proves nothing of it.
-    if seeds.count >= 20 { #expect(merges.arrivalOnly >= steps / 25 && merges.full >= steps / 25) }
+    // Both roads into the cache are judged, and copies and conflicts happen: a run where one
+    // never happened proves nothing of it. (A part that stopped at its failures ran too few.)
+    if seeds.count >= 20 && failures.isEmpty {
+      #expect(merges.arrivalOnly >= steps / 25 && merges.full >= steps / 25)
+      #expect(copies >= seeds.count / 4 && engine.conflicts > 0 && engine.divergentCopies > 0 && engine.deliveredTwice > 0)
+    }
   }
 }
 
@@ -65,8 +81,10 @@ struct DifferentialRun {
   var log: [String] = []
   /// Merges each road made, over every container of the run.
   var merges = (arrivalOnly: 0, full: 0)
-  /// Every file the engine has seen whole, as it must arrive.
-  var published: [String: Data] = [:]
+  /// Carries the files between the devices.
+  var engine = DifferentialEngine()
+  /// App groups copied onto another device.
+  var copies = 0
   /// The simulated wall clock: a few minutes a step, each device off it by its own skew.
   var now = Date(timeIntervalSince1970: 1_773_100_000)
   var nextID = 1
@@ -103,14 +121,28 @@ struct DifferentialRun {
       try checkCacheIsTheFold(device)
       if random.next(below: 3) == 0 { try exchange(partly: true) }
     }
-    try exchange(partly: false)
-    for index in devices.indices {
-      _ = try devices[index].container.sync()
-      try checkCacheIsTheFold(index)
+    // Everything is exchanged, until merging writes nothing new (a copy that noticed takes a
+    // new id and writes its `device.json`) and the engine has nothing left to carry.
+    for round in 1... {
+      let moved = try exchange(partly: false)
+      for index in devices.indices {
+        _ = try devices[index].container.sync()
+        try checkCacheIsTheFold(index)
+      }
+      if !moved { break }
+      guard round < 6 else { throw DifferentialFailure(description: "the exchange never settled: a merge writes new files at every round") }
     }
     for device in devices {
       merges.arrivalOnly += device.merges.arrivalOnly
       merges.full += device.merges.full
+    }
+    // A copy that met the other copy's different change under one of its sequences took a new
+    // id: none writes on under an id two copies wrote under.
+    for (index, device) in devices.enumerated() {
+      if let id = device.deviceID, engine.divergentIDs(on: device).contains(id) {
+        throw DifferentialFailure(
+          description: "after a full exchange device\(index) still writes under \(id), under which two copies of the store wrote different changes of one sequence")
+      }
     }
     let exports = try devices.map { try $0.export() }
     for index in exports.indices.dropFirst() where exports[index] != exports[0] {
@@ -131,9 +163,10 @@ struct DifferentialRun {
     // As every command of the app does: what has arrived is merged before anything is read.
     _ = try container.sync()
     let context = container.newBackgroundContext(author: "device\(index)")
-    let babies = try context.fetch(FetchDescriptor<BabyProfile>(sortBy: [SortDescriptor(\.createdAt)]))
-    let feeds = try context.fetch(FetchDescriptor<FeedSession>(sortBy: [SortDescriptor(\.startTime)]))
-    let diapers = try context.fetch(FetchDescriptor<DiaperChange>(sortBy: [SortDescriptor(\.timestamp)]))
+    // Ordered by id too: many share a start, and the pick must not hang on the cache's order.
+    let babies = try context.fetch(FetchDescriptor<BabyProfile>()).sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+    let feeds = try context.fetch(FetchDescriptor<FeedSession>()).sorted { ($0.startTime, $0.id.uuidString) < ($1.startTime, $1.id.uuidString) }
+    let diapers = try context.fetch(FetchDescriptor<DiaperChange>()).sorted { ($0.timestamp, $0.id.uuidString) < ($1.timestamp, $1.id.uuidString) }
     let roll = random.next(below: 100)
     let operation: String
     switch roll {
@@ -230,6 +263,8 @@ struct DifferentialRun {
       log.append("device\(index) loses local/")
       try devices[index].loseLocalFolder()
       return
+    case 89..<92:
+      return try copyStore(from: index)
     default:
       log.append("device\(index) syncs" + (devices[index].viaBabydash ? ", with babydash" : ""))
       if devices[index].viaBabydash { return try babydash(index, ["sync", "now"]) }
@@ -270,62 +305,32 @@ struct DifferentialRun {
     _ = try devices[index].container.refresh()
   }
 
-  // MARK: The fake engine
+  /// A device's whole app group (its store with `local/`, and its sync folder's files) is
+  /// copied onto a new device or over another one, as a restored backup or a cloned phone: both
+  /// copies go on writing under the device id they hold, until one of them notices.
+  mutating func copyStore(from source: Int) throws {
+    let others = devices.indices.filter { $0 != source }
+    let target = devices.count < 4 && random.next(below: 2) == 0 ? devices.count : others[random.next(below: others.count)]
+    copies += 1
+    if target == devices.count {
+      log.append("device\(source)'s app group is copied onto a new device\(target)")
+      let root = scratch.appendingPathComponent("device\(target)/BabyDashboard.store")
+      try FileManager.default.copyItem(at: devices[source].root.deletingLastPathComponent(), to: root.deletingLastPathComponent())
+      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false))
+    } else {
+      log.append("device\(source)'s app group is copied over device\(target)'s")
+      try devices[target].replace(with: devices[source].root)
+    }
+    devices[target].clock.set(devices[source].clock.now)
+    engine.copied(from: source, onto: target)
+    try checkCacheIsTheFold(target)
+  }
 
-  /// Carries files between the devices' `changes/` folders as a sync engine does: each file
-  /// another device lacks, in random order; `partly`, a random part of them, some first
-  /// truncated, some also as a conflict copy. A device's own deletions (change compaction)
-  /// reach the others too.
-  mutating func exchange(partly: Bool) throws {
-    // What each file holds as its device wrote it (or as the engine made a conflict copy).
-    for device in devices {
-      for relative in device.changeFiles() where device.owns(relative) && published[relative] == nil {
-        published[relative] = device.read(relative)
-      }
-    }
-    var deliveries: [(from: Int, to: Int, relative: String)] = []
-    for from in devices.indices {
-      for relative in devices[from].changeFiles() {
-        // A device's own file never comes back to it: what it deleted stays deleted.
-        for to in devices.indices where to != from && !devices[to].has(relative) && !devices[to].owns(relative) {
-          deliveries.append((from, to, relative))
-        }
-      }
-    }
-    deliveries.shuffle(using: &random)
-    if partly { deliveries = Array(deliveries.prefix(random.next(below: deliveries.count + 1))) }
-    for delivery in deliveries where !devices[delivery.to].has(delivery.relative) {
-      guard let data = published[delivery.relative] ?? devices[delivery.from].read(delivery.relative) else { continue }
-      if partly && random.next(below: 6) == 0 && data.count > 8 && published[delivery.relative] != nil {
-        try devices[delivery.to].put(data.prefix(data.count / 2), at: delivery.relative)  // completes later
-        continue
-      }
-      try devices[delivery.to].put(data, at: delivery.relative)
-      if random.next(below: 8) == 0, delivery.relative.hasSuffix(".json"), !delivery.relative.hasSuffix("device.json"),
-        !delivery.relative.contains(".sync-conflict-")
-      {
-        let copy = String(delivery.relative.dropLast(5)) + ".sync-conflict-20260310-101010-ABCDEFG.json"
-        published[copy] = data
-        try devices[delivery.to].put(data, at: copy)
-      }
-    }
-    // Truncated arrivals complete, and deletions by a file's own device reach the others.
-    for to in devices.indices {
-      for relative in devices[to].changeFiles() {
-        if let data = published[relative], devices[to].read(relative) != data, !partly || random.next(below: 2) == 0 {
-          try devices[to].put(data, at: relative)
-        }
-        // A deletion arrives once the snapshot that covers it has (an engine that carried
-        // the deletion first would leave a device's files short of what it merged, for a while).
-        if let owner = devices.firstIndex(where: { $0.owns(relative) }), !devices[owner].has(relative),
-          !relative.contains(".sync-conflict-"), !partly || random.next(below: 2) == 0,
-          devices[owner].changeFiles().filter({ $0.contains("/snapshot-") && devices[owner].owns($0) })
-            .allSatisfy({ devices[to].read($0) == devices[owner].read($0) })
-        {
-          try devices[to].remove(relative)
-        }
-      }
-    }
+  /// One exchange of the fake engine; `partly`, a random part of it. Returns whether any
+  /// device's files changed.
+  @discardableResult
+  mutating func exchange(partly: Bool) throws -> Bool {
+    try engine.exchange(devices, partly: partly, now: now, random: &random)
   }
 
   // MARK: Checks
@@ -386,10 +391,9 @@ struct DifferentialDevice {
   func has(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: changes.appendingPathComponent(relative).path) }
   func read(_ relative: String) -> Data? { FileManager.default.contents(atPath: changes.appendingPathComponent(relative).path) }
 
-  /// Whether this device wrote the file (it is under the device id its cache holds).
-  func owns(_ relative: String) -> Bool {
-    guard let id = try? String(contentsOf: root.appendingPathComponent("local/device-id"), encoding: .utf8) else { return false }
-    return relative.hasPrefix(id.trimmingCharacters(in: .whitespacesAndNewlines) + "/")
+  /// The device id this copy of the store writes under, as `local/device-id` holds it.
+  var deviceID: String? {
+    (try? String(contentsOf: root.appendingPathComponent("local/device-id"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// Writes a file as an engine does: to a temporary name, then renamed into place.
@@ -412,6 +416,18 @@ struct DifferentialDevice {
     closedMerges.full += container.statistics.fullFolds
     container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
     try FileManager.default.removeItem(at: root.appendingPathComponent("local"))
+    container = try Self.open(root, clock: clock, index: index)
+  }
+
+  /// Another device's app group takes this one's place: the container goes, the folder is
+  /// replaced by a copy of `source`'s, and the store opens again.
+  mutating func replace(with source: URL) throws {
+    closedMerges.arrivalOnly += container.statistics.arrivalOnlyMerges
+    closedMerges.full += container.statistics.fullFolds
+    container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
+    let group = root.deletingLastPathComponent()
+    try FileManager.default.removeItem(at: group)
+    try FileManager.default.copyItem(at: source.deletingLastPathComponent(), to: group)
     container = try Self.open(root, clock: clock, index: index)
   }
 

@@ -57,6 +57,57 @@ import Testing
     #expect(ids.count == 2)
   }
 
+  /// Syncthing and Dropbox keep the newer of two files written under one name and rename the
+  /// other, this copy's own change among them, beside it.
+  static let ownConflictCopies = [
+    "000000000002.sync-conflict-20261123-101010-ABCDEFG.json", "000000000002 (Dad's conflicted copy 2026-11-23).json",
+  ]
+
+  @Test(arguments: ownConflictCopies)
+  func aCopyWhoseOwnChangeTheEngineRenamedToAConflictCopyStillOpensAndLosesNothing(conflictCopy: String) throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let original = scratch.url.appendingPathComponent("original.store")
+    let copy = scratch.url.appendingPathComponent("copy.store")
+    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
+    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia"))
+    try context.save()
+    try FileManager.default.copyItem(at: original, to: copy)
+    let shared = try String(contentsOf: original.appendingPathComponent("local/device-id"), encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    do {
+      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: options).newBackgroundContext()
+      copied.insert(Owner(id: Sample.id(3), name: "Ava"))
+      try copied.save()
+    }
+    // The engine met the two changes 2: the copy's took the name here, this copy's own went
+    // beside it as a conflict copy.
+    let folder = original.appendingPathComponent("changes/\(shared)")
+    try FileManager.default.moveItem(at: folder.appendingPathComponent("000000000002.json"), to: folder.appendingPathComponent(conflictCopy))
+    try FileManager.default.copyItem(
+      at: copy.appendingPathComponent("changes/\(shared)/000000000002.json"), to: folder.appendingPathComponent("000000000002.json"))
+
+    // Another process of this device (the widget, `babydash`) reads this copy's change 2 back
+    // from the conflict copy; it failed before with "holds no value for Owner …, which
+    // local/log/… puts".
+    let other = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let names = { (container: StoreContainer) in
+      try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+    }
+    #expect(try names(other).contains("Noah"), "the commit this copy acknowledged is there")
+    _ = try other.sync()
+    #expect(try names(other) == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
+    _ = try container.sync()
+    #expect(try names(container) == ["Ava", "Mia", "Noah"])
+    let id = try String(contentsOf: original.appendingPathComponent("local/device-id"), encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(id != shared, "a copy that found another writer under its id takes a new one")
+  }
+
   @Test func twoDifferentChangesWithOneStampFoldToTheSameStateInEitherOrder() throws {
     let device = testDevice(7)
     let feed = testID(1)

@@ -115,6 +115,16 @@ struct ChangeFolder: Sendable {
     transport.isNotDownloaded(atPath: filePath(device, name))
   }
 
+  /// The conflict copies of a name in a device's folder, with their bytes: where a sync engine
+  /// keeps one of two different files written under one name (two copies of a store writing
+  /// under one device id). A copy not downloaded here is left out.
+  func conflictCopies(of name: String, device: DeviceID) throws -> [(data: Data, display: String)] {
+    try transport.list(deviceURL(device).path).arrived.compactMap { copy in
+      guard ChangeFileName.originalName(ofConflictCopy: copy) == name else { return nil }
+      return try transport.read(atPath: filePath(device, copy), displayPath: display(device, copy)).map { ($0, display(device, copy)) }
+    }
+  }
+
   /// Like ``create(_:)``, for callers (tests) that know the name is free.
   func write(_ change: ChangeFile) throws {
     guard try create(change) else {

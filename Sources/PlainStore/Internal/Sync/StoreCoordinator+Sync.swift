@@ -221,30 +221,52 @@ extension StoreCoordinator {
     state.statistics.logRecordsWritten += 1
   }
 
-  /// Puts the values of a local log entry back from the change file that holds them.
+  /// Puts the values of a local log entry back from the change file that holds them: the one
+  /// with the commit's stamp and a value for every object the entry puts. Another copy of this
+  /// store (a restored backup, a cloned phone) may have written a different change under the
+  /// same name, and a sync engine that met the two kept one under the name and the other as a
+  /// conflict copy beside it: this copy's change is then read from the conflict copy.
   func fillValues(_ entry: inout LogEntry, from origin: ChangeStamp, files: StoreFiles, logPath: String) throws {
     let name = ChangeFileName.changeName(sequence: origin.sequence)
     let path = files.changes.display(origin.device, name)
     guard let data = try ownChangeFile(origin, files: files, logPath: logPath) else {
       throw StoreError(.missing, path: path, "the local log \(logPath) refers to this change file, which is not there.")
     }
-    guard case .success(let body) = ChangeFileCodec.body(data) else {
-      throw StoreError(.damaged, path: path, "this device's own change file is damaged — restore it from a backup or another device's copy.")
+    let values = try Self.changeFileValues(data, path: path, schema: schema).get()
+    guard let missing = Self.fill(&entry, from: values, origin) else { return }
+    for copy in try files.changes.conflictCopies(of: name, device: origin.device) {
+      // A copy not whole yet, or of another change: not this one.
+      guard case .success(let values) = Self.changeFileValues(copy.data, path: copy.display, schema: schema) else { continue }
+      if Self.fill(&entry, from: values, origin) == nil { return }
     }
-    let values: ChangeFileValues
-    do {
-      values = try StoreCoding.makeDecoder(schema: schema).decode(ChangeFileValues.self, from: body)
-    } catch {
-      throw StoreError(.damaged, path: path, StoreCoding.reason(error))
-    }
+    throw StoreError(.damaged, path: path, "holds no value for \(missing.entity) \(missing.id.uuidString), which \(logPath) puts.")
+  }
+
+  /// Puts the values of a change file into a local log entry when it is the entry's change: its
+  /// stamp, a value for every object the entry puts. Returns the first object it lacks (nil:
+  /// filled); the entry is left as it was then.
+  private static func fill(_ entry: inout LogEntry, from values: ChangeFileValues, _ origin: ChangeStamp) -> ObjectKey? {
     var byKey: [ObjectKey: any Entity] = [:]
     for object in values.objects { if let value = object.value { byKey[ObjectKey(entity: object.entity, id: object.id)] = value } }
-    for index in entry.changes.indices where entry.changes[index].kind != .delete {
-      let change = entry.changes[index]
-      guard let value = byKey[ObjectKey(entity: change.entity, id: change.id)] else {
-        throw StoreError(.damaged, path: path, "holds no value for \(change.entity) \(change.id.uuidString), which \(logPath) puts.")
-      }
-      entry.changes[index].value = value
+    let puts = entry.changes.indices.filter { entry.changes[$0].kind != .delete }
+    for index in puts {
+      let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
+      guard values.hlc == origin.hlc, byKey[key] != nil else { return key }
+    }
+    for index in puts { entry.changes[index].value = byKey[ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)] }
+    return nil
+  }
+
+  /// The objects and the clock stamp of one of this device's change files.
+  private static func changeFileValues(_ data: Data, path: String, schema: Schema) -> Result<ChangeFileValues, StoreError> {
+    guard case .success(let body) = ChangeFileCodec.body(data) else {
+      return .failure(
+        StoreError(.damaged, path: path, "this device's own change file is damaged — restore it from a backup or another device's copy."))
+    }
+    do {
+      return .success(try StoreCoding.makeDecoder(schema: schema).decode(ChangeFileValues.self, from: body))
+    } catch {
+      return .failure(StoreError(.damaged, path: path, StoreCoding.reason(error)))
     }
   }
 }
@@ -252,7 +274,17 @@ extension StoreCoordinator {
 /// The objects of a change file decoded as their entity types, for the processes of the device
 /// that wrote it.
 struct ChangeFileValues: Decodable {
+  /// The change's clock stamp: which of two changes written under one name this is.
+  var hlc: UInt64
   var objects: [ObjectValue]
+
+  enum CodingKeys: String, CodingKey { case hlc, objects }
+
+  init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    hlc = try container.decodeClock(forKey: .hlc)
+    objects = try container.decode([ObjectValue].self, forKey: .objects)
+  }
 
   struct ObjectValue: Decodable {
     var entity: String
