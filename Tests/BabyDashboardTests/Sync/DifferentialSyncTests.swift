@@ -195,9 +195,9 @@ struct DifferentialRun {
       operation = "logs feed \(short(feed.uuid)) for \(baby.map(short) ?? "nobody") at \(Int(start.timeIntervalSince1970) % 10_000)"
     case 40..<62 where !feeds.isEmpty:
       var feed = feeds[random.next(below: feeds.count)]
-      let original = feed
+      var original = feed
       let what: String
-      let choice = random.next(below: 8)
+      let choice = random.next(below: 9)
       switch choice {
       case 0:
         feed.memoText = "#edit\(random.next(below: 9))"
@@ -223,9 +223,17 @@ struct DifferentialRun {
         feed.startTime = starts[random.next(below: starts.count)]
         feed.endTime = nil
         what = "start moved to \(Int(feed.startTime.timeIntervalSince1970) % 10_000)"
-      default:
+      case 7:
         feed.profileID = babies.isEmpty ? nil : babies[random.next(below: babies.count)].id
         what = "baby \(feed.profileID.map(short) ?? "none")"
+      default:  // there and back, in two saves: writes that leave the feed as it was
+        var there = feed
+        there.memoText = feed.memoText == "#there" ? nil : "#there"
+        context.update(there, from: original)
+        _ = try context.save()
+        log.append("device\(index) edits feed \(short(feed.uuid)): memo \(there.memoText ?? "cleared"), to be put back")
+        original = there
+        what = "memo back to \(feed.memoText ?? "none")"
       }
       let asTyped = [0: ["--memo", feed.memoText ?? ""], 1: ["--memo", ""], 4: ["--end", feed.endTime.map(ISO8601.format) ?? ""]]
       if devices[index].viaBabydash, let options = asTyped[choice] {
