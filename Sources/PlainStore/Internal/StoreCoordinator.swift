@@ -520,6 +520,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var retired: RetiredObjects?
   /// When the objects the cache shows were last written (see ``RecentWrites``).
   var recent = RecentWrites(horizon: 0)
+  /// The segment files' id filters, once a merge needed one (see `SegmentIDs.swift`).
+  var segmentIDs: [String: String]?
 
   init(schema: Schema) {
     tables = Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, EntityTable(schema: $0)) })

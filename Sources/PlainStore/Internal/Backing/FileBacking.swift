@@ -40,6 +40,10 @@ struct FileBacking: StoreBacking {
     try store.loadSegment(table, segment, &state, files)
   }
 
+  func segmentIDFilter(of file: String, _ state: inout StoreState, _ store: StoreCoordinator) -> SegmentIDFilter? {
+    store.segmentIDFilter(of: file, &state, files)
+  }
+
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws {
     try store.preload(table, segments, &state, files)
   }

@@ -25,6 +25,8 @@ struct MemoryBacking: StoreBacking {
 
   func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState, _ store: StoreCoordinator) throws {}
 
+  func segmentIDFilter(of file: String, _ state: inout StoreState, _ store: StoreCoordinator) -> SegmentIDFilter? { nil }
+
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws {}
 
   func compact(_ state: inout StoreState, _ store: StoreCoordinator) throws {}

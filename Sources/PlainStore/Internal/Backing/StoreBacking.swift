@@ -47,6 +47,9 @@ protocol StoreBacking: Sendable {
   /// Reads a segment that is not in memory yet from its file (memory holds every segment).
   func loadSegment(_ table: EntityTable, _ segment: String, _ state: inout StoreState, _ store: StoreCoordinator) throws
 
+  /// Which ids a segment file may hold; nil when that is not known (memory has no files).
+  func segmentIDFilter(of file: String, _ state: inout StoreState, _ store: StoreCoordinator) -> SegmentIDFilter?
+
   /// Reads the unloaded segments among `segments` at once, on every core.
   func preload(_ table: EntityTable, _ segments: [String], _ state: inout StoreState, _ store: StoreCoordinator) throws
 

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Which ids a segment file may hold: a Bloom filter over its objects' ids, kept in the
-/// manifest beside the file. A merge that must find another device's object by id alone asks
-/// each segment's filter and reads only the files that may hold it (about 1 in 100 that do
-/// not), instead of reading the entity's every month.
+/// Which ids a segment file may hold: a Bloom filter over its objects' ids, kept in
+/// `local/segment-ids.json` by file name (see `SegmentIDs.swift`). A merge that must find
+/// another device's object by id alone asks each segment's filter and reads only the files that
+/// may hold it (about 1 in 100 that do not), instead of reading the entity's every month.
 ///
 /// Deterministic: the bits depend on the ids alone. Ids are random (UUID v4), so their own bytes
 /// are the hashes (double hashing: bit i of k is h1 + i·h2 modulo the size).

@@ -18,6 +18,7 @@ extension StoreCoordinator {
     manifest.retired = state.retired
     manifest.recent = state.recent
     var written: [String] = []
+    var idFilters: [String: String] = [:]
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
         try ensureLoaded(table, segment, &state)
@@ -27,7 +28,8 @@ extension StoreCoordinator {
           try FileSystem.writeAtomically(
             data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)), durable: false)
           manifest.segments[name, default: [:]][segment] = SegmentEntry(
-            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data), ids: objects.idFilter.text)
+            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
+          idFilters[file] = objects.idFilter.text
           table.slots[segment]?.file = file
           objects.forgetEncoded()
           written.append(file)
@@ -49,6 +51,7 @@ extension StoreCoordinator {
         paths: written.map { files.segmentsURL.appendingPathComponent($0).path }, folders: [files.segmentsURL],
         displayPath: files.display(files.segmentPath(first)))
     }
+    if !idFilters.isEmpty { writeSegmentIDs(adding: idFilters, for: manifest, &state, files) }
     try files.write(manifest, to: files.manifestURL, relative: files.manifestPath, encoder: encoder)
     state.manifest = manifest
     state.manifestIdentity = FileSystem.identity(files.manifestURL)

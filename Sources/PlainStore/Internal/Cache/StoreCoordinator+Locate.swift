@@ -15,7 +15,7 @@ extension StoreCoordinator {
       if let objects = slot.objects {
         if let object = objects[id] { return (segment, object) }
       } else if let file = slot.file {
-        let filter = state.manifestEntry(of: file, table.schema.name, segment)?.ids.flatMap(SegmentIDFilter.init(text:))
+        let filter = backing.segmentIDFilter(of: file, &state, self)
         if filter?.mayContain(id) ?? true { unloaded.append(segment) }
       }
     }

@@ -37,6 +37,9 @@ struct StoreFiles: Sendable {
   // Built once: a URL costs a parse on Linux, and a commit reads these every time.
   let headerURL: URL
   let manifestURL: URL
+  /// Each segment file's id filter (``SegmentIDFilter``), by file name: read only by a merge
+  /// that must find an object by its id, never by an open.
+  let segmentIDsURL: URL
   let segmentsURL: URL
   let logURL: URL
   /// The local transactions (format 2): see ``LocalLog``.
@@ -79,6 +82,7 @@ struct StoreFiles: Sendable {
     deviceIDURL = cacheURL.appendingPathComponent("device-id")
     journal = CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: Self.display(rootName, cachePrefix + "journal"))
     rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
+    segmentIDsURL = cacheURL.appendingPathComponent("segment-ids.json")
   }
 
   /// This copy's device id as `local/device-id` records it, read without the store's locks
@@ -247,9 +251,6 @@ struct SegmentEntry: Codable, Equatable {
   /// The FNV-1a checksum of the file's bytes (16 hex digits): a segment damaged in place (a
   /// flipped byte, zeros) is noticed when it is read, and the cache rebuilt.
   var checksum: String?
-  /// Which ids the file may hold (``SegmentIDFilter``, as text); nil in a manifest written
-  /// before it was kept: the file may hold any.
-  var ids: String?
 }
 
 /// segments/<entity>.<segment>.<sequence>.json; `Objects` is the array of objects (read as
