@@ -38,15 +38,16 @@ struct JoinBench {
     try carry(from: writer, to: phone)
     let merge = try Timing.milliseconds { _ = try reading.sync() }
     // An arrival that interleaves: the writer logs a feed, the phone a diaper change before the
-    // feed's file arrives (two parents within one sync delay); then the phone merges it.
+    // feed's file arrives (two parents within one sync delay); then the phone merges it. Its
+    // start is not the one the child steps' feed takes below, which would merge into it.
     let later = FeedSession(
-      uuid: BenchHistory.id(8, 1), profileID: bench.history.babies[0].id, startTime: BenchHistory.now.addingTimeInterval(7_200),
-      endTime: BenchHistory.now.addingTimeInterval(8_100), amountValue: 100, amountUnitSymbol: "mL")
+      uuid: BenchHistory.id(8, 1), profileID: bench.history.babies[0].id, startTime: BenchHistory.now.addingTimeInterval(10_800),
+      endTime: BenchHistory.now.addingTimeInterval(11_700), amountValue: 100, amountUnitSymbol: "mL")
     context.insert(later)
     try context.save()
     let phoneContext = reading.newBackgroundContext()
     phoneContext.insert(
-      DiaperChange(uuid: BenchHistory.id(8, 2), profileID: bench.history.babies[1].id, timestamp: BenchHistory.now.addingTimeInterval(7_300), type: .pee))
+      DiaperChange(uuid: BenchHistory.id(8, 2), profileID: bench.history.babies[1].id, timestamp: BenchHistory.now.addingTimeInterval(10_900), type: .pee))
     try phoneContext.save()
     try carry(from: writer, to: phone)
     let interleavedMerge = try Timing.milliseconds { _ = try reading.sync() }
