@@ -131,6 +131,20 @@ import Testing
     #expect(note == "asleep", "the first device's last write is later than the late one")
   }
 
+  @Test func pastItsLimitTheRecordOfWritesForgetsItsOlderHalfButNeverSaysAWriteCameEarlier() throws {
+    var recent = RecentWrites(horizon: 10)
+    let count = RecentWrites.limit + 1
+    func key(_ number: Int) -> ObjectKey { ObjectKey(entity: "Owner", id: Sample.id(number)) }
+    for number in 1...count { recent.note(key(number), at: UInt64(10 + number)) }
+    #expect(recent.horizon > 10, "it moved up")
+    #expect((1...count).allSatisfy { recent.newestWrite(of: key($0)) >= UInt64(10 + $0) })
+    #expect(!recent.isSettled(before: recent.horizon) && recent.isSettled(before: recent.horizon + 1))
+    recent.noteReshaped(at: UInt64(10 + count))
+    #expect(!recent.isSettled(before: UInt64(10 + count)))
+    let encoded = try StoreCoding.makeEncoder().encode(recent)
+    #expect(try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(RecentWrites.self, from: encoded) == recent)
+  }
+
   @Test func theRoadFollowsHowManyObjectsArriveAgainstHowManyTheCacheHolds() {
     #expect(StoreCoordinator.isFewerThanAFold(arrived: 1_000, cached: 0))
     #expect(!StoreCoordinator.isFewerThanAFold(arrived: 1_001, cached: 0))

@@ -18,8 +18,9 @@ struct RecentWrites: Codable, Equatable, Sendable {
 
   init(horizon: UInt64) { self.horizon = horizon }
 
-  /// Objects listed before the horizon moves up: a manifest of a few hundred kilobytes at most.
-  static let limit = 4_096
+  /// Objects listed before the horizon moves up: about 25 KB of the manifest, which every open
+  /// parses, and weeks of a family's entries.
+  static let limit = 512
 
   /// The newest write `key` may have had.
   func newestWrite(of key: ObjectKey) -> UInt64 { objects[key] ?? horizon }
