@@ -14,10 +14,11 @@ import Testing
 
     init() throws { scratch = try ScratchFolder() }
 
-    func open(_ name: String, device: Int) throws -> StoreContainer {
-      let options = StoreOptions(
+    func open(_ name: String, device: Int, compactingEvery threshold: Int = 64) throws -> StoreContainer {
+      var options = StoreOptions(
         author: name, clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: syncFolder,
         deviceID: String(format: "%032x", device))
+      options.compactionThreshold = threshold
       return try StoreContainer.file(at: scratch.url.appendingPathComponent("\(name).store"), schema: TestSchema.v1, options: options)
     }
   }
@@ -143,6 +144,28 @@ import Testing
     #expect(!recent.isSettled(before: UInt64(10 + count)))
     let encoded = try StoreCoding.makeEncoder().encode(recent)
     #expect(try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(RecentWrites.self, from: encoded) == recent)
+  }
+
+  /// The segment files' id filters are a hint kept beside the manifest: damaged or lost, they
+  /// only cost reads, never an error or a wrong merge.
+  @Test func aDamagedFileOfIDFiltersOnlyCostsReads() throws {
+    let family = try Family()
+    defer { family.scratch.remove() }
+    let writer = try family.open("writer", device: 1)
+    try insertOwners(1...5, into: writer, eachSaved: true)
+    let joined = try family.open("reader", device: 2, compactingEvery: 1)
+    try joined.sync()  // compacts: segment files, and their filters
+    let filters = family.scratch.url.appendingPathComponent("reader.store/local/segment-ids.json")
+    #expect(FileManager.default.fileExists(atPath: filters.path), "the join kept its cache, filters too")
+    try Data("{\"Owner.all.".utf8).write(to: filters)
+    let context = writer.newBackgroundContext()
+    var owner = try #require(try context.fetch(FetchDescriptor<Owner>()).first { $0.id == Sample.id(3) })
+    owner.note = "moved"
+    context.insert(owner)
+    try context.save()
+    let reader = try family.open("reader", device: 2, compactingEvery: 1)  // merges at open, its segments not read yet
+    #expect(reader.statistics.arrivalOnlyMerges == 1)
+    #expect(try reader.newBackgroundContext().fetch(FetchDescriptor<Owner>()).first { $0.id == Sample.id(3) }?.note == "moved")
   }
 
   @Test func theRoadFollowsHowManyObjectsArriveAgainstHowManyTheCacheHolds() {

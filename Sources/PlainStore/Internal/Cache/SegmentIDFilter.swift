@@ -18,7 +18,7 @@ struct SegmentIDFilter: Equatable, Sendable {
     for id in ids { for bit in positions(id) { bits[bit >> 3] |= 1 << UInt8(bit & 7) } }
   }
 
-  /// The filter a manifest holds as text; nil when the text is not one.
+  /// The filter `local/segment-ids.json` holds as text; nil when the text is not one.
   init?(text: String) {
     guard let data = Data(base64Encoded: text), !data.isEmpty else { return nil }
     bits = Array(data)
