@@ -98,4 +98,31 @@ import Testing
       #expect(isFree(lock))
     }
   }
+
+  /// A child that another thread is starting shares every descriptor from its fork to its exec;
+  /// the lock must go when the store lets it go, not when the child's copy is closed. Found by
+  /// BackgroundAssertionTests failing once in CI, while other tests started processes.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "finds the store's descriptor in /proc"))
+  func theLockGoesWhenLetGoEvenWhileAChildStillSharesItsDescriptor() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let lock = FileLock(url: folder.appendingPathComponent("lock"), displayPath: "lock")
+    var childsCopy: Int32 = -1
+    try lock.withLock(timeout: .seconds(5)) {
+      let probe = open(lock.url.path, O_RDWR)
+      defer { close(probe) }
+      #expect(flock(probe, LOCK_EX | LOCK_NB) != 0, "held")
+      // The store's own descriptor of the lock file (not the probe's): the child's copy is a
+      // dup of it, as a fork makes.
+      let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init)
+      let store = open.first { fd in
+        fd != probe && (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == lock.url.path
+      }
+      childsCopy = dup(try #require(store))
+    }
+    defer { close(childsCopy) }
+    #expect(childsCopy >= 0)
+    #expect(isFree(lock))
+  }
 }

@@ -155,7 +155,7 @@ import Testing
     try insertOwners(1...5, into: writer, eachSaved: true)
     let joined = try family.open("reader", device: 2, compactingEvery: 1)
     try joined.sync()  // compacts: segment files, and their filters
-    let filters = family.scratch.url.appendingPathComponent("reader.store/local/segment-ids.json")
+    let filters = family.scratch.url.appendingPathComponent("reader.store/local/segment-ids")
     #expect(FileManager.default.fileExists(atPath: filters.path), "the join kept its cache, filters too")
     try Data("{\"Owner.all.".utf8).write(to: filters)
     let context = writer.newBackgroundContext()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which ids a segment file may hold: a Bloom filter over its objects' ids, kept in
-/// `local/segment-ids.json` by file name (see `SegmentIDs.swift`). A merge that must find
+/// `local/segment-ids` by file name (see `SegmentIDs.swift`). A merge that must find
 /// another device's object by id alone asks each segment's filter and reads only the files that
 /// may hold it (about 1 in 100 that do not), instead of reading the entity's every month.
 ///
@@ -18,7 +18,7 @@ struct SegmentIDFilter: Equatable, Sendable {
     for id in ids { for bit in positions(id) { bits[bit >> 3] |= 1 << UInt8(bit & 7) } }
   }
 
-  /// The filter `local/segment-ids.json` holds as text; nil when the text is not one.
+  /// The filter `local/segment-ids` holds as text; nil when the text is not one.
   init?(text: String) {
     guard let data = Data(base64Encoded: text), !data.isEmpty else { return nil }
     bits = Array(data)

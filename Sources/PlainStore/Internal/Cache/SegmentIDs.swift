@@ -1,11 +1,13 @@
 import Foundation
 
 /// The id filters of the segment files (``SegmentIDFilter``), in a file of their own beside the
-/// manifest (`local/segment-ids.json`, file name → filter text): a hundred thousand ids make
+/// manifest (`local/segment-ids`, file name → filter text): a hundred thousand ids make
 /// 170 KB of filters that every open would parse in the manifest, and only a merge that must
 /// find another device's object by its id reads them. Keyed by file name, so a filters file
 /// older or newer than the manifest (a crash between the two writes) only lacks a filter, and
-/// a file without one may hold any id. Not flushed: it is a hint, and a damaged one is none.
+/// a file without one may hold any id. Not flushed: it is a hint, and a damaged one is none
+/// (the next compaction writes it whole again). No `.json` in its name: `babydash check` holds
+/// every JSON file of the store to parse, and a hint's damage is no problem of the store's.
 extension StoreCoordinator {
   /// The filter of one segment file; nil when none is known.
   func segmentIDFilter(of file: String, _ state: inout StoreState, _ files: StoreFiles) -> SegmentIDFilter? {
@@ -20,11 +22,11 @@ extension StoreCoordinator {
     all.merge(filters) { $1 }
     state.segmentIDs = all
     guard let data = try? StoreCoding.makeEncoder().encode(all) else { return }
-    try? FileSystem.writeAtomically(data, to: files.segmentIDsURL, displayPath: files.display(files.cachePrefix + "segment-ids.json"), durable: false)
+    try? FileSystem.writeAtomically(data, to: files.segmentIDsURL, displayPath: files.display(files.cachePrefix + "segment-ids"), durable: false)
   }
 
   private func readSegmentIDs(_ files: StoreFiles) -> [String: String] {
-    guard let data = try? FileSystem.read(files.segmentIDsURL, displayPath: files.display(files.cachePrefix + "segment-ids.json")) else { return [:] }
+    guard let data = try? FileSystem.read(files.segmentIDsURL, displayPath: files.display(files.cachePrefix + "segment-ids")) else { return [:] }
     return (try? StoreCoding.makeDecoder(schema: schema).decode([String: String].self, from: data)) ?? [:]
   }
 }

@@ -16,7 +16,7 @@ protocol SegmentObjects: AnyObject, Sendable {
   func put(_ object: any Entity, encoded: RawJSON?)
   func remove(_ id: UUID)
   func forEachID(_ body: (UUID) -> Void)
-  /// Which ids the segment holds, as the filter `local/segment-ids.json` keeps.
+  /// Which ids the segment holds, as the filter `local/segment-ids` keeps.
   var idFilter: SegmentIDFilter { get }
   /// Every object, boxed: for the rare steps that need them all as `any Entity` (a merge, a
   /// migration).

@@ -53,7 +53,7 @@ final class FileLock: Sendable {
       }
       guard onWaitingThread else {
         try wait(fd, timeout: timeout, work: nil)
-        defer { close(fd) }  // closing releases the lock
+        defer { Self.release(fd) }
         return try body()
       }
       return try withoutActuallyEscaping(body) { body in
@@ -62,8 +62,17 @@ final class FileLock: Sendable {
         return try outcome.result!.get()
       }
     }
-    defer { close(fd) }  // closing releases the lock
+    defer { Self.release(fd) }
     return try body()
+  }
+
+  /// Lets the lock go, then closes the descriptor. Closing alone lets it go only when no other
+  /// descriptor shares the open file: a child that another thread is starting holds a copy of
+  /// every descriptor from its fork to its exec (`O_CLOEXEC` closes them only at the exec), and
+  /// the lock would stay held, outside the background assertion, until then.
+  static func release(_ fd: Int32) {
+    flock(fd, LOCK_UN)
+    close(fd)
   }
 
   /// Waits for the lock, throwing when it does not come; with `work`, runs it holding the lock
@@ -106,11 +115,11 @@ final class FileLock: Sendable {
         state = run == nil ? .finished(wait) : .running
         return false
       }
-      if gaveUp { close(fd) }
+      if gaveUp { release(fd) }
       if let work = run {
         run = nil
         work()
-        close(fd)  // the lock goes before the caller is woken
+        release(fd)  // the lock goes before the caller is woken
         handoff.state.withLock { $0 = .finished(.ran) }
       }  // and the caller's closure is let go here, before the caller returns
       done.signal()

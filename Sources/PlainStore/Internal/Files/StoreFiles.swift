@@ -82,7 +82,7 @@ struct StoreFiles: Sendable {
     deviceIDURL = cacheURL.appendingPathComponent("device-id")
     journal = CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: Self.display(rootName, cachePrefix + "journal"))
     rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
-    segmentIDsURL = cacheURL.appendingPathComponent("segment-ids.json")
+    segmentIDsURL = cacheURL.appendingPathComponent("segment-ids")
   }
 
   /// This copy's device id as `local/device-id` records it, read without the store's locks
