@@ -120,7 +120,7 @@ extension StoreCoordinator {
     var unchanged: [String: [UUID]] = [:]
     for key in touched.keys where !changed.contains(key) { unchanged[key.entity, default: []].append(key.id) }
     let reshapes = scan.files.contains { file in
-      file.objects.contains { RecentWrites.reshapes($0, existed: touched[ObjectKey(entity: $0.entity, id: $0.id)] != nil, mergeSchema) }
+      file.objects.contains { RecentWrites.reshapes($0, existed: (touched[ObjectKey(entity: $0.entity, id: $0.id)] ?? nil) != nil, mergeSchema) }
     }
     let entry = try recordMerge(
       diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, written: scan.files.map(\.hlc).max(),
