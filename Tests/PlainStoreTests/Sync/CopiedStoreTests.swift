@@ -132,4 +132,88 @@ import Testing
     viaSnapshot.apply(other.snapshot(device: device, number: 1, hlc: 43 << 16, schemaVersion: 1))
     #expect(try viaSnapshot.canonicalExport() == forward.canonicalExport())
   }
+
+  /// Every commit of a copy is folded as it is written; a file under its id that arrives
+  /// unfolded is another copy's, whatever its sequence — here above this copy's newest, where a
+  /// check for "below the newest" saw nothing, and both copies went on to write change 4.
+  @Test func aCopyThatReceivesTheOtherCopysLaterChangesTakesANewID() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let original = scratch.url.appendingPathComponent("original.store")
+    let copy = scratch.url.appendingPathComponent("copy.store")
+    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
+    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia"))
+    try context.save()
+    try FileManager.default.copyItem(at: original, to: copy)
+    let shared = try Self.deviceID(of: original)
+    do {
+      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: options).newBackgroundContext()
+      for (number, name) in [(2, "Ava"), (3, "Leo")] {
+        copied.insert(Owner(id: Sample.id(number), name: name))
+        try copied.save()
+      }
+    }
+    for sequence in ["000000000002.json", "000000000003.json"] {
+      try FileManager.default.copyItem(
+        at: copy.appendingPathComponent("changes/\(shared)/\(sequence)"), to: original.appendingPathComponent("changes/\(shared)/\(sequence)"))
+    }
+
+    _ = try container.sync()
+    let names = try context.fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+    #expect(names == ["Ava", "Leo", "Mia"], "the other copy's changes are merged")
+    let id = try Self.deviceID(of: original)
+    #expect(id != shared, "a copy that found another writer under its id takes a new one")
+    context.insert(Owner(id: Sample.id(4), name: "Noah"))
+    try context.save()
+    #expect(FileManager.default.fileExists(atPath: original.appendingPathComponent("changes/\(id)/000000000001.json").path))
+    #expect(!FileManager.default.fileExists(atPath: original.appendingPathComponent("changes/\(shared)/000000000004.json").path))
+  }
+
+  /// A snapshot stands for every change it covers. When another copy wrote a different change
+  /// under a covered name after this copy compacted its own away, a merge (which skips covered
+  /// names) and a rebuild (which reads a device's newest file for its clock) both leave it out:
+  /// before, the rebuild folded it and the cache did not.
+  @Test func aChangeASnapshotCoversIsNeverFoldedEvenWhenAnotherCopyWroteIt() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let original = scratch.url.appendingPathComponent("original.store")
+    let copy = scratch.url.appendingPathComponent("copy.store")
+    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
+    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia"))
+    try context.save()
+    try FileManager.default.copyItem(at: original, to: copy)
+    let shared = try Self.deviceID(of: original)
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    let compaction = try #require(try container.compactChanges())
+    #expect(compaction.changeFilesDeleted == 2, "the snapshot covers changes 1 and 2, and they go")
+    do {
+      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: options).newBackgroundContext()
+      copied.insert(Owner(id: Sample.id(3), name: "Ava"))
+      try copied.save()
+    }
+    let second = "changes/\(shared)/000000000002.json"
+    try FileManager.default.copyItem(at: copy.appendingPathComponent(second), to: original.appendingPathComponent(second))
+
+    _ = try container.sync()
+    let names = { (container: StoreContainer) in
+      try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+    }
+    #expect(try names(container) == ["Mia", "Noah"])
+    #expect(try container.syncStatus()?.devices.map(\.readyToMerge) == [0], "the status agrees that nothing waits")
+    let rebuilt = scratch.url.appendingPathComponent("rebuilt.store")
+    try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+    for item in ["store.json", "changes"] {
+      try FileManager.default.copyItem(at: original.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
+    }
+    #expect(try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: options)) == ["Mia", "Noah"], "a rebuild agrees")
+  }
+
+  static func deviceID(of store: URL) throws -> String {
+    try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
 }

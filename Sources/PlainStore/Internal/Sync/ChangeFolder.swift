@@ -314,6 +314,14 @@ struct ChangeFolder: Sendable {
           guard !others.contains(change) else { continue }
           if !others.isEmpty { scan.divergent.formUnion(others.map(\.stamp) + [change.stamp]) }
           readBySequence[sequence, default: []].append(change)
+          // A snapshot stands for every change it covers, whatever file now holds the name
+          // (another copy's change under it is not in the snapshot, and is not folded either):
+          // read for its clock and time, a covered change is never folded, so that a cache
+          // that skipped it as covered and a rebuild that read it agree.
+          if sequence <= covered {
+            if change.sequence >= (scan.newestCovered[device]?.sequence ?? 0) { scan.newestCovered[device] = change }
+            continue
+          }
           scan.files.append(change)
         case .success:
           if isOwn && !isCopy { throw Self.ownDamaged(path, "its contents belong to another name or device") }
@@ -398,6 +406,9 @@ struct ChangeScan: Sendable {
   var covered: [DeviceID: Int] = [:]
   /// Per device, the newest clock stamp of its files read: when it was last active.
   var lastActive: [DeviceID: UInt64] = [:]
+  /// Per device, its newest change file read that a snapshot covers: read for its clock and
+  /// time alone, never folded (the snapshot stands for it).
+  var newestCovered: [DeviceID: ChangeFile] = [:]
 
   /// What the snapshots cover beyond `folded`: per device, the highest sequence covered, with
   /// the clock of the newest snapshot that covers it.

@@ -54,7 +54,7 @@ extension StoreCoordinator {
         let key = ObjectKey(entity: object.entity, id: object.id)
         guard touched[key] == nil else { continue }
         guard !retired.contains(key), let table = state.tables[key.entity] else { return .needsFullFold }
-        let hint = object.fields.flatMap { try? Self.decodeSegmentHint(table, $0) }
+        let hint = object.fields.flatMap { Self.segmentHint(table, $0) }
         let located = try locate(table, key.id, hint: hint, &state)
         // An object this device wrote after the arrival: its groups' last writers are not known here.
         if located != nil, state.recent.newestWrite(of: key) >= oldest { return .needsFullFold }
@@ -64,11 +64,16 @@ extension StoreCoordinator {
     var fold = MergedState(schema: mergeSchema)
     // Before every arrived write, after every write of the touched objects.
     let before = ChangeStamp(hlc: oldest - 1, device: scan.files[0].device, sequence: 0)
+    var seeds: [ObjectKey: [String: RawJSON]] = [:]
     for (key, current) in touched {
-      if let current { fold.seed(key, fields: try EntityFields.of(current.object), at: before) }
+      guard let current else { continue }
+      seeds[key] = try EntityFields.of(current.object)
+      fold.seed(key, fields: seeds[key]!, at: before)
     }
     for file in scan.files { fold.apply(file) }
     let view = fold.materialize()
+    // A key held only in between may have made an object one with another for good.
+    guard !heldAKeyInBetween(scan.files, seeds: seeds, view: view) else { return .needsFullFold }
 
     // The fold's value of each touched object, and whether it meets anything outside them.
     var targets: [ObjectKey: any Entity] = [:]
@@ -129,6 +134,31 @@ extension StoreCoordinator {
     return .merged(entry)
   }
 
+  /// Whether an arrived object held, write by write, a unique key that neither the cache nor the
+  /// end of the fold shows it with: moved onto another object's key and away again, or onto it
+  /// and then deleted. It met that object then, and the two are one for good (an alias), which
+  /// the end state no longer shows; only the whole fold can tell. Values are compared as their
+  /// JSON text, so a key written again unchanged (a feed's end set, its start kept) holds
+  /// nothing new. The arrivals come in stamp order, each after the cache's values.
+  func heldAKeyInBetween(_ arrivals: [ChangeFile], seeds: [ObjectKey: [String: RawJSON]], view: [String: [UUID: [String: RawJSON]]]) -> Bool {
+    var values = seeds
+    var held: [ObjectKey: Set<[RawJSON?]>] = [:]
+    func key(_ fields: [String: RawJSON], _ constraints: [[String]]) -> [RawJSON?] { constraints.joined().map { fields[$0] } }
+    for file in arrivals {
+      for object in file.objects where object.kind == .upsert {
+        guard let constraints = mergeSchema.entities[object.entity]?.uniqueKeys, !constraints.isEmpty, let fields = object.fields else { continue }
+        let objectKey = ObjectKey(entity: object.entity, id: object.id)
+        values[objectKey, default: [:]].merge(fields) { $1 }
+        held[objectKey, default: []].insert(key(values[objectKey]!, constraints))
+      }
+    }
+    return held.contains { objectKey, keys in
+      let constraints = mergeSchema.entities[objectKey.entity]?.uniqueKeys ?? []
+      let shown = [seeds[objectKey], view[objectKey.entity]?[objectKey.id]].compactMap { $0.map { key($0, constraints) } }
+      return !keys.subtracting(shown).isEmpty
+    }
+  }
+
   /// Whether folding `arrived` objects onto the cache costs less than folding every file: a
   /// search for each object (its segment read, its keys checked) costs several times what one
   /// pass over the files does for it, so arrivals that rival the cache in size (a phone
@@ -138,9 +168,13 @@ extension StoreCoordinator {
   }
 
   /// The segment an arrived object's fields put it in, when they carry its segment date: where
-  /// to look for it first.
-  private static func decodeSegmentHint(_ table: EntityTable, _ fields: [String: RawJSON]) throws -> String? {
-    guard table.isSegmented, let value = try? decodeEntity(table.schema.type, fields) else { return nil }
-    return table.segment(of: value)
+  /// to look for it first. Read from the date's text as the store writes it, not by decoding
+  /// the whole object (the fold's value is decoded once, later); any other text gives no hint,
+  /// and the object is searched for.
+  private static func segmentHint(_ table: EntityTable, _ fields: [String: RawJSON]) -> String? {
+    guard table.isSegmented, let name = table.schema.segmentKeyName, let text = fields[name]?.bytes, text.count > 2,
+      text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"")
+    else { return nil }
+    return text[1..<(text.count - 1)].withUnsafeBufferPointer(JSONDateScanner.date).map(SegmentKey.month(of:))
   }
 }

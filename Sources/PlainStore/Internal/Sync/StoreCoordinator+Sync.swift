@@ -105,17 +105,21 @@ extension StoreCoordinator {
     }
     let arrivedCoverage = scan.coverage(notIn: state.folded)
     let arrivedSnapshots = scan.snapshots.filter { !state.folded.contains(snapshot: $0.number, of: $0.device) }
-    guard always || !arrived.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
+    // A second change under a covered sequence is never folded (the snapshot stands for it),
+    // but it still says that two copies write under one id.
+    guard always || !arrived.isEmpty || !newlyDivergent.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
     if let device = state.device,
       newlyDivergent.contains(where: { $0.device == device })
-        || arrived.contains(where: {
-          $0.device == device && $0.sequence <= state.folded.newest(of: device) && !state.crashedCommits.contains($0.sequence)
-            && !state.ownNotDownloaded.contains($0.sequence)
-        })
+        || (!always
+          && arrived.contains(where: {
+            $0.device == device && !state.crashedCommits.contains($0.sequence) && !state.ownNotDownloaded.contains($0.sequence)
+          }))
     {
-      // A file under this device's id that this copy did not write — below its newest, or a
-      // second change under one of its sequences: another copy (a restored backup, a copied
-      // folder) uses the id. This copy takes a new one.
+      // Two changes under one of this device's sequences, or a file under its id that this
+      // copy did not write: each of its own commits is folded as it is written, so one that
+      // arrives unfolded — below its newest or above it — is another copy's (a restored backup,
+      // a copied folder), unless a crash cut the commit short or iOS evicted the file. This copy
+      // takes a new id. A rebuild (`always`) folds its own files afresh: they tell it nothing.
       _ = try mintDevice(&state, files)
     }
     state.crashedCommits = []
@@ -165,7 +169,7 @@ extension StoreCoordinator {
     var entry = LogEntry(
       sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: changes,
       folded: arrived.map(\.stamp), foldedThrough: coverage,
-      foldedDivergent: arrived.map(\.stamp).filter(divergent.contains),
+      foldedDivergent: divergent.subtracting(state.folded.divergent).sorted(),
       foldedSnapshots: Dictionary(snapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil, retired: retired)
     entry.written = written
     if !unchanged.isEmpty { entry.writtenUnchanged = unchanged }

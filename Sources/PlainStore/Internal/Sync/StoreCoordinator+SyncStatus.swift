@@ -15,7 +15,7 @@ extension StoreCoordinator {
     let carrier = files.changes.carrier()
     let device = deviceID
     let scan = try files.changes.scan(own: device, readableSchema: schema.version)
-    var newest: [DeviceID: ChangeFile] = [:]
+    var newest = scan.newestCovered
     for file in scan.files where file.sequence >= (newest[file.device]?.sequence ?? 0) { newest[file.device] = file }
     var snapshots: [DeviceID: ChangeSnapshot] = [:]
     for snapshot in scan.snapshots where snapshot.number >= (snapshots[snapshot.device]?.number ?? 0) { snapshots[snapshot.device] = snapshot }
