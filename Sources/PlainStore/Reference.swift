@@ -16,15 +16,9 @@ public struct Reference<Source: Entity>: Sendable {
     _ key: WritableKeyPath<Source, UUID?> & Sendable, to target: Target.Type, onDelete deleteRule: DeleteRule
   ) {
     self.key = key
-    self.keyName = propertyName(of: key)
+    // A key path with no name of its own is the entity schema's error (it resolves this one too).
+    self.keyName = (try? CodableKeyNames.names(of: [key], in: Source.self, role: "references").get())?.first ?? displayName(of: key)
     self.targetEntity = Target.entityName
     self.deleteRule = deleteRule
   }
-}
-
-/// "\Note.createdAt" → "createdAt": the name a key path has in files and messages.
-func propertyName(of keyPath: AnyKeyPath) -> String {
-  let text = String(describing: keyPath)
-  guard let dot = text.firstIndex(of: ".") else { return text }
-  return String(text[text.index(after: dot)...])
 }

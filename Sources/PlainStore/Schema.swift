@@ -28,6 +28,11 @@ public struct Schema: Sendable {
   public func entity(named name: String) -> EntitySchema? {
     entities.first { $0.name == name }
   }
+
+  /// The first key path an entity names that its Codable writes under no key of its own.
+  var nameError: StoreError? {
+    entities.lazy.compactMap(\.nameError).first
+  }
 }
 
 /// One entity of a ``Schema``: its uniqueness constraints, indexed keys, references and the date
@@ -52,15 +57,10 @@ public struct EntitySchema: Sendable {
   let sortDescriptorOnSegmentKey: @Sendable (Bool) -> AnySortMatcher?
   /// An empty segment of this entity, holding its objects as their own type.
   let makeObjects: @Sendable () -> any SegmentObjects
-  /// Every property the schema names (unique keys, indexes, references, the segment key, field
-  /// groups), with a reader that says whether an object holds a value there: the names must be
-  /// the entity's Codable keys, which change files and merges use (see `CodableNameCheck`).
-  let namedProperties: [NamedProperty]
-
-  struct NamedProperty: Sendable {
-    let name: String
-    let holdsValue: @Sendable (any Entity) -> Bool
-  }
+  /// A key path the schema names (unique keys, indexes, references, the segment key, field
+  /// groups) that names no key of the entity's JSON: change files and merges read properties
+  /// by those keys (see `CodableKeyNames`). A container refuses to open or save with it.
+  let nameError: StoreError?
 
   /// - Parameters:
   ///   - unique: key sets whose values may occur once; a save that repeats one merges into the
@@ -80,11 +80,24 @@ public struct EntitySchema: Sendable {
     fieldGroups: [[PartialKeyPath<E> & Sendable]] = []
   ) {
     self.name = E.entityName
-    self.fieldGroupNames = fieldGroups.map { $0.map(propertyName(of:)) }
+    // Every name in files is the key the entity's Codable writes (see `CodableKeyNames`); a
+    // key path without one is a schema error, reported when a container opens or saves.
+    var nameError: StoreError?
+    func names(_ keyPaths: [PartialKeyPath<E>], _ role: String) -> [String] {
+      switch CodableKeyNames.names(of: keyPaths, in: E.self, role: role) {
+      case .success(let names): return names
+      case .failure(let error):
+        if nameError == nil { nameError = error }
+        return keyPaths.map(displayName(of:))
+      }
+    }
+    self.fieldGroupNames = fieldGroups.enumerated().map { names($1, "fieldGroups[\($0)]") }
     self.type = type
-    self.uniqueKeyNames = unique.map { $0.map(propertyName(of:)) }
-    self.indexedKeyNames = indexed.map(propertyName(of:))
-    self.segmentKeyName = segmentedBy.map(propertyName(of:))
+    self.uniqueKeyNames = unique.enumerated().map { names($1, "unique[\($0)]") }
+    self.indexedKeyNames = names(indexed, "indexed")
+    self.segmentKeyName = segmentedBy.map { names([$0], "segmentedBy")[0] }
+    _ = names(references.map(\.key), "references")
+    self.nameError = nameError
     self.segmentKeyPath = segmentedBy
     self.uniqueIsSegmentWide = uniqueKeyNames.map { [segmentKeyName] names in segmentKeyName.map(names.contains) ?? false }
     let typedKeys = unique.map { keyPaths in UniqueKey.reader(keyPaths.map(UniqueKeyPart.reader)) }
@@ -93,19 +106,6 @@ public struct EntitySchema: Sendable {
     }
     self.makeObjects = { TypedSegmentObjects<E>(uniqueKeys: typedKeys) }
     self.references = references.map(AnyReference.init)
-    var named: [PartialKeyPath<E> & Sendable] = unique.flatMap { $0 } + indexed + fieldGroups.flatMap { $0 }
-    if let segmentedBy { named.append(segmentedBy) }
-    named += references.map(\.key)
-    var seen: Set<String> = []
-    self.namedProperties = named.compactMap { keyPath in
-      let name = propertyName(of: keyPath)
-      guard seen.insert(name).inserted else { return nil }
-      return NamedProperty(name: name) { object in
-        let value = (object as! E)[keyPath: keyPath]
-        let mirror = Mirror(reflecting: value)
-        return mirror.displayStyle != .optional || !mirror.children.isEmpty
-      }
-    }
     if let segmentedBy {
       if let field = StoredField(segmentedBy) {
         self.segmentDate = { field.read(boxed: $0) }

@@ -37,6 +37,23 @@ public struct SchemaMigration: Sendable {
   public struct Step: Sendable {
     let entity: String
     let kind: Kind
+    /// A key path the step names that names no key of the entity's JSON (see
+    /// ``CodableKeyNames``): reported when a container opens, before anything is read.
+    var nameError: SchemaMigrationError?
+
+    init(entity: String, kind: Kind, nameError: SchemaMigrationError? = nil) {
+      self.entity = entity
+      self.kind = kind
+      self.nameError = nameError
+    }
+
+    /// The name in files of a key path a step names, with the error it makes when it has none.
+    static func fileName<E: Entity>(of keyPath: PartialKeyPath<E>, step: String) -> (name: String, error: SchemaMigrationError?) {
+      switch CodableKeyNames.names(of: [keyPath], in: E.self, role: step) {
+      case .success(let names): return (names[0], nil)
+      case .failure(let error): return (displayName(of: keyPath), SchemaMigrationError("\(error.path): \(error.detail)"))
+      }
+    }
 
     enum Kind: Sendable {
       /// A property old values lack; it reads as `value` until an object sets it.
@@ -51,19 +68,20 @@ public struct SchemaMigration: Sendable {
     /// A new property: old values read with `value` where they have none. Give the property a
     /// default in the type too only if it must decode files no migration reads (none here).
     public static func addProperty<E: Entity, V: Encodable & Sendable>(_ keyPath: KeyPath<E, V> & Sendable, default value: V) -> Step {
-      let property = propertyName(of: keyPath)
+      let (property, nameError) = Step.fileName(of: keyPath, step: "addProperty")
       let encoded: Result<RawJSON, SchemaMigrationError>
       do {
         encoded = .success(RawJSON(bytes: Array(try StoreCoding.makeEncoder().encode(value))))
       } catch {
         encoded = .failure(SchemaMigrationError("the default of \(E.entityName).\(property) cannot be stored: \(StoreCoding.reason(error)) — give it a value store files can hold."))
       }
-      return Step(entity: E.entityName, kind: .add(property: property, value: encoded))
+      return Step(entity: E.entityName, kind: .add(property: property, value: encoded), nameError: nameError)
     }
 
     /// A property that had another name: its old values move to the new name.
     public static func renameProperty<E: Entity, V>(_ oldName: String, to keyPath: KeyPath<E, V> & Sendable) -> Step {
-      Step(entity: E.entityName, kind: .rename(from: oldName, to: propertyName(of: keyPath)))
+      let (property, nameError) = Step.fileName(of: keyPath, step: "renameProperty")
+      return Step(entity: E.entityName, kind: .rename(from: oldName, to: property), nameError: nameError)
     }
 
     /// A property whose values change type or meaning: each old value, read as `Old`, is
@@ -72,7 +90,7 @@ public struct SchemaMigration: Sendable {
     public static func transformProperty<E: Entity, Old: Decodable & SendableMetatype, New: Encodable & Sendable>(
       _ keyPath: KeyPath<E, New> & Sendable, from _: Old.Type, _ transform: @escaping @Sendable (Old) -> New
     ) -> Step {
-      let property = propertyName(of: keyPath)
+      let (property, nameError) = Step.fileName(of: keyPath, step: "transformProperty")
       return Step(
         entity: E.entityName,
         kind: .transform(property: property) { text in
@@ -80,7 +98,7 @@ public struct SchemaMigration: Sendable {
             let new = try? StoreCoding.makeEncoder().encode(transform(old))  // unstorable: kept, and reading names it
           else { return nil }
           return RawJSON(bytes: Array(new))
-        })
+        }, nameError: nameError)
     }
 
     /// A property the entity no longer has: old values drop it.

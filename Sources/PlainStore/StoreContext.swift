@@ -108,7 +108,7 @@ public final class StoreContext: Sendable {
     var pending = taken
     guard !pending.isEmpty else { return SaveResult(transaction: nil) }
     try StorableCheck.check(&pending)
-    try CodableNameCheck.check(pending, schema: coordinator.schema)
+    if let error = coordinator.schema.nameError { throw error }
     let result = try coordinator.commit(pending, author: author)
     changes.withLock { changes in
       // What the store holds now is the measure of the next update; an object that merged

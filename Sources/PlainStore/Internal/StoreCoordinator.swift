@@ -31,6 +31,7 @@ final class StoreCoordinator: Sendable {
     } catch {
       throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
     }
+    if let error = schema.nameError { throw error }
     let files = StoreFiles(root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport())
     self.schema = schema
     self.options = options

@@ -49,6 +49,7 @@ struct MigrationPlan: Sendable {
       }
       previous = migration.version
       for step in migration.steps {
+        if let error = step.nameError { throw error }
         if case .add(_, .failure(let error)) = step.kind { throw error }
       }
     }
