@@ -8,4 +8,13 @@ enum FuzzEnvelope {
     let checksum = HybridLogicalClock.text(ChangeFileCodec.checksum(body))
     return Data(#"{"checksum":"\#(checksum)","\#(key)":"#.utf8) + body + Data("}\n".utf8)
   }
+
+  /// Gives `decode` the fuzzer's input as a whole file (the envelope's checks), then sealed under
+  /// `key` with its checksum, so that the fuzzer reaches the decoder rather than stopping at the
+  /// checksum.
+  static func decodeWholeAndSealed(_ start: UnsafePointer<UInt8>?, _ count: Int, under key: String, with decode: (Data) -> Void) {
+    let input = count == 0 ? Data() : Data(bytes: start!, count: count)
+    decode(input)
+    decode(sealed(input, under: key))
+  }
 }

@@ -6,8 +6,6 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChangeFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-  let input = count == 0 ? Data() : Data(bytes: start!, count: count)
-  _ = ChangeFileCodec.decode(input)
-  _ = ChangeFileCodec.decode(FuzzEnvelope.sealed(input, under: "change"))
+  FuzzEnvelope.decodeWholeAndSealed(start, count, under: "change") { _ = ChangeFileCodec.decode($0) }
   return 0
 }

@@ -5,8 +5,6 @@ import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChangeSnapshot(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-  let input = count == 0 ? Data() : Data(bytes: start!, count: count)
-  _ = ChangeFileCodec.decodeSnapshot(input)
-  _ = ChangeFileCodec.decodeSnapshot(FuzzEnvelope.sealed(input, under: "snapshot"))
+  FuzzEnvelope.decodeWholeAndSealed(start, count, under: "snapshot") { _ = ChangeFileCodec.decodeSnapshot($0) }
   return 0
 }

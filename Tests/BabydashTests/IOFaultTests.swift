@@ -33,13 +33,7 @@ import Testing
     #if os(Linux)
       let matrix = try DamageMatrix.make()
       defer { matrix.removeAll() }
-      let injection: FaultInjection
-      switch try FaultInjection.build(into: matrix.scratch) {
-      case .success(let built): injection = built
-      case .failure(let reason):
-        CannotRun.report("I/O faults", "\(reason)")
-        return
-      }
+      guard let injection = try Self.injection(in: matrix) else { return }
       let scenarios = try Self.scenarios(matrix)
       var total = Tally()
       let started = ContinuousClock.now
@@ -72,13 +66,7 @@ import Testing
     #if os(Linux)
       let matrix = try DamageMatrix.make()
       defer { matrix.removeAll() }
-      let injection: FaultInjection
-      switch try FaultInjection.build(into: matrix.scratch) {
-      case .success(let built): injection = built
-      case .failure(let reason):
-        CannotRun.report("I/O faults", "\(reason)")
-        return
-      }
+      guard let injection = try Self.injection(in: matrix) else { return }
       let write = ["--now", DamageMatrix.now, "diaper", "Mia", "pee"]
       let probe = matrix.scratch.appendingPathComponent("probe")
       try FileManager.default.copyItem(at: matrix.seed, to: probe)
@@ -94,6 +82,17 @@ import Testing
     #else
       CannotRun.report("I/O faults", "the LD_PRELOAD shim is Linux-only")
     #endif
+  }
+
+  /// The shim built into `matrix`'s scratch folder; nil, reported as a test that cannot run
+  /// here, where it cannot be built.
+  static func injection(in matrix: DamageMatrix, sourceLocation: SourceLocation = #_sourceLocation) throws -> FaultInjection? {
+    switch try FaultInjection.build(into: matrix.scratch) {
+    case .success(let built): return built
+    case .failure(let reason):
+      CannotRun.report("I/O faults", "\(reason)", sourceLocation: sourceLocation)
+      return nil
+    }
   }
 
   /// A commit; a commit that compacts; a read and a write that merge another device's change.

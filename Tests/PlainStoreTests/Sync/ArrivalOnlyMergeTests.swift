@@ -32,6 +32,14 @@ import Testing
     try context.save()
   }
 
+  /// A writer that saved owners 1 to 5 one at a time, and a reader that joined after them (in
+  /// one whole fold): what the writer saves next is the reader's first merge since.
+  func openWriterAndJoinedReader(in family: Family) throws -> (writer: StoreContainer, reader: StoreContainer) {
+    let writer = try family.open("writer", device: 1)
+    try insertOwners(1...5, into: writer, eachSaved: true)
+    return (writer, try family.open("reader", device: 2))
+  }
+
   @Test func aPhoneJoiningItsFamilyFoldsEveryFileInOnePass() throws {
     let family = try Family()
     defer { family.scratch.remove() }
@@ -46,9 +54,7 @@ import Testing
   @Test func aChangeThatComesAfterEverythingFoldedIsFoldedAlone() throws {
     let family = try Family()
     defer { family.scratch.remove() }
-    let writer = try family.open("writer", device: 1)
-    try insertOwners(1...5, into: writer, eachSaved: true)
-    let reader = try family.open("reader", device: 2)
+    let (writer, reader) = try openWriterAndJoinedReader(in: family)
     try insertOwners(6...6, into: writer, eachSaved: false)
     try reader.sync()
     #expect(reader.statistics.arrivalOnlyMerges == 1)
@@ -59,9 +65,7 @@ import Testing
   @Test func arrivalsThatRivalTheCacheInSizeTakeTheWholeFold() throws {
     let family = try Family()
     defer { family.scratch.remove() }
-    let writer = try family.open("writer", device: 1)
-    try insertOwners(1...5, into: writer, eachSaved: true)
-    let reader = try family.open("reader", device: 2)
+    let (writer, reader) = try openWriterAndJoinedReader(in: family)
     try insertOwners(6...1_006, into: writer, eachSaved: false)  // one save of 1,001 objects
     try reader.sync()
     #expect(reader.statistics.arrivalOnlyMerges == 0)

@@ -8,23 +8,33 @@ import Testing
 /// the same name as a conflict copy: each copy must keep both changes and stop writing under
 /// the shared id.
 @Suite struct CopiedStoreTests {
+  static let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
+
+  /// A store that saved Mia, copied beside itself (`copy.store`) as a restored backup or a cloned
+  /// phone would be: both copies hold one device id, `shared`. The container is the original's,
+  /// still open.
+  static func storeAndItsCopy(in scratch: ScratchFolder) throws -> (original: URL, copy: URL, shared: String, container: StoreContainer) {
+    let original = scratch.url.appendingPathComponent("original.store")
+    let copy = scratch.url.appendingPathComponent("copy.store")
+    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: Self.options)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia"))
+    try context.save()
+    try FileManager.default.copyItem(at: original, to: copy)
+    return (original, copy, try deviceID(of: original), container)
+  }
+
+  /// The id the store at `store` writes its changes under.
+  static func deviceID(of store: URL) throws -> String {
+    try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   @Test func twoCopiesThatWroteTheSameSequenceKeepBothChangesAndEachTakesANewID() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
-    let original = scratch.url.appendingPathComponent("original.store")
-    let copy = scratch.url.appendingPathComponent("copy.store")
-    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
-    do {
-      let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
-      let context = container.newBackgroundContext()
-      context.insert(Owner(id: Sample.id(1), name: "Mia"))
-      try context.save()
-    }
-    try FileManager.default.copyItem(at: original, to: copy)
-    let shared = try String(contentsOf: original.appendingPathComponent("local/device-id"), encoding: .utf8)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let (original, copy, shared, _) = try Self.storeAndItsCopy(in: scratch)
     for (store, name) in [(original, "Noah"), (copy, "Ava")] {
-      let container = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+      let container = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options)
       let context = container.newBackgroundContext()
       context.insert(Owner(id: UUID(), name: name))
       try context.save()
@@ -39,11 +49,10 @@ import Testing
 
     var ids: Set<String> = []
     for store in [original, copy] {
-      let container = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+      let container = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options)
       let names = try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
       #expect(names == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
-      let id = try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+      let id = try Self.deviceID(of: store)
       #expect(id != shared, "a copy that found another writer under its id takes a new one")
       ids.insert(id)
       // The next commit goes under the new id, and a second open merges nothing more.
@@ -51,7 +60,7 @@ import Testing
       context.insert(Owner(id: UUID(), name: "after \(id.prefix(4))"))
       try context.save()
       #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("changes/\(id)/000000000001.json").path))
-      let reopened = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+      let reopened = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options)
       #expect(reopened.statistics.changeFilesMerged == 0)
     }
     #expect(ids.count == 2)
@@ -67,20 +76,12 @@ import Testing
   func aCopyWhoseOwnChangeTheEngineRenamedToAConflictCopyStillOpensAndLosesNothing(conflictCopy: String) throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
-    let original = scratch.url.appendingPathComponent("original.store")
-    let copy = scratch.url.appendingPathComponent("copy.store")
-    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
-    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
     let context = container.newBackgroundContext()
-    context.insert(Owner(id: Sample.id(1), name: "Mia"))
-    try context.save()
-    try FileManager.default.copyItem(at: original, to: copy)
-    let shared = try String(contentsOf: original.appendingPathComponent("local/device-id"), encoding: .utf8)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
     context.insert(Owner(id: Sample.id(2), name: "Noah"))
     try context.save()
     do {
-      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: options).newBackgroundContext()
+      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
       copied.insert(Owner(id: Sample.id(3), name: "Ava"))
       try copied.save()
     }
@@ -94,7 +95,7 @@ import Testing
     // Another process of this device (the widget, `babydash`) reads this copy's change 2 back
     // from the conflict copy; it failed before with "holds no value for Owner …, which
     // local/log/… puts".
-    let other = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let other = try StoreContainer.file(at: original, schema: TestSchema.v1, options: Self.options)
     let names = { (container: StoreContainer) in
       try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
     }
@@ -103,8 +104,7 @@ import Testing
     #expect(try names(other) == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
     _ = try container.sync()
     #expect(try names(container) == ["Ava", "Mia", "Noah"])
-    let id = try String(contentsOf: original.appendingPathComponent("local/device-id"), encoding: .utf8)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let id = try Self.deviceID(of: original)
     #expect(id != shared, "a copy that found another writer under its id takes a new one")
   }
 
