@@ -136,6 +136,42 @@ import Testing
     #expect(note == "asleep", "the first device's last write is later than the late one")
   }
 
+  /// An object that held another's unique key only in between — renamed onto it and back,
+  /// on a device that had not seen it — met it then, and the two are one for good. The end of
+  /// the arrivals shows no meeting, so they take the whole fold, which keeps one owner, as a
+  /// rebuild does.
+  @Test func anObjectThatHeldAnothersKeyOnlyInBetweenTakesTheWholeFold() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (reader, first, second) = (try devices.open(1), try devices.open(2), try devices.open(3))
+    let ava = first.newBackgroundContext()
+    ava.insert(Owner(id: Sample.id(1), name: "Ava"))
+    try ava.save()
+    let context = second.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(2), name: "Mia"))
+    try context.save()
+    for device in [2, 3] { try devices.deliver(from: device, to: 1) }
+    try reader.sync()
+    #expect(try reader.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 2)
+    for name in ["Ava", "Mia"] {  // the second device has not seen the first's Ava
+      var mia = try #require(try context.fetch(FetchDescriptor<Owner>()).first)
+      mia.name = name
+      context.update(mia)
+      try context.save()
+    }
+    try devices.deliver(from: 3, to: 1)
+    try reader.sync()
+    #expect(reader.statistics.arrivalOnlyMerges == 0)
+    #expect(reader.statistics.fullFolds == 2)
+    #expect(try reader.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 1, "Mia met Ava as Ava: one for good")
+    let rebuilt = devices.scratch.url.appendingPathComponent("rebuilt.store")
+    try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: devices.scratch.url.appendingPathComponent("1.store/store.json"), to: rebuilt.appendingPathComponent("store.json"))
+    let options = StoreOptions(author: "rebuild", clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: devices.syncFolder(1))
+    let rebuild = try StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: options)
+    #expect(try rebuild.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 1)
+  }
+
   @Test func pastItsLimitTheRecordOfWritesForgetsItsOlderHalfButNeverSaysAWriteCameEarlier() throws {
     var recent = RecentWrites(horizon: 10)
     let count = RecentWrites.limit + 1

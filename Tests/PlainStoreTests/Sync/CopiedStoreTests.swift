@@ -139,17 +139,10 @@ import Testing
   @Test func aCopyThatReceivesTheOtherCopysLaterChangesTakesANewID() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
-    let original = scratch.url.appendingPathComponent("original.store")
-    let copy = scratch.url.appendingPathComponent("copy.store")
-    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
-    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
     let context = container.newBackgroundContext()
-    context.insert(Owner(id: Sample.id(1), name: "Mia"))
-    try context.save()
-    try FileManager.default.copyItem(at: original, to: copy)
-    let shared = try Self.deviceID(of: original)
     do {
-      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: options).newBackgroundContext()
+      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
       for (number, name) in [(2, "Ava"), (3, "Leo")] {
         copied.insert(Owner(id: Sample.id(number), name: name))
         try copied.save()
@@ -178,21 +171,14 @@ import Testing
   @Test func aChangeASnapshotCoversIsNeverFoldedEvenWhenAnotherCopyWroteIt() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
-    let original = scratch.url.appendingPathComponent("original.store")
-    let copy = scratch.url.appendingPathComponent("copy.store")
-    let options = StoreOptions(author: "test", clock: Sample.fixedClock, watchesOtherProcesses: false)
-    let container = try StoreContainer.file(at: original, schema: TestSchema.v1, options: options)
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
     let context = container.newBackgroundContext()
-    context.insert(Owner(id: Sample.id(1), name: "Mia"))
-    try context.save()
-    try FileManager.default.copyItem(at: original, to: copy)
-    let shared = try Self.deviceID(of: original)
     context.insert(Owner(id: Sample.id(2), name: "Noah"))
     try context.save()
     let compaction = try #require(try container.compactChanges())
     #expect(compaction.changeFilesDeleted == 2, "the snapshot covers changes 1 and 2, and they go")
     do {
-      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: options).newBackgroundContext()
+      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
       copied.insert(Owner(id: Sample.id(3), name: "Ava"))
       try copied.save()
     }
@@ -210,10 +196,6 @@ import Testing
     for item in ["store.json", "changes"] {
       try FileManager.default.copyItem(at: original.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
     }
-    #expect(try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: options)) == ["Mia", "Noah"], "a rebuild agrees")
-  }
-
-  static func deviceID(of store: URL) throws -> String {
-    try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options)) == ["Mia", "Noah"], "a rebuild agrees")
   }
 }
