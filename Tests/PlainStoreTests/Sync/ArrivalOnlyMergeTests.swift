@@ -73,6 +73,26 @@ import Testing
     #expect(try reader.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 1_006)
   }
 
+  /// A device's own snapshot is the fold of what its cache holds: it is recorded as folded when
+  /// written, and the next merge does not fold every file to learn it (before, each compaction —
+  /// every 64 commits by default — cost the device a whole fold of its history).
+  @Test func aDevicesOwnSnapshotCostsItsNextMergeNothing() throws {
+    let family = try Family()
+    defer { family.scratch.remove() }
+    let (writer, reader) = try openWriterAndJoinedReader(in: family)
+    let compaction = try #require(try writer.compactChanges())
+    #expect(compaction.snapshotWritten != nil)
+    try writer.sync()
+    try insertOwners(6...6, into: writer, eachSaved: false)
+    try writer.sync()
+    #expect(writer.statistics.fullFolds == 0)
+    let other = try family.open("writer", device: 1)  // another process of the device: it reads the log
+    try other.sync()
+    #expect(other.statistics.fullFolds == 0)
+    try reader.sync()  // another device folds the snapshot as it did
+    #expect(try reader.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 6)
+  }
+
   /// Devices that each have a sync folder of their own, whose files reach the others only when
   /// the test delivers them: arrivals out of the order they were written in.
   struct Devices {

@@ -80,6 +80,7 @@ extension StoreCoordinator {
       }
       report.snapshotWritten = path
       current = snapshot
+      try recordOwnSnapshot(snapshot, &state, files)
     }
     guard let current else { return report }
 
@@ -126,6 +127,18 @@ extension StoreCoordinator {
     }
     options.phaseObserver?("compact: done")
     return report
+  }
+
+  /// Records this device's new snapshot as folded (a log entry that changes nothing), so that
+  /// the next merge does not read it as an arrival and fold every file for it. Only its number:
+  /// it is the fold of what the cache holds, but a file that arrived while it was being made is
+  /// in it and not yet in the cache, and is still to be merged; what it covers stays unrecorded.
+  func recordOwnSnapshot(_ snapshot: ChangeSnapshot, _ state: inout StoreState, _ files: StoreFiles) throws {
+    let entry = LogEntry(
+      sequence: state.sequence + 1, author: "sync", timestamp: options.clock(), changes: [], folded: [], foldedThrough: [],
+      foldedDivergent: [], foldedSnapshots: [snapshot.device.text: snapshot.number], origin: nil, retired: nil)
+    try writeLocalLog(entry, &state, files)
+    state.apply(entry)
   }
 
   /// Whether this device has committed `changeCompactionThreshold` changes since its change
