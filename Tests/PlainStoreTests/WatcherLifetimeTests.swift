@@ -82,4 +82,34 @@ import Testing
       if early { break }
     }
   }
+
+  /// A store opens with two watchers (the local log and the sync folder), begun together so that
+  /// their threads wait for a core at the same time: each one, once waited for, sees a change
+  /// made right after, though the other was begun before it and waited for after it. Each
+  /// thread is held up before it sets its watch, as a loaded machine holds up a new thread:
+  /// without the waits, the writes come first and their events are lost.
+  @Test func watchersBegunTogetherEachSeeAChangeMadeRightAfterTheirWait() async throws {
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("PlainStoreWatcher-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: base) }
+    let folders = ["log", "changes"].map { base.appendingPathComponent($0).path }
+    for folder in folders { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    let streams = folders.map { _ in AsyncStream<Void>.makeStream() }
+    let watchers = folders.indices.map { index in
+      let asked = Atomic<Bool>(false)
+      return FolderWatcher(folders: {
+        // Asked first on the watcher's thread, before the watch is set: a slow start.
+        if !asked.exchange(true, ordering: .relaxed) { Thread.sleep(forTimeInterval: 0.05) }
+        return [folders[index]]
+      }) { streams[index].continuation.yield() }
+    }
+    defer { for watcher in watchers { watcher.stop() } }
+    watchers[0].begin()
+    watchers[1].start()
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folders[1]).appendingPathComponent("arrived"))
+    watchers[0].waitUntilWatching()
+    try Data("x".utf8).write(to: URL(fileURLWithPath: folders[0]).appendingPathComponent("appended"))
+    for index in folders.indices {
+      #expect(await firstElement(of: streams[index].stream, within: .seconds(10)) != nil, "no event from \(folders[index])")
+    }
+  }
 }

@@ -129,7 +129,9 @@ struct FileBacking: StoreBacking {
       store.deliverRemoteChanges()
     }
     let changes = files.changes
-    log.start()
+    // Its thread starts while the arrivals' watch is set up: each open costs one wait for a
+    // new thread to run, not two (see FolderWatcher.begin()).
+    log.begin()
     let arrivals = changes.transport.watchArrivals(
       // This device's id is read from its file, not asked of the store: a watcher that held
       // the store while it waited for the store's lock could be the one to free it.
@@ -139,6 +141,7 @@ struct FileBacking: StoreBacking {
       // A file that cannot be merged yet (damaged, locked out) is named by the next sync or save.
       _ = try? store?.syncArrived()
     }
+    log.waitUntilWatching()
     return [log, arrivals]
   }
 }
