@@ -24,6 +24,15 @@ import Testing
     return (original, copy, try deviceID(of: original), container)
   }
 
+  /// Saves each owner, one save each, in the store at `store`, opened for it (and closed).
+  static func save(_ owners: [Owner], at store: URL) throws {
+    let context = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
+    for owner in owners {
+      context.insert(owner)
+      try context.save()
+    }
+  }
+
   /// The id the store at `store` writes its changes under.
   static func deviceID(of store: URL) throws -> String {
     try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,12 +42,7 @@ import Testing
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
     let (original, copy, shared, _) = try Self.storeAndItsCopy(in: scratch)
-    for (store, name) in [(original, "Noah"), (copy, "Ava")] {
-      let container = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options)
-      let context = container.newBackgroundContext()
-      context.insert(Owner(id: UUID(), name: name))
-      try context.save()
-    }
+    for (store, name) in [(original, "Noah"), (copy, "Ava")] { try Self.save([Owner(id: UUID(), name: name)], at: store) }
     // Each side receives the other's change 2 as a conflict copy beside its own.
     let second = "changes/\(shared)/000000000002.json"
     let fromOriginal = try Data(contentsOf: original.appendingPathComponent(second))
@@ -80,11 +84,7 @@ import Testing
     let context = container.newBackgroundContext()
     context.insert(Owner(id: Sample.id(2), name: "Noah"))
     try context.save()
-    do {
-      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
-      copied.insert(Owner(id: Sample.id(3), name: "Ava"))
-      try copied.save()
-    }
+    try Self.save([Owner(id: Sample.id(3), name: "Ava")], at: copy)
     // The engine met the two changes 2: the copy's took the name here, this copy's own went
     // beside it as a conflict copy.
     let folder = original.appendingPathComponent("changes/\(shared)")
@@ -141,13 +141,7 @@ import Testing
     defer { scratch.remove() }
     let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
     let context = container.newBackgroundContext()
-    do {
-      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
-      for (number, name) in [(2, "Ava"), (3, "Leo")] {
-        copied.insert(Owner(id: Sample.id(number), name: name))
-        try copied.save()
-      }
-    }
+    try Self.save([Owner(id: Sample.id(2), name: "Ava"), Owner(id: Sample.id(3), name: "Leo")], at: copy)
     for sequence in ["000000000002.json", "000000000003.json"] {
       try FileManager.default.copyItem(
         at: copy.appendingPathComponent("changes/\(shared)/\(sequence)"), to: original.appendingPathComponent("changes/\(shared)/\(sequence)"))
@@ -177,11 +171,7 @@ import Testing
     try context.save()
     let compaction = try #require(try container.compactChanges())
     #expect(compaction.changeFilesDeleted == 2, "the snapshot covers changes 1 and 2, and they go")
-    do {
-      let copied = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
-      copied.insert(Owner(id: Sample.id(3), name: "Ava"))
-      try copied.save()
-    }
+    try Self.save([Owner(id: Sample.id(3), name: "Ava")], at: copy)
     let second = "changes/\(shared)/000000000002.json"
     try FileManager.default.copyItem(at: copy.appendingPathComponent(second), to: original.appendingPathComponent(second))
 
