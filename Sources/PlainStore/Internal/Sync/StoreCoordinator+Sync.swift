@@ -109,17 +109,9 @@ extension StoreCoordinator {
     // but it still says that two copies write under one id.
     guard always || !arrived.isEmpty || !newlyDivergent.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
     if let device = state.device,
-      newlyDivergent.contains(where: { $0.device == device })
-        || (!always
-          && arrived.contains(where: {
-            $0.device == device && !state.crashedCommits.contains($0.sequence) && !state.ownNotDownloaded.contains($0.sequence)
-          }))
+      try newlyDivergent.contains(where: { $0.device == device })
+        || (!always && !state.folded.isEmpty && isAnotherCopys(arrived, device: device, &state, files))
     {
-      // Two changes under one of this device's sequences, or a file under its id that this
-      // copy did not write: each of its own commits is folded as it is written, so one that
-      // arrives unfolded — below its newest or above it — is another copy's (a restored backup,
-      // a copied folder), unless a crash cut the commit short or iOS evicted the file. This copy
-      // takes a new id. A rebuild (`always`) folds its own files afresh: they tell it nothing.
       _ = try mintDevice(&state, files)
     }
     state.crashedCommits = []
@@ -154,6 +146,28 @@ extension StoreCoordinator {
     }
     return try recordMerge(
       diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent, retired: retired, &state, files)
+  }
+
+  /// Whether a change file under this device's id that arrived unfolded was written by another
+  /// copy of the store (a restored backup, a cloned phone) rather than by this one — which then
+  /// takes a new id, as it does for a second change under one of its sequences (see
+  /// `mergeArrived`). This copy folds each of its commits as it writes it, but the record of that
+  /// is its local log, which is never flushed and may be lost; so a file of its own arrives
+  /// unfolded only when that happened, when a crash cut its commit short, or when iOS evicted
+  /// it. What says which files this copy wrote: below its newest folded sequence, every one it
+  /// folded; above it, none past the newest its journal holds (a commit's record, kept until the
+  /// journal settles). With the journal empty, a file above the newest tells nothing. A rebuild,
+  /// or a cache that has folded nothing, does not ask: its own files come in afresh.
+  func isAnotherCopys(_ arrived: [ChangeFile], device: DeviceID, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
+    let own = arrived.filter {
+      $0.device == device && !state.crashedCommits.contains($0.sequence) && !state.ownNotDownloaded.contains($0.sequence)
+    }
+    let newest = state.folded.newest(of: device)
+    if own.contains(where: { $0.sequence <= newest }) { return true }
+    guard own.contains(where: { $0.sequence > newest }),
+      let journaled = (try? files.journal.records())?.filter({ $0.device == device }).map(\.sequence).max()
+    else { return false }
+    return own.contains { $0.sequence > max(newest, journaled) }
   }
 
   /// Records what a merge changed as one local transaction authored "sync": the local log, the
