@@ -109,9 +109,10 @@ extension StoreCoordinator {
     // but it still says that two copies write under one id.
     guard always || !arrived.isEmpty || !newlyDivergent.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
     if let device = state.device,
-      try newlyDivergent.contains(where: { $0.device == device })
-        || (!always && !state.folded.isEmpty && isAnotherCopys(arrived, device: device, &state, files))
+      newlyDivergent.contains(where: { $0.device == device })
+        || (!always && !state.folded.isEmpty && isAnotherCopys(arrived, device: device, state, files))
     {
+      // Another copy of the store writes under this id: this one takes a new id.
       _ = try mintDevice(&state, files)
     }
     state.crashedCommits = []
@@ -158,7 +159,7 @@ extension StoreCoordinator {
   /// folded; above it, none past the newest its journal holds (a commit's record, kept until the
   /// journal settles). With the journal empty, a file above the newest tells nothing. A rebuild,
   /// or a cache that has folded nothing, does not ask: its own files come in afresh.
-  func isAnotherCopys(_ arrived: [ChangeFile], device: DeviceID, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
+  func isAnotherCopys(_ arrived: [ChangeFile], device: DeviceID, _ state: StoreState, _ files: StoreFiles) -> Bool {
     let own = arrived.filter {
       $0.device == device && !state.crashedCommits.contains($0.sequence) && !state.ownNotDownloaded.contains($0.sequence)
     }
