@@ -256,6 +256,31 @@ import Testing
     #expect(written == "[" + dates.map { "\"\(ISO8601.format($0))\"" }.joined(separator: ",") + "]")
   }
 
+  /// A date read from JSON bytes is the one `ISO8601.parse` gives its text, whatever the
+  /// length of its fraction: up to 15 digits read as exact integers, and past that (a clock's
+  /// full-precision time, as every log entry and change file holds) as the fraction's text.
+  @Test func datesAreReadAsISO8601ParseReadsThemForEveryFractionLength() throws {
+    var generator = SplitMix64(seed: 13)
+    var texts = ["2026-11-27T05:53:42.6999448537826538Z", "2026-11-27T05:53:41.15685880184173584Z", "2026-11-27T05:53:41.99999999999999999999Z"]
+    for digits in 1...24 {
+      for _ in 0..<40 {
+        let fraction = String((0..<digits).map { _ in Character(String(generator.next() % 10)) })
+        texts.append("20\(10 + generator.next() % 80)-0\(1 + generator.next() % 9)-1\(generator.next() % 9)T1\(generator.next() % 9):3\(generator.next() % 9):5\(generator.next() % 9).\(fraction)Z")
+      }
+    }
+    let decoded = try StoreJSONDecoder().decode([Date].self, from: Data(("[" + texts.map { "\"\($0)\"" }.joined(separator: ",") + "]").utf8))
+    #expect(decoded == texts.map { ISO8601.parse($0)! })
+    #expect(try StoreJSONDecoder().decode([ChangeStamp].self, from: Data(#"["01a21b91152b0002.a460701e4ae294dc5773f7b76368c8f4.000000000006"]"#.utf8)) == [
+      ChangeStamp(hlc: 0x01a2_1b91_152b_0002, device: DeviceID("a460701e4ae294dc5773f7b76368c8f4")!, sequence: 6)
+    ])
+    for wrong in ["01a21b91152b0002.a460701e4ae294dc5773f7b76368c8f4.00000000006", "01a21b91152b0002.a460701e4ae294dc5773f7b76368c8f4.0000000000x6",
+      "01A21b91152b0002.a460701e4ae294dc5773f7b76368c8f4.000000000006", "01a21b91152b0002-a460701e4ae294dc5773f7b76368c8f4.000000000006",
+      "01a21b91152b0002.a460701e4ae294dc5773f7b76368c8fg.000000000006", "ffffffffffffffff.a460701e4ae294dc5773f7b76368c8f4.000000000006", ""]
+    {
+      #expect(ChangeStamp(wrong) == nil, "\(wrong)")
+    }
+  }
+
   /// The fixed-width texts a commit writes into its names and stamps: 16 hex digits of a
   /// clock or a checksum, 12 decimal digits of a sequence.
   @Test func fixedWidthTextsArePaddedDigits() {

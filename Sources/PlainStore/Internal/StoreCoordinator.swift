@@ -609,7 +609,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       return
     }
     for index in entry.changes.indices {
-      recent.note(ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id), at: written)
+      recent.note(ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id), groups: entry.changes[index].groups, at: written)
     }
     for (entity, ids) in entry.writtenUnchanged ?? [:] {
       for id in ids { recent.note(ObjectKey(entity: entity, id: id), at: written) }

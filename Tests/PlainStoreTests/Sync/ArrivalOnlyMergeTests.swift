@@ -102,9 +102,9 @@ import Testing
 
     func syncFolder(_ device: Int) -> URL { scratch.url.appendingPathComponent("sync-\(device)") }
 
-    func open(_ device: Int) throws -> StoreContainer {
+    func open(_ device: Int, clock: @escaping @Sendable () -> Date = Sample.fixedClock) throws -> StoreContainer {
       let options = StoreOptions(
-        author: "device \(device)", clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: syncFolder(device),
+        author: "device \(device)", clock: clock, watchesOtherProcesses: false, syncFolder: syncFolder(device),
         deviceID: Self.deviceID(device))
       return try StoreContainer.file(at: scratch.url.appendingPathComponent("\(device).store"), schema: TestSchema.v1, options: options)
     }
@@ -192,6 +192,68 @@ import Testing
     #expect(try rebuild.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 1)
   }
 
+  /// The other parent's edit of one field, made before this phone edited another field of the
+  /// same object and arriving after it: each field goes to its last writer, so the edit is folded
+  /// onto the object alone — as a rebuild folds it. Each commit's field groups are in its log
+  /// record, from which every process of the phone keeps ``RecentWrites``.
+  @Test func anOlderEditOfAnotherFieldOfAnObjectThisDeviceEditedIsFoldedAlone() throws {
+    let (devices, reader) = try editOneEventOnTwoDevices { event in event.amount = 90 }
+    defer { devices.scratch.remove() }
+    #expect(reader.statistics.arrivalOnlyMerges == 1)
+    #expect(reader.statistics.fullFolds == 1, "only the first merge, of a phone joining")
+    let event = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Event>()).first)
+    #expect(event.title == "bottle" && event.amount == 90)
+    #expect(try rebuiltEvents(devices) == [event])
+  }
+
+  /// Its edit of the same field, arriving after this phone's later one: which write is the
+  /// field's last is not known to the cache, so every file is folded, and this phone's stays.
+  @Test func anOlderEditOfAFieldThisDeviceEditedSinceTakesTheWholeFoldAndLoses() throws {
+    let (devices, reader) = try editOneEventOnTwoDevices { event in event.title = "cup" }
+    defer { devices.scratch.remove() }
+    #expect(reader.statistics.arrivalOnlyMerges == 0)
+    #expect(reader.statistics.fullFolds == 2)
+    let event = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Event>()).first)
+    #expect(event.title == "cup" && event.amount == nil)
+    #expect(try rebuiltEvents(devices) == [event])
+  }
+
+  /// Device 2 logs an event, which device 1 merges; device 2 retitles it ("bottle"); device 1,
+  /// whose clock is a minute ahead, then makes its own `edit` of the event; only then does
+  /// device 2's change reach device 1, which merges it. Returns device 1's container.
+  func editOneEventOnTwoDevices(_ edit: (inout Event) -> Void) throws -> (Devices, StoreContainer) {
+    let devices = try Devices()
+    let reader = try devices.open(1, clock: { Sample.epoch.addingTimeInterval(60) })
+    let writer = try devices.open(2)
+    let context = writer.newBackgroundContext()
+    context.insert(Event(uuid: Sample.id(1), ownerID: nil, at: Sample.epoch, title: "feed", amount: nil))
+    try context.save()
+    try devices.deliver(from: 2, to: 1)
+    try reader.sync()
+    var event = try #require(try context.fetch(FetchDescriptor<Event>()).first)
+    event.title = "bottle"
+    context.update(event)
+    try context.save()
+    let readerContext = reader.newBackgroundContext()
+    var own = try #require(try readerContext.fetch(FetchDescriptor<Event>()).first)
+    edit(&own)
+    readerContext.update(own)
+    try readerContext.save()
+    try devices.deliver(from: 2, to: 1)
+    try reader.sync()
+    return (devices, reader)
+  }
+
+  /// Device 1's events as a cache rebuilt from its files shows them.
+  func rebuiltEvents(_ devices: Devices) throws -> [Event] {
+    let rebuilt = devices.scratch.url.appendingPathComponent("rebuilt.store")
+    try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: devices.scratch.url.appendingPathComponent("1.store/store.json"), to: rebuilt.appendingPathComponent("store.json"))
+    let options = StoreOptions(
+      author: "rebuild", clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: devices.syncFolder(1), deviceID: Devices.deviceID(1))
+    return try StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: options).newBackgroundContext().fetch(FetchDescriptor<Event>())
+  }
+
   @Test func pastItsLimitTheRecordOfWritesForgetsItsOlderHalfButNeverSaysAWriteCameEarlier() throws {
     var recent = RecentWrites(horizon: 10)
     let count = RecentWrites.limit + 1
@@ -204,6 +266,32 @@ import Testing
     #expect(!recent.isSettled(before: UInt64(10 + count)))
     let encoded = try StoreCoding.makeEncoder().encode(recent)
     #expect(try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(RecentWrites.self, from: encoded) == recent)
+  }
+
+  /// A write of some groups dates those groups only; a write of every group dates them all; a
+  /// group never listed was last written at the horizon at the latest. Kept through the
+  /// manifest, and read from a manifest written before groups were kept as writes of every group.
+  @Test func theRecordOfWritesDatesEachGroupByItsNewestWrite() throws {
+    var recent = RecentWrites(horizon: 10)
+    let (ava, mia) = (ObjectKey(entity: "Event", id: Sample.id(1)), ObjectKey(entity: "Event", id: Sample.id(2)))
+    recent.note(ava, groups: ["title"], at: 20)
+    recent.note(ava, groups: ["amount", "title"], at: 15)
+    recent.note(mia, at: 12)
+    recent.note(mia, groups: ["title"], at: 18)
+    recent.note(ava, groups: [], at: 9)  // at or before the horizon: known already
+    #expect(recent.newestWrite(of: ava, groups: ["title"]) == 20)
+    #expect(recent.newestWrite(of: ava, groups: ["amount"]) == 15)
+    #expect(recent.newestWrite(of: ava, groups: ["ownerID"]) == 10)
+    #expect(recent.newestWrite(of: ava) == 20)
+    #expect(recent.newestWrite(of: mia, groups: ["amount"]) == 12)
+    #expect(recent.newestWrite(of: mia, groups: ["amount", "title"]) == 18)
+    let decoder = StoreCoding.makeDecoder(schema: TestSchema.v1)
+    let encoded = try StoreCoding.makeEncoder().encode(recent)
+    #expect(try decoder.decode(RecentWrites.self, from: encoded) == recent)
+    let before = Data(#"{"horizon":10,"objects":{"Event":{"00000000-0000-4000-8000-000000000001":20}},"reshaped":0}"#.utf8)
+    let old = try decoder.decode(RecentWrites.self, from: before)
+    #expect(old.newestWrite(of: ava, groups: ["amount"]) == 20)
+    #expect(try StoreCoding.makeEncoder().encode(old) == before, "a record without groups is written as before")
   }
 
   /// The segment files' id filters are a hint kept beside the manifest: damaged or lost, they

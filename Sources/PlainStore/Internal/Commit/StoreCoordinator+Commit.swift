@@ -173,6 +173,7 @@ extension StoreCoordinator {
       case .update:
         let value = entry.changes[index].value
         let groups = try changedGroups(from: originals(ObjectKey(entity: entity, id: id)), to: value, mergeSchema.entities[entity])
+        entry.changes[index].groups = groups
         var object = ObjectChange(entity: entity, id: id, kind: .upsert, value: value, groups: groups)
         object.encodedValue = entry.changes[index].encoded
         return object

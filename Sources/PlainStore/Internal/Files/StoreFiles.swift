@@ -412,8 +412,12 @@ struct LogChange: Codable, JSONRecord {
   /// them: the tables' indexes take them instead of reading the value again. Not part of the
   /// log record.
   var uniqueKeys: [UniqueKey]?
+  /// The field groups an update of a commit sets, as its change file names them (nil: every
+  /// group, as for an insert, a delete, a merge's change, or a record written before groups
+  /// were kept): what ``RecentWrites`` lists it under.
+  var groups: [String]?
 
-  enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, value }
+  enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, groups, value }
 
   init(entity: String, id: UUID, kind: Kind, segment: String, from: String?, value: (any Entity)?) {
     self.entity = entity
@@ -431,6 +435,7 @@ struct LogChange: Codable, JSONRecord {
     kind = try container.decode(Kind.self, forKey: .kind)
     segment = try container.decode(String.self, forKey: .segment)
     from = try container.decodeIfPresent(String.self, forKey: .from)
+    groups = try container.decodeIfPresent([String].self, forKey: .groups)
     for name in [segment] + (from.map { [$0] } ?? []) where !SegmentKey.isValid(name) {
       throw DecodingError.dataCorruptedError(
         forKey: .segment, in: container, debugDescription: "'\(name)' is not a segment name (all or YYYY-MM)")
@@ -458,6 +463,7 @@ struct LogChange: Codable, JSONRecord {
   func encodeMembers(_ members: inout some JSONRecordMembers) throws {
     try members.encode(entity, forKey: "entity")
     if let from { try members.encode(from, forKey: "from") }
+    if let groups { try members.encode(groups, forKey: "groups") }
     try members.encode(id, forKey: "id")
     try members.encode(kind.rawValue, forKey: "kind")
     try members.encode(segment, forKey: "segment")

@@ -16,14 +16,20 @@ enum JSONDateScanner {
     let unix = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     let whole = Double(unix - ISO8601.referenceOffset)
     if raw.count == 20 { return Date(timeIntervalSinceReferenceDate: whole) }
-    // A fraction: `.` and 1 to 15 digits, read exactly as Double("0.<digits>") reads them.
+    // A fraction: `.` and digits, read exactly as Double("0.<digits>") reads them.
     let digitCount = raw.count - 21
-    guard raw[19] == UInt8(ascii: "."), digitCount >= 1, digitCount <= 15 else { return nil }
+    guard raw[19] == UInt8(ascii: "."), digitCount >= 1 else { return nil }
     var mantissa: UInt64 = 0
     for index in 20..<raw.count - 1 {
       let digit = raw[index] &- UInt8(ascii: "0")
       guard digit < 10 else { return nil }
-      mantissa = mantissa * 10 + UInt64(digit)
+      if digitCount <= 15 { mantissa = mantissa * 10 + UInt64(digit) }
+    }
+    guard digitCount <= 15 else {
+      // Past 15 digits the mantissa is no longer exact as a Double: the parse of the text itself.
+      // A clock's full-precision time (a log entry's, a change file's) has 16 or 17.
+      guard let fraction = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: raw[20..<raw.count - 1]), as: UTF8.self)) else { return nil }
+      return Date(timeIntervalSinceReferenceDate: whole + fraction)
     }
     // Both exact, so the division rounds once, as a correctly rounded parse does.
     let fraction = Double(mantissa) / powersOfTen[digitCount]

@@ -1,20 +1,29 @@
 import Foundation
 
-/// When the objects the cache shows were last written, as far as a merge of arrivals alone needs
-/// to know: an arrived change may be folded onto an object by itself only when it comes after
-/// every write the object has had (each of its groups goes to the last writer), and only when no
-/// delete or unique-key change came after it (which objects held one key at one moment, and so
-/// became one, depends on them: `MergedState.aliases()`).
+/// When the objects the cache shows were last written, group by group, as far as a merge of
+/// arrivals alone needs to know: an arrived write may be folded onto an object by itself only
+/// when it comes after every write of the groups it sets (each group goes to its last writer),
+/// and only when no delete or unique-key change came after it (which objects held one key at
+/// one moment, and so became one, depends on them: `MergedState.aliases()`). So the other
+/// parent's edit of a feed's memo, made before this phone set the feed's end, still merges by
+/// itself: the end's group is not one it sets.
 ///
-/// Every write is known to be at or before `horizon`, except those listed per object; `reshaped`
-/// is the newest delete or key change after it. A merge that folded every file moves the horizon
-/// to the newest change folded and forgets the list; commits and merges of arrivals add to it;
-/// past `limit` objects the horizon moves up to forget the older half. A cache written before
-/// this was kept starts at its newest change folded: an arrival must then come after everything.
+/// Every write is known to be at or before `horizon`, except those listed per object and group
+/// (`allGroups` for a write that set every group: an insert, a delete, a merge's); `reshaped` is
+/// the newest delete or key change after it. A listed time may be later than the write (a merge
+/// lists its changes at its newest file's), never earlier. A merge that folded every file moves
+/// the horizon to the newest change folded and forgets the list; commits and merges of arrivals
+/// add to it; past `limit` objects the horizon moves up to forget the older half. A cache
+/// written before this was kept starts at its newest change folded: an arrival must then come
+/// after everything.
 struct RecentWrites: Codable, Equatable, Sendable {
   private(set) var horizon: UInt64
   private(set) var reshaped: UInt64 = 0
-  private(set) var objects: [ObjectKey: UInt64] = [:]
+  /// Per object, the newest write of each group listed (`allGroups`: of every group).
+  private(set) var objects: [ObjectKey: [String: UInt64]] = [:]
+
+  /// The name that stands for every group of an object: no group of an entity has it.
+  static let allGroups = "*"
 
   init(horizon: UInt64) { self.horizon = horizon }
 
@@ -22,20 +31,29 @@ struct RecentWrites: Codable, Equatable, Sendable {
   /// parses, and weeks of a family's entries.
   static let limit = 512
 
-  /// The newest write `key` may have had.
-  func newestWrite(of key: ObjectKey) -> UInt64 { objects[key] ?? horizon }
+  /// The newest write `key` may have had, of `groups` (nil: of any group).
+  func newestWrite(of key: ObjectKey, groups: [String]? = nil) -> UInt64 {
+    guard let written = objects[key] else { return horizon }
+    guard let groups else { return written.values.max()! }
+    return groups.reduce(written[Self.allGroups] ?? horizon) { max($0, written[$1] ?? horizon) }
+  }
 
   /// Whether a change stamped `hlc` comes after every delete and key change the cache holds,
   /// and after every write not listed.
   func isSettled(before hlc: UInt64) -> Bool { hlc > max(horizon, reshaped) }
 
-  /// Records one write, at `hlc`, of `key`.
-  mutating func note(_ key: ObjectKey, at hlc: UInt64) {
+  /// Records one write, at `hlc`, of `key`'s `groups` (nil or none named: of every group).
+  mutating func note(_ key: ObjectKey, groups: [String]? = nil, at hlc: UInt64) {
     guard hlc > horizon else { return }
-    objects[key] = max(objects[key] ?? 0, hlc)
+    for group in groups.flatMap({ $0.isEmpty ? nil : $0 }) ?? [Self.allGroups] {
+      objects[key, default: [:]][group] = max(objects[key]?[group] ?? 0, hlc)
+    }
     if objects.count > Self.limit {
-      horizon = objects.values.sorted()[objects.count / 2]
-      objects = objects.filter { $0.value > horizon }
+      horizon = objects.values.map { $0.values.max()! }.sorted()[objects.count / 2]
+      objects = objects.compactMapValues { written in
+        let kept = written.filter { $0.value > horizon }
+        return kept.isEmpty ? nil : kept
+      }
     }
   }
 
@@ -56,21 +74,28 @@ struct RecentWrites: Codable, Equatable, Sendable {
     return groups.contains { entity.keyGroups.contains($0) }
   }
 
-  // {"horizon": N, "reshaped": N, "objects": {"<entity>": {"<id>": N, …}}}: keys sorted by the
-  // encoder, deterministic.
-  private enum CodingKeys: String, CodingKey { case horizon, reshaped, objects }
+  // {"horizon": N, "reshaped": N, "objects": {"<entity>": {"<id>": N, …}},
+  //  "groups": {"<entity>": {"<id>": {"<group>": N, …}, …}}}: "objects" holds each object's
+  // newest write, as caches before groups were kept wrote it (read alone, a write of every
+  // group); "groups" each object's groups, for an object whose writes are not all of every
+  // group. Keys sorted by the encoder, deterministic.
+  private enum CodingKeys: String, CodingKey { case horizon, reshaped, objects, groups }
 
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     horizon = try container.decode(UInt64.self, forKey: .horizon)
     reshaped = try container.decode(UInt64.self, forKey: .reshaped)
-    for (entity, ids) in try container.decode([String: [String: UInt64]].self, forKey: .objects) {
-      for (text, hlc) in ids {
-        guard let id = UUID(uuidString: text) else {
-          throw DecodingError.dataCorruptedError(forKey: .objects, in: container, debugDescription: "'\(text)' is not an id")
-        }
-        objects[ObjectKey(entity: entity, id: id)] = hlc
+    func key(_ entity: String, _ text: String, _ codingKey: CodingKeys) throws -> ObjectKey {
+      guard let id = UUID(uuidString: text) else {
+        throw DecodingError.dataCorruptedError(forKey: codingKey, in: container, debugDescription: "'\(text)' is not an id")
       }
+      return ObjectKey(entity: entity, id: id)
+    }
+    for (entity, ids) in try container.decode([String: [String: UInt64]].self, forKey: .objects) {
+      for (text, hlc) in ids { objects[try key(entity, text, .objects)] = [Self.allGroups: hlc] }
+    }
+    for (entity, ids) in try container.decodeIfPresent([String: [String: [String: UInt64]]].self, forKey: .groups) ?? [:] {
+      for (text, groups) in ids where !groups.isEmpty { objects[try key(entity, text, .groups)] = groups }
     }
   }
 
@@ -78,8 +103,13 @@ struct RecentWrites: Codable, Equatable, Sendable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(horizon, forKey: .horizon)
     try container.encode(reshaped, forKey: .reshaped)
-    var byEntity: [String: [String: UInt64]] = [:]
-    for (key, hlc) in objects { byEntity[key.entity, default: [:]][key.id.uuidString] = hlc }
-    try container.encode(byEntity, forKey: .objects)
+    var newest: [String: [String: UInt64]] = [:]
+    var groups: [String: [String: [String: UInt64]]] = [:]
+    for (key, written) in objects {
+      newest[key.entity, default: [:]][key.id.uuidString] = written.values.max()!
+      if written.count != 1 || written[Self.allGroups] == nil { groups[key.entity, default: [:]][key.id.uuidString] = written }
+    }
+    try container.encode(newest, forKey: .objects)
+    if !groups.isEmpty { try container.encode(groups, forKey: .groups) }
   }
 }

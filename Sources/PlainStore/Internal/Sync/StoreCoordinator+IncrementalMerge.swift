@@ -52,17 +52,20 @@ extension StoreCoordinator {
     for file in scan.files {
       for object in file.objects {
         let key = ObjectKey(entity: object.entity, id: object.id)
-        guard touched[key] == nil else { continue }
-        guard !retired.contains(key), let table = state.tables[key.entity] else { return .needsFullFold }
-        let hint = object.fields.flatMap { Self.segmentHint(table, $0) }
-        let located = try locate(table, key.id, hint: hint, &state)
-        // An object this device wrote after the arrival: its groups' last writers are not known here.
-        if located != nil, state.recent.newestWrite(of: key) >= oldest { return .needsFullFold }
-        touched[key] = .some(located)
+        if touched[key] == nil {
+          guard !retired.contains(key), let table = state.tables[key.entity] else { return .needsFullFold }
+          let hint = object.fields.flatMap { Self.segmentHint(table, $0) }
+          touched[key] = .some(try locate(table, key.id, hint: hint, &state))
+        }
+        // A group the cache's object had written after this write: which write is its last is
+        // not known here. Groups written after it that it does not set keep the cache's values.
+        if touched[key]! != nil, state.recent.newestWrite(of: key, groups: object.kind == .upsert ? object.groups : nil) >= file.hlc {
+          return .needsFullFold
+        }
       }
     }
     var fold = MergedState(schema: mergeSchema)
-    // Before every arrived write, after every write of the touched objects.
+    // Before every arrived write, after every write of the groups they set.
     let before = ChangeStamp(hlc: oldest - 1, device: scan.files[0].device, sequence: 0)
     var seeds: [ObjectKey: [String: RawJSON]] = [:]
     for (key, current) in touched {
