@@ -6,7 +6,8 @@ import PlainStore
 /// into a fresh phone's sync folder. Prints one JSON line: the phone's first open (the join: it
 /// merges every file), then the dashboard opened on the phone beside the same on the writer, and
 /// one arrival: the writer's local commit of one feed beside the phone's merge of its file, and
-/// the merge of an arrival written before the phone's own latest change —
+/// the merge of an arrival written before the phone's own latest change, and of one written
+/// before the phone's own edit of another field of the same feed —
 /// measured in this process, on open stores, and again each in a process of its own
 /// (`JoinStep`), for the peak RSS of each step beside that of an open that does nothing.
 @MainActor
@@ -51,6 +52,14 @@ struct JoinBench {
     try phoneContext.save()
     try carry(from: writer, to: phone)
     let interleavedMerge = try Timing.milliseconds { _ = try reading.sync() }
+    // Crossed edits of one feed: the writer notes its memo, the phone then sets its end before
+    // the memo's file arrives, then merges it (other fields than its own edit's: folded alone).
+    _ = try context.edit(FeedSession.self, id: later.uuid) { $0.memoText = "#crossed" }
+    try context.save()
+    _ = try phoneContext.edit(FeedSession.self, id: later.uuid) { $0.endTime = BenchHistory.now.addingTimeInterval(12_000) }
+    try phoneContext.save()
+    try carry(from: writer, to: phone)
+    let crossedMerge = try Timing.milliseconds { _ = try reading.sync() }
     // Each step again in a process of its own: a second phone joins, the writer logs a feed,
     // the first phone merges it.
     let secondPhone = folder.appendingPathComponent("second-phone")
@@ -68,6 +77,7 @@ struct JoinBench {
       ("local_commit_ms", BenchNumber.json(commit)),
       ("one_arrival_merge_ms", BenchNumber.json(merge)),
       ("interleaved_arrival_merge_ms", BenchNumber.json(interleavedMerge)),
+      ("crossed_edit_merge_ms", BenchNumber.json(crossedMerge)),
       ("process_join_ms", BenchNumber.json(joinStep.ms)),
       ("process_join_rss_mb", BenchNumber.json(joinStep.rss)),
       ("process_open_rss_mb", BenchNumber.json(openStep.rss)),

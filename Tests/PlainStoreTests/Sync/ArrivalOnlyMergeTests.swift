@@ -102,11 +102,21 @@ import Testing
 
     func syncFolder(_ device: Int) -> URL { scratch.url.appendingPathComponent("sync-\(device)") }
 
-    func open(_ device: Int, clock: @escaping @Sendable () -> Date = Sample.fixedClock) throws -> StoreContainer {
+    func open(_ device: Int, schema: Schema = TestSchema.v1, clock: @escaping @Sendable () -> Date = Sample.fixedClock) throws -> StoreContainer {
       let options = StoreOptions(
         author: "device \(device)", clock: clock, watchesOtherProcesses: false, syncFolder: syncFolder(device),
         deviceID: Self.deviceID(device))
-      return try StoreContainer.file(at: scratch.url.appendingPathComponent("\(device).store"), schema: TestSchema.v1, options: options)
+      return try StoreContainer.file(at: scratch.url.appendingPathComponent("\(device).store"), schema: schema, options: options)
+    }
+
+    /// Device 1's objects as a cache rebuilt from its files shows them.
+    func rebuilt<E: Entity>(_ type: E.Type, schema: Schema = TestSchema.v1) throws -> [E] {
+      let rebuilt = scratch.url.appendingPathComponent("rebuilt.store")
+      try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: scratch.url.appendingPathComponent("1.store/store.json"), to: rebuilt.appendingPathComponent("store.json"))
+      let options = StoreOptions(
+        author: "rebuild", clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: syncFolder(1), deviceID: Self.deviceID(1))
+      return try StoreContainer.file(at: rebuilt, schema: schema, options: options).newBackgroundContext().fetch(FetchDescriptor<E>())
     }
 
     static func deviceID(_ device: Int) -> String { String(format: "%032x", device) }
@@ -203,7 +213,7 @@ import Testing
     #expect(reader.statistics.fullFolds == 1, "only the first merge, of a phone joining")
     let event = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Event>()).first)
     #expect(event.title == "bottle" && event.amount == 90)
-    #expect(try rebuiltEvents(devices) == [event])
+    #expect(try devices.rebuilt(Event.self) == [event])
   }
 
   /// Its edit of the same field, arriving after this phone's later one: which write is the
@@ -215,7 +225,7 @@ import Testing
     #expect(reader.statistics.fullFolds == 2)
     let event = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Event>()).first)
     #expect(event.title == "cup" && event.amount == nil)
-    #expect(try rebuiltEvents(devices) == [event])
+    #expect(try devices.rebuilt(Event.self) == [event])
   }
 
   /// Device 2 logs an event, which device 1 merges; device 2 retitles it ("bottle"); device 1,
@@ -244,14 +254,42 @@ import Testing
     return (devices, reader)
   }
 
-  /// Device 1's events as a cache rebuilt from its files shows them.
-  func rebuiltEvents(_ devices: Devices) throws -> [Event] {
-    let rebuilt = devices.scratch.url.appendingPathComponent("rebuilt.store")
-    try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: devices.scratch.url.appendingPathComponent("1.store/store.json"), to: rebuilt.appendingPathComponent("store.json"))
-    let options = StoreOptions(
-      author: "rebuild", clock: Sample.fixedClock, watchesOtherProcesses: false, syncFolder: devices.syncFolder(1), deviceID: Devices.deviceID(1))
-    return try StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: options).newBackgroundContext().fetch(FetchDescriptor<Event>())
+  /// A nap: its start is its key, and shares a field group with its end, as a feed's does.
+  struct Nap: Entity, Hashable {
+    static let entityName = "Nap"
+    var id: UUID
+    var start: Date
+    var end: Date?
+    var memo: String?
+
+    static let schema = Schema(version: 1, [EntitySchema(Nap.self, unique: [[\.start]], fieldGroups: [[\.start, \.end]])])
+  }
+
+  /// Setting the end writes the start's group, but the nap holds its key as before: no key
+  /// change, so an older edit of its memo still merges alone — finishing a feed on one phone
+  /// and noting its memo on the other is the family's most common crossing.
+  @Test func anEndSetWithTheStartKeptChangesNoKeyAndAnOlderMemoStillMergesAlone() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let reader = try devices.open(1, schema: Nap.schema, clock: { Sample.epoch.addingTimeInterval(60) })
+    let writer = try devices.open(2, schema: Nap.schema)
+    let context = writer.newBackgroundContext()
+    context.insert(Nap(id: Sample.id(1), start: Sample.epoch))
+    try context.save()
+    try devices.deliver(from: 2, to: 1)
+    try reader.sync()
+    try context.edit(Nap.self, id: Sample.id(1)) { $0.memo = "cranky" }
+    try context.save()
+    let readerContext = reader.newBackgroundContext()
+    try readerContext.edit(Nap.self, id: Sample.id(1)) { $0.end = Sample.epoch.addingTimeInterval(3_600) }
+    try readerContext.save()
+    try devices.deliver(from: 2, to: 1)
+    try reader.sync()
+    #expect(reader.statistics.arrivalOnlyMerges == 1)
+    #expect(reader.statistics.fullFolds == 1, "only the first merge, of a phone joining")
+    let nap = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Nap>()).first)
+    #expect(nap.memo == "cranky" && nap.end == Sample.epoch.addingTimeInterval(3_600))
+    #expect(try devices.rebuilt(Nap.self, schema: Nap.schema) == [nap])
   }
 
   @Test func pastItsLimitTheRecordOfWritesForgetsItsOlderHalfButNeverSaysAWriteCameEarlier() throws {

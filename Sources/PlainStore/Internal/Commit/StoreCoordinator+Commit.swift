@@ -199,7 +199,13 @@ extension StoreCoordinator {
       schemaVersion: schema.version, objects: objects)
     entry.folded = [change.stamp]
     entry.origin = change.stamp
-    if objects.indices.contains(where: { RecentWrites.reshapes(objects[$0], existed: entry.changes[$0].kind == .update, mergeSchema) }) {
+    if try objects.indices.contains(where: { index in
+      let key = ObjectKey(entity: objects[index].entity, id: objects[index].id)
+      let values = try originals(key).flatMap { before in
+        try entry.changes[index].value.map { (before, $0, try state.table(key.entity).schema) }
+      }
+      return RecentWrites.reshapes(objects[index], existed: entry.changes[index].kind == .update, mergeSchema, values: values)
+    }) {
       entry.reshapes = true
     }
     let name = change.fileName

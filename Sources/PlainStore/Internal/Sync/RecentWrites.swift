@@ -65,13 +65,17 @@ struct RecentWrites: Codable, Equatable, Sendable {
   /// Whether a write may change, after the fact, which objects held a unique key at one moment:
   /// a delete (its object held keys until then; its referents' nullified keys change), or an
   /// upsert of an object that `existed` that sets a group holding part of a unique key (an
-  /// upsert naming no groups sets them all).
-  static func reshapes(_ object: ObjectChange, existed: Bool, _ schema: MergeSchema) -> Bool {
+  /// upsert naming no groups sets them all) — unless its `values` before and after (a commit
+  /// knows them) hold the same keys: a feed's end set, its start kept, holds its key as before.
+  static func reshapes(
+    _ object: ObjectChange, existed: Bool, _ schema: MergeSchema, values: (before: any Entity, after: any Entity, EntitySchema)? = nil
+  ) -> Bool {
     if object.kind == .delete { return true }
     guard existed else { return false }
     guard let entity = schema.entities[object.entity] else { return true }
-    guard let groups = object.groups else { return !entity.keyGroups.isEmpty }
-    return groups.contains { entity.keyGroups.contains($0) }
+    guard object.groups?.contains(where: { entity.keyGroups.contains($0) }) ?? !entity.keyGroups.isEmpty else { return false }
+    guard let (before, after, keys) = values else { return true }
+    return keys.uniqueKeys.indices.contains { keys.uniqueKeys[$0](before) != keys.uniqueKeys[$0](after) }
   }
 
   // {"horizon": N, "reshaped": N, "objects": {"<entity>": {"<id>": N, …}},
