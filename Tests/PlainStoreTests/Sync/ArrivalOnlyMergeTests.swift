@@ -254,6 +254,34 @@ import Testing
     return (devices, reader)
   }
 
+  /// This device renames Ava to Zoe after the other device, which had not seen her, added an
+  /// Ava of its own: in the fold the two held one name at one moment and are one for good, so
+  /// the older arrival may not be folded alone onto a cache that shows only a Zoe.
+  @Test func anOlderArrivalBeforeThisDevicesKeyChangeTakesTheWholeFoldAndMeetsTheOldKey() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let reader = try devices.open(1, clock: { Sample.epoch.addingTimeInterval(60) })
+    let (first, second) = (try devices.open(2), try devices.open(3, clock: { Sample.epoch.addingTimeInterval(30) }))
+    let context = first.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Ava"))
+    try context.save()
+    try devices.deliver(from: 2, to: 1)
+    try reader.sync()
+    let other = second.newBackgroundContext()
+    other.insert(Owner(id: Sample.id(2), name: "Ava"))
+    try other.save()
+    let readerContext = reader.newBackgroundContext()
+    try readerContext.edit(Owner.self, id: Sample.id(1)) { $0.name = "Zoe" }
+    try readerContext.save()
+    try devices.deliver(from: 3, to: 1)
+    try reader.sync()
+    #expect(reader.statistics.arrivalOnlyMerges == 0)
+    #expect(reader.statistics.fullFolds == 2)
+    let owners = try reader.newBackgroundContext().fetch(FetchDescriptor<Owner>())
+    #expect(owners.map(\.name) == ["Zoe"], "the two Avas met, and are one Zoe")
+    #expect(try devices.rebuilt(Owner.self) == owners)
+  }
+
   /// A nap: its start is its key, and shares a field group with its end, as a feed's does.
   struct Nap: Entity, Hashable {
     static let entityName = "Nap"
