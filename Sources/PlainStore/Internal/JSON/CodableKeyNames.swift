@@ -12,7 +12,7 @@ enum CodableKeyNames {
   /// Per entity type, the probe values with their JSON, one per bit, or why there are none.
   private static let probes = StoreMutex<[ObjectIdentifier: Result<[ProbeValue], StoreError>]>([:])
 
-  struct ProbeValue: @unchecked Sendable {  // an entity value, read only
+  struct ProbeValue: Sendable {
     let value: any Entity
     let json: [String: RawJSON]
   }
