@@ -160,9 +160,12 @@ import Testing
 
   /// A snapshot stands for every change it covers. When another copy wrote a different change
   /// under a covered name after this copy compacted its own away, a merge (which skips covered
-  /// names) and a rebuild (which reads a device's newest file for its clock) both leave it out:
-  /// before, the rebuild folded it and the cache did not.
-  @Test func aChangeASnapshotCoversIsNeverFoldedEvenWhenAnotherCopyWroteIt() throws {
+  /// names) and a rebuild (which reads a device's newest file for its clock) both leave it out
+  /// here: before, the rebuild folded it and the cache did not. The copy that wrote it, once the
+  /// snapshot reaches it, takes a new id and re-publishes under it what the snapshot covers
+  /// (its own change with the rest), and every store then holds it: before, it was lost on every
+  /// device, the writer's own included.
+  @Test func aChangeAnotherCopyWroteUnderANumberASnapshotCoversIsRepublishedByItsWriter() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
     let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
@@ -181,11 +184,38 @@ import Testing
     }
     #expect(try names(container) == ["Mia", "Noah"])
     #expect(try container.syncStatus()?.devices.map(\.readyToMerge) == [0], "the status agrees that nothing waits")
-    let rebuilt = scratch.url.appendingPathComponent("rebuilt.store")
-    try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
-    for item in ["store.json", "changes"] {
-      try FileManager.default.copyItem(at: original.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
+    func rebuilt(_ store: URL, as name: String) throws -> [String] {
+      let rebuilt = scratch.url.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+      for item in ["store.json", "changes"] {
+        try FileManager.default.copyItem(at: store.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
+      }
+      return try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options))
     }
-    #expect(try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options)) == ["Mia", "Noah"], "a rebuild agrees")
+    #expect(try rebuilt(original, as: "rebuilt.store") == ["Mia", "Noah"], "a rebuild agrees")
+
+    // The original's snapshot reaches the copy, which did not make it: another copy writes
+    // under its id, and the snapshot leaves out the copy's change 2.
+    let snapshot = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: original.appendingPathComponent("changes/\(shared)").path).first { $0.hasPrefix("snapshot") })
+    try FileManager.default.copyItem(
+      at: original.appendingPathComponent("changes/\(shared)/\(snapshot)"), to: copy.appendingPathComponent("changes/\(shared)/\(snapshot)"))
+    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
+    _ = try copyContainer.sync()
+    let id = try Self.deviceID(of: copy)
+    #expect(id != shared, "the copy that found another writer under its id takes a new one")
+    let republished = try FileManager.default.contentsOfDirectory(atPath: copy.appendingPathComponent("changes/\(id)").path).sorted()
+    #expect(republished.filter { $0.hasSuffix(".json") && $0.first?.isNumber == true } == ["000000000001.json", "000000000002.json"],
+      "its changes 1 and 2 are re-published under its new id")
+    #expect(try names(copyContainer) == ["Ava", "Mia", "Noah"], "the copy keeps Ava and takes Noah")
+    #expect(try rebuilt(copy, as: "rebuilt-copy.store") == ["Ava", "Mia", "Noah"], "a rebuild of the copy agrees")
+
+    // The new id's files reach the original.
+    try FileManager.default.copyItem(at: copy.appendingPathComponent("changes/\(id)"), to: original.appendingPathComponent("changes/\(id)"))
+    _ = try container.sync()
+    #expect(try names(container) == ["Ava", "Mia", "Noah"], "Ava reaches the original")
+    #expect(try Self.deviceID(of: original) == shared, "the original saw no other writer: it keeps its id")
+    #expect(try rebuilt(original, as: "rebuilt-again.store") == ["Ava", "Mia", "Noah"], "a rebuild of the original agrees")
   }
+
 }

@@ -125,6 +125,24 @@ struct ChangeFolder: Sendable {
     }
   }
 
+  /// Every distinct change under a device's id up to `covered` (what its snapshots cover),
+  /// conflict copies and the outbox's included, oldest stamp first: what a copy of the store
+  /// re-publishes when it finds another copy writing under its id. One that does not read is
+  /// left out: it was never folded either.
+  func changes(of device: DeviceID, through covered: Int) throws -> [ChangeFile] {
+    let here = transport.list(deviceURL(device).path).arrived.map { (filePath(device, $0), display(device, $0), $0, false) }
+    let waiting = outbox.names(of: device).map { (outbox.filePath(device, $0), outbox.display(device, $0), $0, true) }
+    var found: [ChangeFile] = []
+    for (file, path, name, inOutbox) in here + waiting {
+      guard case .change(let sequence) = ChangeFileName.classify(name).kind, sequence <= covered,
+        case .success(let change) = try read(file, path: path, inOutbox: inOutbox),
+        change.device == device, change.sequence == sequence, !found.contains(change)
+      else { continue }
+      found.append(change)
+    }
+    return found.sorted { $0.stamp < $1.stamp }
+  }
+
   /// Like ``create(_:)``, for callers (tests) that know the name is free.
   func write(_ change: ChangeFile) throws {
     guard try create(change) else {

@@ -100,7 +100,7 @@ extension StoreCoordinator {
     state.awaitingUpdate = awaitingUpdate(scan, files)
     scan.files.removeAll { $0.schemaVersion > schema.version }
     let newlyDivergent = scan.divergent.subtracting(state.folded.divergent)
-    let arrived = scan.files.filter {
+    var arrived = scan.files.filter {
       !state.folded.contains(device: $0.device, sequence: $0.sequence) || newlyDivergent.contains($0.stamp)
     }
     let arrivedCoverage = scan.coverage(notIn: state.folded)
@@ -110,10 +110,15 @@ extension StoreCoordinator {
     guard always || !arrived.isEmpty || !newlyDivergent.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
     if let device = state.device,
       newlyDivergent.contains(where: { $0.device == device })
-        || (!always && !state.folded.isEmpty && isAnotherCopys(arrived, device: device, state, files))
+        || (!always && !state.folded.isEmpty
+          && (isAnotherCopys(arrived, device: device, state, files) || arrivedSnapshots.contains { $0.device == device }))
     {
-      // Another copy of the store writes under this id: this one takes a new id.
-      _ = try mintDevice(&state, files)
+      // Another copy of the store writes under this id (a snapshot of it this copy did not make
+      // says so too): this one takes a new id, and re-publishes under it what that copy's
+      // snapshot may have left out.
+      let republished = try takeNewDeviceID(leaving: device, covered: scan.covered[device] ?? 0, &state, files)
+      scan.files = (scan.files + republished).sorted { $0.stamp < $1.stamp }
+      arrived += republished
     }
     state.crashedCommits = []
     state.mergeWarnings = []
