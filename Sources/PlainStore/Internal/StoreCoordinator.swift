@@ -593,6 +593,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     for stamp in entry.foldedDivergent ?? [] {
       folded.insert(divergent: stamp)
     }
+    for stamp in entry.foldedDivergentSnapshots ?? [] {
+      folded.insert(divergentSnapshot: stamp)
+    }
     for stamp in entry.foldedThrough ?? [] {
       folded.insert(device: stamp.device, through: stamp.sequence, hlc: stamp.hlc)
       clock.observe(stamp.hlc)

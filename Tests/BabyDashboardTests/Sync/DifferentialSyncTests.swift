@@ -4,16 +4,16 @@ import PlainStore
 import Testing
 
 /// The judge of the store: seeded runs of two and three devices (a store copied onto a new
-/// device adds one, up to four), each a real file container,
-/// doing random operations (babies added with shared names, renamed, removed; feeds and diapers
-/// logged, edited with values set and cleared, moved onto another feed's start, deleted; change
-/// compaction; a lost `local/`; a copied store — one device's whole app group copied onto a new
-/// device or over another, as a restored backup or a cloned phone, after which both copies write
-/// under the same device id until they notice), with their change files carried between them by
-/// a fake engine (``DifferentialEngine``) at random moments, in random order, partly, twice and
-/// as conflict copies, of the same bytes or of another version written under the same name. In
-/// one seed of ten, the second device's feed edits, deletes, merges and compactions are
-/// `babydash` processes.
+/// device adds one, up to four), each a real file container, doing random operations (babies
+/// added with shared names, renamed, removed; feeds and diapers logged, edited with values set
+/// and cleared, moved onto another feed's start, moved off a key another device has just logged
+/// a feed at, unseen, deleted; change compaction; a lost `local/`; a copied store — one device's
+/// whole app group copied onto a new device or over another, as a restored backup or a cloned
+/// phone, after which both copies write under the same device id until they notice), with their
+/// change files carried between them by a fake engine (``DifferentialEngine``) at random moments,
+/// in random order, partly, twice and as conflict copies, of the same bytes or of another version
+/// written under the same name. In one seed of ten, the second device's feed edits, deletes,
+/// merges and compactions are `babydash` processes.
 ///
 /// After every step, the acting device's cache (and a copy's) equals a rebuild from its files (a
 /// copy of its store without `local/`); after everything is exchanged, every device holds the
@@ -273,6 +273,8 @@ struct DifferentialRun {
       return
     case 89..<92:
       return try copyStore(from: index)
+    case 92..<95 where !feeds.isEmpty:
+      return try crossKeys(on: index, feeds)
     default:
       log.append("device\(index) syncs" + (devices[index].viaBabydash ? ", with babydash" : ""))
       if devices[index].viaBabydash { return try babydash(index, ["sync", "now"]) }
@@ -284,6 +286,39 @@ struct DifferentialRun {
   }
 
   func short(_ id: UUID) -> String { String(id.uuidString.suffix(4)) }
+
+  /// Another device, having merged all it holds but not this one's latest, logs a feed at the
+  /// unique key of one of this device's `feeds` (one whose baby it knows); then this device
+  /// moves that feed's start. When the other feed arrives here it is older than the move: it
+  /// met the feed on the old key, and the fold merges the two before the move — what an arrival
+  /// folded alone onto this cache, where the key is already left, would miss.
+  mutating func crossKeys(on index: Int, _ feeds: [FeedSession]) throws {
+    let others = devices.indices.filter { $0 != index }
+    let other = others[random.next(below: others.count)]
+    devices[other].clock.set(now - Double(1 + random.next(below: 30)))
+    _ = try devices[other].container.sync()
+    try checkCacheIsTheFold(other)
+    let theirContext = devices[other].container.newBackgroundContext(author: "device\(other)")
+    let known = Set(try theirContext.fetch(FetchDescriptor<BabyProfile>()).map(\.id))
+    let candidates = feeds.filter { $0.profileID.map(known.contains) ?? true }
+    guard !candidates.isEmpty else { return log.append("device\(other) knows none of device\(index)'s feeds' babies: no keys crossed") }
+    let feed = candidates[random.next(below: candidates.count)]
+    let theirs = FeedSession(
+      uuid: freshID(), profileID: feed.profileID, startTime: feed.startTime, endTime: nil, amountValue: 70, amountUnitSymbol: "mL",
+      memoText: "#crossed")
+    theirContext.insert(theirs)
+    log.append("device\(other) logs feed \(short(theirs.uuid)) at feed \(short(feed.uuid))'s key, unaware of device\(index)'s latest")
+    _ = try theirContext.save()
+    try checkCacheIsTheFold(other)
+    var moved = feed
+    let elsewhere = starts.filter { $0 != feed.startTime }
+    moved.startTime = elsewhere[random.next(below: elsewhere.count)]
+    moved.endTime = nil
+    let context = devices[index].container.newBackgroundContext(author: "device\(index)")
+    context.update(moved, from: feed)
+    log.append("device\(index) edits feed \(short(feed.uuid)): start moved to \(Int(moved.startTime.timeIntervalSince1970) % 10_000)")
+    _ = try context.save()
+  }
 
   /// The built `babydash`, beside the tests in the build products folder.
   static let babydashExecutable: URL = {
@@ -332,6 +367,19 @@ struct DifferentialRun {
     devices[target].clock.set(devices[source].clock.now)
     engine.copied(from: source, onto: target)
     try checkCacheIsTheFold(target)
+    // In one copy of three, both copies log a diaper and compact before either hears of the
+    // other: two snapshots of one number under the shared id, each holding a change the other
+    // does not.
+    guard random.next(below: 3) == 0 else { return }
+    for index in [source, target] {
+      let context = devices[index].container.newBackgroundContext(author: "device\(index)")
+      let diaper = DiaperChange(uuid: freshID(), profileID: nil, timestamp: starts[random.next(below: starts.count)], type: .pee)
+      context.insert(diaper)
+      _ = try context.save()
+      _ = try devices[index].container.compactChanges()
+      log.append("device\(index) logs diaper \(short(diaper.uuid)) and compacts its changes")
+      try checkCacheIsTheFold(index)
+    }
   }
 
   /// One exchange of the fake engine; `partly`, a random part of it. Returns whether any

@@ -218,4 +218,50 @@ import Testing
     #expect(try rebuilt(original, as: "rebuilt-again.store") == ["Ava", "Mia", "Noah"], "a rebuild of the original agrees")
   }
 
+  /// Both copies compact before either has seen the other's snapshot: each writes snapshot 1
+  /// under the shared id, over changes the other's does not hold, and deletes its change files.
+  /// The engine keeps one snapshot under the name and the other beside it as a conflict copy,
+  /// on every device alike. Both snapshots count, and each copy's own change survives on both.
+  @Test func twoCopiesThatBothCompactedKeepBothSnapshots() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    _ = try #require(try container.compactChanges())
+    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
+    let copyContext = copyContainer.newBackgroundContext()
+    copyContext.insert(Owner(id: Sample.id(3), name: "Ava"))
+    try copyContext.save()
+    _ = try #require(try copyContainer.compactChanges())
+    let snapshot = "changes/\(shared)/snapshot-000000000001.json"
+    let conflictCopy = "changes/\(shared)/snapshot-000000000001.sync-conflict-20261123-101010-ABCDEFG.json"
+    // The original's snapshot won the name; the copy's own went beside it, on both sides.
+    try FileManager.default.copyItem(at: copy.appendingPathComponent(snapshot), to: original.appendingPathComponent(conflictCopy))
+    try FileManager.default.moveItem(at: copy.appendingPathComponent(snapshot), to: copy.appendingPathComponent(conflictCopy))
+    try FileManager.default.copyItem(at: original.appendingPathComponent(snapshot), to: copy.appendingPathComponent(snapshot))
+
+    let names = { (container: StoreContainer) in
+      try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+    }
+    func rebuilt(_ store: URL, as name: String) throws -> [String] {
+      let rebuilt = scratch.url.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+      for item in ["store.json", "changes"] {
+        try FileManager.default.copyItem(at: store.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
+      }
+      return try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options))
+    }
+    for (store, opened, label) in [(original, container, "original"), (copy, copyContainer, "copy")] {
+      _ = try opened.sync()
+      #expect(try names(opened) == ["Ava", "Mia", "Noah"], "the \(label) holds both copies' changes")
+      #expect(try rebuilt(store, as: "rebuilt-\(label).store") == ["Ava", "Mia", "Noah"], "a rebuild of the \(label) agrees")
+      #expect(try Self.deviceID(of: store) != shared, "the \(label) found another writer under its id and takes a new one")
+      let folds = opened.statistics.fullFolds
+      _ = try opened.sync()
+      #expect(opened.statistics.fullFolds == folds, "both versions are recorded as folded: the next merge folds nothing again")
+    }
+  }
+
 }

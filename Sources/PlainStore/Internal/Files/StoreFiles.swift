@@ -290,6 +290,8 @@ struct LogEntry: Codable {
   var foldedDivergent: [ChangeStamp]?
   /// Snapshots folded in, as "<device>" → its number.
   var foldedSnapshots: [String: Int]?
+  /// Folded snapshots that share their device and number with another.
+  var foldedDivergentSnapshots: [ChangeStamp]?
   /// The change file that holds the values of the objects this transaction puts.
   var origin: ChangeStamp?
   /// Written by a merge that folded every file: every object the fold knows but does not show,

@@ -230,7 +230,6 @@ struct ChangeFolder: Sendable {
       listings.append((device, names.sorted(), []))
     }
     // Snapshots first: the changes they cover need not be read again.
-    var seenSnapshots: Set<String> = []
     for (device, names, notDownloaded) in listings {
       for name in notDownloaded {
         if ChangeFileName.classify(name).kind == .deviceInfo { transport.requestDownload(atPath: filePath(device, name)) }
@@ -239,9 +238,17 @@ struct ChangeFolder: Sendable {
         scan.notDownloadedSnapshots[device, default: []].insert(number)
         transport.requestDownload(atPath: filePath(device, name))
       }
+      // A number with a conflict copy is read in every version, known or not: two copies of the
+      // store that both compacted wrote one each, and both count (see `divergentSnapshots`).
+      let copiedNumbers = Set(
+        names.compactMap { name -> Int? in
+          guard case (.snapshot(let number), true) = ChangeFileName.classify(name) else { return nil }
+          return number
+        })
+      var versions: [Int: [ChangeSnapshot]] = [:]
       for name in names {
         guard case (.snapshot(let number), let isCopy) = ChangeFileName.classify(name) else { continue }
-        if known?.contains(snapshot: number, of: device) == true { continue }
+        if known?.contains(snapshot: number, of: device) == true && !copiedNumbers.contains(number) { continue }
         let path = display(device, name)
         let result: Result<ChangeSnapshot, ChangeFileCodec.Failure> =
           try transport.read(atPath: filePath(device, name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
@@ -253,10 +260,7 @@ struct ChangeFolder: Sendable {
             scan.snapshotsAwaitingUpdate.append(path)
             continue
           }
-          guard seenSnapshots.insert(device.text + "/" + String(number)).inserted else { continue }
-          scan.snapshots.append(snapshot)
-          scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
-          for (covered, through) in snapshot.covers { scan.covered[covered] = max(scan.covered[covered] ?? 0, through) }
+          if versions[number]?.contains(snapshot) != true { versions[number, default: []].append(snapshot) }
         case .success:
           // A conflict copy is the engine's, never this device's own write: damaged, it waits.
           if device == own && !isCopy { throw Self.ownDamaged(path, "its contents belong to another name or device") }
@@ -264,6 +268,17 @@ struct ChangeFolder: Sendable {
         case .failure(let failure):
           if device == own && !isCopy { throw Self.ownDamaged(path, Self.describe(failure)) }
           scan.notArrived.append(path)
+        }
+      }
+      for (number, read) in versions.sorted(by: { $0.key < $1.key }) {
+        let divergent = read.count > 1 ? read.map(\.stamp) : []
+        scan.divergentSnapshots.formUnion(divergent)
+        // A known number is read again for a version not folded yet alone.
+        if let known, known.contains(snapshot: number, of: device), known.divergentSnapshots.isSuperset(of: divergent) { continue }
+        for snapshot in read {
+          scan.snapshots.append(snapshot)
+          scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
+          for (covered, through) in snapshot.covers { scan.covered[covered] = max(scan.covered[covered] ?? 0, through) }
         }
       }
     }
@@ -415,6 +430,10 @@ struct ChangeScan: Sendable {
   /// Changes that share a device and a sequence with a different change: two copies of one
   /// device's store (a restored backup, a copied folder) that both wrote under its id.
   var divergent: Set<ChangeStamp> = []
+  /// Snapshots that share their device and number with another: two copies of one device's
+  /// store that both compacted before either saw the other's. Every version counts (a
+  /// snapshot folds in as a join, like its changes), each told apart by its stamp.
+  var divergentSnapshots: Set<ChangeStamp> = []
   /// Snapshots of a newer schema version than the reader's: they wait for its update.
   var snapshotsAwaitingUpdate: [String] = []
   /// Every readable snapshot, by device and number.

@@ -12,11 +12,19 @@ struct FoldedChanges: Codable, Equatable, Sendable {
   /// Per device, the newest of its snapshots folded in: a reader need not open it, or an older
   /// one, again (a device's newer snapshot holds everything its older ones did).
   private(set) var snapshots: [DeviceID: Int] = [:]
+  /// Folded snapshots that share their device and number with another (see
+  /// `ChangeScan.divergentSnapshots`): the number alone cannot tell them apart.
+  private(set) var divergentSnapshots: Set<ChangeStamp> = []
 
   func contains(snapshot number: Int, of device: DeviceID) -> Bool { number <= snapshots[device] ?? 0 }
 
   mutating func insert(snapshot number: Int, of device: DeviceID) {
     snapshots[device] = max(snapshots[device] ?? 0, number)
+  }
+
+  mutating func insert(divergentSnapshot stamp: ChangeStamp) {
+    insert(snapshot: stamp.sequence, of: stamp.device)
+    divergentSnapshots.insert(stamp)
   }
 
   init() {}
@@ -57,7 +65,7 @@ struct FoldedChanges: Codable, Equatable, Sendable {
 
   // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]},"divergent":[stamp,…]}:
   // deterministic, and small.
-  enum CodingKeys: String, CodingKey { case clock, devices, divergent, snapshots }
+  enum CodingKeys: String, CodingKey { case clock, devices, divergent, divergentSnapshots, snapshots }
 
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -74,6 +82,7 @@ struct FoldedChanges: Codable, Equatable, Sendable {
       sequences[device] = set
     }
     divergent = Set(try container.decodeIfPresent([ChangeStamp].self, forKey: .divergent) ?? [])
+    divergentSnapshots = Set(try container.decodeIfPresent([ChangeStamp].self, forKey: .divergentSnapshots) ?? [])
     for (text, number) in try container.decodeIfPresent([String: Int].self, forKey: .snapshots) ?? [:] {
       snapshots[try container.deviceID(text, forKey: .snapshots)] = number
     }
@@ -88,6 +97,7 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     }
     try container.encode(devices, forKey: .devices)
     if !divergent.isEmpty { try container.encode(divergent.sorted(), forKey: .divergent) }
+    if !divergentSnapshots.isEmpty { try container.encode(divergentSnapshots.sorted(), forKey: .divergentSnapshots) }
     if !snapshots.isEmpty {
       try container.encode(Dictionary(uniqueKeysWithValues: snapshots.map { ($0.key.text, $0.value) }), forKey: .snapshots)
     }

@@ -100,6 +100,7 @@ extension StoreCoordinator {
     state.awaitingUpdate = awaitingUpdate(scan, files)
     scan.files.removeAll { $0.schemaVersion > schema.version }
     let newlyDivergent = scan.divergent.subtracting(state.folded.divergent)
+    let newlyDivergentSnapshots = scan.divergentSnapshots.subtracting(state.folded.divergentSnapshots)
     var arrived = scan.files.filter {
       !state.folded.contains(device: $0.device, sequence: $0.sequence) || newlyDivergent.contains($0.stamp)
     }
@@ -107,14 +108,17 @@ extension StoreCoordinator {
     let arrivedSnapshots = scan.snapshots.filter { !state.folded.contains(snapshot: $0.number, of: $0.device) }
     // A second change under a covered sequence is never folded (the snapshot stands for it),
     // but it still says that two copies write under one id.
-    guard always || !arrived.isEmpty || !newlyDivergent.isEmpty || !arrivedCoverage.isEmpty || !arrivedSnapshots.isEmpty else { return nil }
+    guard
+      always || !arrived.isEmpty || !newlyDivergent.isEmpty || !newlyDivergentSnapshots.isEmpty || !arrivedCoverage.isEmpty
+        || !arrivedSnapshots.isEmpty
+    else { return nil }
     if let device = state.device,
-      newlyDivergent.contains(where: { $0.device == device })
+      (newlyDivergent.union(newlyDivergentSnapshots)).contains(where: { $0.device == device })
         || (!always && !state.folded.isEmpty
           && (isAnotherCopys(arrived, device: device, state, files) || arrivedSnapshots.contains { $0.device == device }))
     {
-      // Another copy of the store writes under this id (a snapshot of it this copy did not make
-      // says so too): this one takes a new id, and re-publishes under it what that copy's
+      // Another copy of the store writes under this id (a snapshot of it this copy did not make,
+      // or a second one of one number, says so too): this one takes a new id, and re-publishes under it what that copy's
       // snapshot may have left out.
       let republished = try takeNewDeviceID(leaving: device, covered: scan.covered[device] ?? 0, &state, files)
       scan.files = (scan.files + republished).sorted { $0.stamp < $1.stamp }
@@ -151,7 +155,8 @@ extension StoreCoordinator {
       retired.insert(key)
     }
     return try recordMerge(
-      diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent, retired: retired, &state, files)
+      diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent,
+      divergentSnapshots: scan.divergentSnapshots, retired: retired, &state, files)
   }
 
   /// Whether a change file under this device's id that arrived unfolded was written by another
@@ -182,7 +187,7 @@ extension StoreCoordinator {
   /// ``RecentWrites``).
   func recordMerge(
     _ diff: MergeDiff, arrived: [ChangeFile], coverage: [ChangeStamp], snapshots: [ChangeSnapshot], divergent: Set<ChangeStamp>,
-    retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:], reshapes: Bool = false, _ state: inout StoreState, _ files: StoreFiles
+    divergentSnapshots: Set<ChangeStamp> = [], retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:], reshapes: Bool = false, _ state: inout StoreState, _ files: StoreFiles
   ) throws -> LogEntry {
     var changes = diff.changes
     changes.sortInLogOrder()
@@ -192,6 +197,8 @@ extension StoreCoordinator {
       foldedDivergent: divergent.subtracting(state.folded.divergent).sorted(),
       foldedSnapshots: Dictionary(snapshots.map { ($0.device.text, $0.number) }) { max($0, $1) }, origin: nil, retired: retired)
     entry.written = written
+    let newlyDivergentSnapshots = divergentSnapshots.subtracting(state.folded.divergentSnapshots)
+    if !newlyDivergentSnapshots.isEmpty { entry.foldedDivergentSnapshots = newlyDivergentSnapshots.sorted() }
     if !unchanged.isEmpty { entry.writtenUnchanged = unchanged }
     if reshapes { entry.reshapes = true }
     try writeLocalLog(entry, &state, files)

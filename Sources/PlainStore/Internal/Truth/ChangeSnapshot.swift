@@ -41,6 +41,9 @@ struct ChangeSnapshot: Codable, Equatable, Sendable {
   }
 
   var fileName: String { ChangeFileName.snapshotName(number: number) }
+  /// Tells apart two snapshots of one device and number (two copies of a store that both
+  /// compacted): its clock, device and number.
+  var stamp: ChangeStamp { ChangeStamp(hlc: hlc, device: device, sequence: number) }
 
   enum CodingKeys: String, CodingKey { case formatVersion, device, number, hlc, schemaVersion, covers, objects }
 
