@@ -264,4 +264,40 @@ import Testing
     }
   }
 
+  /// Once both copies took new ids, the conflict copy under the old id stays in the folder for
+  /// good (no device writes under that id any more). Its second change is folded and recorded:
+  /// a later arrival is merged on its own, where before every arrival after a copy folded every
+  /// file again.
+  @Test func afterTwoCopiesMetALaterArrivalIsMergedAlone() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    try Self.save([Owner(id: Sample.id(3), name: "Ava")], at: copy)
+    let second = "changes/\(shared)/000000000002.json"
+    try FileManager.default.copyItem(
+      at: copy.appendingPathComponent(second),
+      to: original.appendingPathComponent("changes/\(shared)/000000000002.sync-conflict-20261123-101010-ABCDEFG.json"))
+    _ = try container.sync()
+    let id = try Self.deviceID(of: original)
+    #expect(id != shared)
+
+    // Another device's change arrives.
+    let other = scratch.url.appendingPathComponent("other.store")
+    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: original.appendingPathComponent("changes"), to: other.appendingPathComponent("changes"))
+    try FileManager.default.copyItem(at: original.appendingPathComponent("store.json"), to: other.appendingPathComponent("store.json"))
+    try Self.save([Owner(id: Sample.id(4), name: "Leo")], at: other)
+    let otherID = try Self.deviceID(of: other)
+    try FileManager.default.copyItem(
+      at: other.appendingPathComponent("changes/\(otherID)"), to: original.appendingPathComponent("changes/\(otherID)"))
+    let before = container.statistics
+    _ = try container.sync()
+    let names = try context.fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+    #expect(names == ["Ava", "Leo", "Mia", "Noah"])
+    #expect(container.statistics.arrivalOnlyMerges == before.arrivalOnlyMerges + 1, "merged on its own")
+    #expect(container.statistics.fullFolds == before.fullFolds, "not by folding every file again")
+  }
 }

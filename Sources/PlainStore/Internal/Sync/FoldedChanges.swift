@@ -33,6 +33,13 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     sequences[device]?.contains(sequence) ?? false
   }
 
+  /// Whether a change file read from the folder is still to be folded: its sequence is not, or
+  /// it is a second change under a folded sequence (in the scan's `divergent`) not folded itself.
+  /// A change under a sequence with a conflict copy is read at every scan, folded or not.
+  func awaits(_ change: ChangeFile, divergent: Set<ChangeStamp>) -> Bool {
+    !contains(device: change.device, sequence: change.sequence) || (divergent.contains(change.stamp) && !self.divergent.contains(change.stamp))
+  }
+
   /// Whether no change file and no snapshot has been folded.
   var isEmpty: Bool { sequences.isEmpty && snapshots.isEmpty }
 

@@ -19,11 +19,11 @@ extension StoreCoordinator {
   /// one thing left to decide is whether it meets another object — on a unique key, through a
   /// reference, by a delete others point at. Where it might, or anything else is unusual (a
   /// snapshot, a file of this device — in the sync folder or in its outbox — or of an older
-  /// schema, a second copy of a sequence, an object deleted or merged away before), the merge
-  /// folds every file instead (`.needsFullFold`). Reached only while the carrier is there
-  /// (`mergeArrived`): its scan reads the sync folder then alone. The rules stay the fold's: the touched objects go through
-  /// `MergedState` seeded with the cache's values, and the differential test holds both roads
-  /// to one answer.
+  /// schema, a second change under a sequence not folded yet, an object deleted or merged away
+  /// before), the merge folds every file instead (`.needsFullFold`). Reached only while the
+  /// carrier is there (`mergeArrived`): its scan reads the sync folder then alone. The rules stay
+  /// the fold's: the touched objects go through `MergedState` seeded with the cache's values, and
+  /// the differential test holds both roads to one answer.
   func mergeOnlyArrived(_ state: inout StoreState, files: StoreFiles) throws -> IncrementalMerge {
     // Nothing folded yet (a phone joining its family): the whole fold reads each file once, where
     // this road would read them all to learn that they are too many.
@@ -32,7 +32,11 @@ extension StoreCoordinator {
     if let device = state.device { state.ownNotDownloaded.formUnion(scan.notDownloadedSequences[device] ?? []) }
     state.awaitingUpdate = awaitingUpdate(scan, files)
     scan.files.removeAll { $0.schemaVersion > schema.version }
-    guard scan.snapshots.isEmpty, scan.divergent.isEmpty, scan.coverage(notIn: state.folded).isEmpty else { return .needsFullFold }
+    guard scan.snapshots.isEmpty, scan.divergent.isSubset(of: state.folded.divergent), scan.coverage(notIn: state.folded).isEmpty else {
+      return .needsFullFold
+    }
+    // Read again for a conflict copy beside it (which the fold has met): nothing new.
+    scan.files.removeAll { !state.folded.awaits($0, divergent: scan.divergent) }
     guard !scan.files.isEmpty else { return .nothing }
     // This device's files: under its id, or waiting in the outbox (under an older id of this copy too).
     let inOutbox = Set(files.changes.outbox.devices())

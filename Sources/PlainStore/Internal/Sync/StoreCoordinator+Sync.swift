@@ -101,9 +101,7 @@ extension StoreCoordinator {
     scan.files.removeAll { $0.schemaVersion > schema.version }
     let newlyDivergent = scan.divergent.subtracting(state.folded.divergent)
     let newlyDivergentSnapshots = scan.divergentSnapshots.subtracting(state.folded.divergentSnapshots)
-    var arrived = scan.files.filter {
-      !state.folded.contains(device: $0.device, sequence: $0.sequence) || newlyDivergent.contains($0.stamp)
-    }
+    var arrived = scan.files.filter { state.folded.awaits($0, divergent: scan.divergent) }
     let arrivedCoverage = scan.coverage(notIn: state.folded)
     let arrivedSnapshots = scan.snapshots.filter { !state.folded.contains(snapshot: $0.number, of: $0.device) }
     // A second change under a covered sequence is never folded (the snapshot stands for it),
