@@ -7,7 +7,8 @@ import PlainStore
 /// merges every file), then the dashboard opened on the phone beside the same on the writer, and
 /// one arrival: the writer's local commit of one feed beside the phone's merge of its file, and
 /// the merge of an arrival written before the phone's own latest change, and of one written
-/// before the phone's own edit of another field of the same feed —
+/// before the phone's own edit of another field of the same feed, and of one that comes after a
+/// conflict copy of an older file was met —
 /// measured in this process, on open stores, and again each in a process of its own
 /// (`JoinStep`), for the peak RSS of each step beside that of an open that does nothing.
 @MainActor
@@ -60,6 +61,15 @@ struct JoinBench {
     try phoneContext.save()
     try carry(from: writer, to: phone)
     let crossedMerge = try Timing.milliseconds { _ = try reading.sync() }
+    // A conflict copy beside one of the writer's files (the same bytes: an engine that met the
+    // file twice) stays there for good; the next arrival is still merged alone.
+    try conflictCopy(ofFileOf: writer, in: phone)
+    _ = try reading.sync()
+    context.insert(
+      DiaperChange(uuid: BenchHistory.id(8, 3), profileID: bench.history.babies[0].id, timestamp: BenchHistory.now.addingTimeInterval(12_600), type: .poo))
+    try context.save()
+    try carry(from: writer, to: phone)
+    let afterConflictCopyMerge = try Timing.milliseconds { _ = try reading.sync() }
     // Each step again in a process of its own: a second phone joins, the writer logs a feed,
     // the first phone merges it.
     let secondPhone = folder.appendingPathComponent("second-phone")
@@ -78,6 +88,7 @@ struct JoinBench {
       ("one_arrival_merge_ms", BenchNumber.json(merge)),
       ("interleaved_arrival_merge_ms", BenchNumber.json(interleavedMerge)),
       ("crossed_edit_merge_ms", BenchNumber.json(crossedMerge)),
+      ("arrival_after_conflict_copy_merge_ms", BenchNumber.json(afterConflictCopyMerge)),
       ("process_join_ms", BenchNumber.json(joinStep.ms)),
       ("process_join_rss_mb", BenchNumber.json(joinStep.rss)),
       ("process_open_rss_mb", BenchNumber.json(openStep.rss)),
@@ -88,6 +99,20 @@ struct JoinBench {
       ("peak_rss_mb", BenchNumber.json(Timing.peakResidentMegabytes())),
     ]
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  /// Puts beside the writer's newest change file, in the phone's folder, a conflict copy of the
+  /// same bytes named as Syncthing names one.
+  private func conflictCopy(ofFileOf writer: URL, in phone: URL) throws {
+    let files = FileManager.default
+    let target = AppGroup.storeURL(in: phone).appendingPathComponent("changes")
+    let device = try String(contentsOf: AppGroup.storeURL(in: writer).appendingPathComponent("local/device-id"), encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let folder = target.appendingPathComponent(device)
+    let newest = try files.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && $0.first?.isNumber == true }.max()!
+    try files.copyItem(
+      at: folder.appendingPathComponent(newest),
+      to: folder.appendingPathComponent(newest.replacingOccurrences(of: ".json", with: ".sync-conflict-20261127-090000-BENCH01.json")))
   }
 
   /// Copies the change files the phone lacks, as a sync engine would.
