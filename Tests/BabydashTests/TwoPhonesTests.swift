@@ -18,6 +18,12 @@ import Testing
     }
   }
 
+  /// Runs `babydash arguments…` on `phone` at `now`, its sync folder `folder`.
+  @discardableResult
+  static func on(_ phone: BabydashProcess, _ folder: URL, at now: String, _ arguments: [String]) throws -> BabydashProcess.Result {
+    try phone.run(["--now", now, "--sync-folder", folder.path] + arguments)
+  }
+
   @Test func twoPhonesThatHoldTheSameChangesShowTheSameDashboardAndWidget() throws {
     let mom = try BabydashProcess()
     let dad = try BabydashProcess()
@@ -27,27 +33,24 @@ import Testing
     }
     let momSync = mom.appGroup.appendingPathComponent("sync")
     let dadSync = dad.appGroup.appendingPathComponent("sync")
-    func on(_ phone: BabydashProcess, _ folder: URL, at now: String, _ arguments: [String]) throws -> BabydashProcess.Result {
-      try phone.run(["--now", now, "--sync-folder", folder.path] + arguments)
-    }
-    #expect(try on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
-    #expect(try on(mom, momSync, at: "2026-03-10T06:01:00Z", ["baby", "add", "Leo"]).status == 0)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T06:01:00Z", ["baby", "add", "Leo"]).status == 0)
     try Self.carry(from: momSync, to: dadSync)
     // Dad's phone has never written: its first look shows the family.
-    let first = try on(dad, dadSync, at: "2026-03-10T06:05:00Z", ["baby", "list"])
+    let first = try Self.on(dad, dadSync, at: "2026-03-10T06:05:00Z", ["baby", "list"])
     #expect(first.status == 0)
     #expect(first.stdout.contains("Mia") && first.stdout.contains("Leo"), "\(first.stdout)")
     #expect(first.stderr.contains("babydash: merged first: From "), "any command that merged says what: \(first.stderr)")
     #expect(first.stderr.contains("Mia added; Leo added."), "\(first.stderr)")
     // A partition: each phone logs a feed of Mia, Dad's the newer; only Mom logs Leo's.
-    #expect(try on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"]).status == 0)
-    #expect(try on(mom, momSync, at: "2026-03-10T07:31:00Z", ["feed", "log", "Leo", "--start", "07:05", "--end", "07:25", "--amount", "4oz"]).status == 0)
-    #expect(try on(dad, dadSync, at: "2026-03-10T08:30:00Z", ["feed", "log", "Mia", "--start", "08:00", "--end", "08:15", "--amount", "90ml"]).status == 0)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"]).status == 0)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T07:31:00Z", ["feed", "log", "Leo", "--start", "07:05", "--end", "07:25", "--amount", "4oz"]).status == 0)
+    #expect(try Self.on(dad, dadSync, at: "2026-03-10T08:30:00Z", ["feed", "log", "Mia", "--start", "08:00", "--end", "08:15", "--amount", "90ml"]).status == 0)
     try Self.carry(from: momSync, to: dadSync)
     try Self.carry(from: dadSync, to: momSync)
     for command in [["status"], ["widget", "--family", "medium"]] {
       let shown = try [(mom, momSync), (dad, dadSync)].map { phone, folder in
-        let result = try on(phone, folder, at: "2026-03-10T09:00:00Z", command)
+        let result = try Self.on(phone, folder, at: "2026-03-10T09:00:00Z", command)
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
       }
@@ -57,6 +60,43 @@ import Testing
         #expect(shown[0].contains("Prefill     4 fl oz"), "\(shown[0])")
       }
     }
+  }
+
+  /// Dad's phone is restored from a backup of Mom's: both write under one device id. Mom
+  /// logs a feed and compacts (her snapshot covers changes 1 and 2, and she deletes them); Dad
+  /// logs another feed as his change 2. Once the files cross, no device would fold Dad's change
+  /// 2 (Mom's snapshot stands for that number): Dad's phone, finding a snapshot under its id that
+  /// it did not make, takes a new id and re-publishes under it what the snapshot covers. Both
+  /// phones then show both feeds, and export the same data.
+  @Test func aPhoneRestoredFromAnotherPhonesBackupLosesNoFeedWhenTheOtherCompacted() throws {
+    let mom = try BabydashProcess()
+    let dad = try BabydashProcess()
+    defer {
+      mom.removeAll()
+      dad.removeAll()
+    }
+    let momSync = mom.appGroup.appendingPathComponent("sync")
+    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    for item in try FileManager.default.contentsOfDirectory(atPath: mom.appGroup.path) {
+      try FileManager.default.copyItem(at: mom.appGroup.appendingPathComponent(item), to: dad.appGroup.appendingPathComponent(item))
+    }
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml"]).status == 0)
+    let compacted = try Self.on(mom, momSync, at: "2026-03-10T07:31:00Z", ["sync", "compact"])
+    #expect(compacted.status == 0 && compacted.stdout.contains("Deleted 2 change files of this device"), "\(compacted.stdout)")
+    #expect(try Self.on(dad, dadSync, at: "2026-03-10T08:30:00Z", ["feed", "log", "Mia", "--start", "08:00", "--end", "08:15", "--amount", "90ml"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    try Self.carry(from: dadSync, to: momSync)
+    #expect(try Self.on(dad, dadSync, at: "2026-03-10T09:00:00Z", ["sync", "now"]).status == 0)
+    try Self.carry(from: dadSync, to: momSync)
+    let exports = try [(mom, momSync), (dad, dadSync)].map { phone, folder in
+      let history = try Self.on(phone, folder, at: "2026-03-10T09:05:00Z", ["history"]).stdout
+      #expect(history.contains("100 mL") && history.contains("90 mL"), "both feeds are there:\n\(history)")
+      let export = try Self.on(phone, folder, at: "2026-03-10T09:05:00Z", ["export"])
+      #expect(export.status == 0, "\(export.stderr)")
+      return export.stdout
+    }
+    #expect(exports[0] == exports[1], "the phones differ:\n\(exports[0])\n---\n\(exports[1])")
   }
 
   @Test func syncStatusOnlyLooksAndSaysWhatSyncNowWouldBring() throws {

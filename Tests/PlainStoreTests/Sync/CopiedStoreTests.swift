@@ -33,6 +33,22 @@ import Testing
     }
   }
 
+  /// The owners' names in the store `container` shows, sorted.
+  static func names(_ container: StoreContainer) throws -> [String] {
+    try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
+  }
+
+  /// The owners' names in a rebuild of the store at `store`: its `store.json` and `changes/`
+  /// copied into `name`, without `local/`.
+  static func rebuilt(_ store: URL, in scratch: ScratchFolder, as name: String) throws -> [String] {
+    let rebuilt = scratch.url.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
+    for item in ["store.json", "changes"] {
+      try FileManager.default.copyItem(at: store.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
+    }
+    return try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options))
+  }
+
   /// The id the store at `store` writes its changes under.
   static func deviceID(of store: URL) throws -> String {
     try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -54,8 +70,7 @@ import Testing
     var ids: Set<String> = []
     for store in [original, copy] {
       let container = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options)
-      let names = try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
-      #expect(names == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
+      #expect(try Self.names(container) == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
       let id = try Self.deviceID(of: store)
       #expect(id != shared, "a copy that found another writer under its id takes a new one")
       ids.insert(id)
@@ -96,14 +111,11 @@ import Testing
     // from the conflict copy; it failed before with "holds no value for Owner …, which
     // local/log/… puts".
     let other = try StoreContainer.file(at: original, schema: TestSchema.v1, options: Self.options)
-    let names = { (container: StoreContainer) in
-      try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
-    }
-    #expect(try names(other).contains("Noah"), "the commit this copy acknowledged is there")
+    #expect(try Self.names(other).contains("Noah"), "the commit this copy acknowledged is there")
     _ = try other.sync()
-    #expect(try names(other) == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
+    #expect(try Self.names(other) == ["Ava", "Mia", "Noah"], "both changes 2 are kept")
     _ = try container.sync()
-    #expect(try names(container) == ["Ava", "Mia", "Noah"])
+    #expect(try Self.names(container) == ["Ava", "Mia", "Noah"])
     let id = try Self.deviceID(of: original)
     #expect(id != shared, "a copy that found another writer under its id takes a new one")
   }
@@ -179,20 +191,9 @@ import Testing
     try FileManager.default.copyItem(at: copy.appendingPathComponent(second), to: original.appendingPathComponent(second))
 
     _ = try container.sync()
-    let names = { (container: StoreContainer) in
-      try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
-    }
-    #expect(try names(container) == ["Mia", "Noah"])
+    #expect(try Self.names(container) == ["Mia", "Noah"])
     #expect(try container.syncStatus()?.devices.map(\.readyToMerge) == [0], "the status agrees that nothing waits")
-    func rebuilt(_ store: URL, as name: String) throws -> [String] {
-      let rebuilt = scratch.url.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
-      for item in ["store.json", "changes"] {
-        try FileManager.default.copyItem(at: store.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
-      }
-      return try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options))
-    }
-    #expect(try rebuilt(original, as: "rebuilt.store") == ["Mia", "Noah"], "a rebuild agrees")
+    #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt.store") == ["Mia", "Noah"], "a rebuild agrees")
 
     // The original's snapshot reaches the copy, which did not make it: another copy writes
     // under its id, and the snapshot leaves out the copy's change 2.
@@ -207,15 +208,15 @@ import Testing
     let republished = try FileManager.default.contentsOfDirectory(atPath: copy.appendingPathComponent("changes/\(id)").path).sorted()
     #expect(republished.filter { $0.hasSuffix(".json") && $0.first?.isNumber == true } == ["000000000001.json", "000000000002.json"],
       "its changes 1 and 2 are re-published under its new id")
-    #expect(try names(copyContainer) == ["Ava", "Mia", "Noah"], "the copy keeps Ava and takes Noah")
-    #expect(try rebuilt(copy, as: "rebuilt-copy.store") == ["Ava", "Mia", "Noah"], "a rebuild of the copy agrees")
+    #expect(try Self.names(copyContainer) == ["Ava", "Mia", "Noah"], "the copy keeps Ava and takes Noah")
+    #expect(try Self.rebuilt(copy, in: scratch, as: "rebuilt-copy.store") == ["Ava", "Mia", "Noah"], "a rebuild of the copy agrees")
 
     // The new id's files reach the original.
     try FileManager.default.copyItem(at: copy.appendingPathComponent("changes/\(id)"), to: original.appendingPathComponent("changes/\(id)"))
     _ = try container.sync()
-    #expect(try names(container) == ["Ava", "Mia", "Noah"], "Ava reaches the original")
+    #expect(try Self.names(container) == ["Ava", "Mia", "Noah"], "Ava reaches the original")
     #expect(try Self.deviceID(of: original) == shared, "the original saw no other writer: it keeps its id")
-    #expect(try rebuilt(original, as: "rebuilt-again.store") == ["Ava", "Mia", "Noah"], "a rebuild of the original agrees")
+    #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt-again.store") == ["Ava", "Mia", "Noah"], "a rebuild of the original agrees")
   }
 
   /// Both copies compact before either has seen the other's snapshot: each writes snapshot 1
@@ -242,21 +243,10 @@ import Testing
     try FileManager.default.moveItem(at: copy.appendingPathComponent(snapshot), to: copy.appendingPathComponent(conflictCopy))
     try FileManager.default.copyItem(at: original.appendingPathComponent(snapshot), to: copy.appendingPathComponent(snapshot))
 
-    let names = { (container: StoreContainer) in
-      try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
-    }
-    func rebuilt(_ store: URL, as name: String) throws -> [String] {
-      let rebuilt = scratch.url.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: rebuilt, withIntermediateDirectories: true)
-      for item in ["store.json", "changes"] {
-        try FileManager.default.copyItem(at: store.appendingPathComponent(item), to: rebuilt.appendingPathComponent(item))
-      }
-      return try names(StoreContainer.file(at: rebuilt, schema: TestSchema.v1, options: Self.options))
-    }
     for (store, opened, label) in [(original, container, "original"), (copy, copyContainer, "copy")] {
       _ = try opened.sync()
-      #expect(try names(opened) == ["Ava", "Mia", "Noah"], "the \(label) holds both copies' changes")
-      #expect(try rebuilt(store, as: "rebuilt-\(label).store") == ["Ava", "Mia", "Noah"], "a rebuild of the \(label) agrees")
+      #expect(try Self.names(opened) == ["Ava", "Mia", "Noah"], "the \(label) holds both copies' changes")
+      #expect(try Self.rebuilt(store, in: scratch, as: "rebuilt-\(label).store") == ["Ava", "Mia", "Noah"], "a rebuild of the \(label) agrees")
       #expect(try Self.deviceID(of: store) != shared, "the \(label) found another writer under its id and takes a new one")
       let folds = opened.statistics.fullFolds
       _ = try opened.sync()
@@ -299,5 +289,23 @@ import Testing
     #expect(names == ["Ava", "Leo", "Mia", "Noah"])
     #expect(container.statistics.arrivalOnlyMerges == before.arrivalOnlyMerges + 1, "merged on its own")
     #expect(container.statistics.fullFolds == before.fullFolds, "not by folding every file again")
+  }
+
+  /// An engine that met a snapshot twice keeps a conflict copy of the same bytes beside it
+  /// (iCloud Drive's `NAME 2.json`): one snapshot, nothing new, and no sign of another copy.
+  @Test(arguments: ["snapshot-000000000001 2.json", "snapshot-000000000001.sync-conflict-20261123-101010-ABCDEFG.json"])
+  func aSnapshotsConflictCopyOfTheSameBytesIsNothingNew(conflictCopy: String) throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let (original, _, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    _ = try #require(try container.compactChanges())
+    let folder = original.appendingPathComponent("changes/\(shared)")
+    try FileManager.default.copyItem(at: folder.appendingPathComponent("snapshot-000000000001.json"), to: folder.appendingPathComponent(conflictCopy))
+    let before = container.statistics
+    #expect(try container.sync() == nil, "nothing merged")
+    #expect(container.statistics.fullFolds == before.fullFolds)
+    #expect(try Self.deviceID(of: original) == shared, "no other copy writes under this id")
+    let reopened = try StoreContainer.file(at: original, schema: TestSchema.v1, options: Self.options)
+    #expect(try reopened.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name) == ["Mia"])
   }
 }

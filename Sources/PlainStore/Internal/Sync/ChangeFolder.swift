@@ -238,17 +238,23 @@ struct ChangeFolder: Sendable {
         scan.notDownloadedSnapshots[device, default: []].insert(number)
         transport.requestDownload(atPath: filePath(device, name))
       }
-      // A number with a conflict copy is read in every version, known or not: two copies of the
-      // store that both compacted wrote one each, and both count (see `divergentSnapshots`).
+      // A known number with a conflict copy of other bytes is read in every version: two copies
+      // of the store that both compacted wrote one each, and both count (`divergentSnapshots`).
       let copiedNumbers = Set(
         names.compactMap { name -> Int? in
           guard case (.snapshot(let number), true) = ChangeFileName.classify(name) else { return nil }
           return number
         })
+      var unread: Set<Int> = []
+      for number in copiedNumbers where known?.contains(snapshot: number, of: device) == true {
+        let named = names.filter { ChangeFileName.classify($0).kind == .snapshot(number: number) }
+        let bytes = try Set(named.map { try transport.read(atPath: filePath(device, $0), displayPath: display(device, $0)) })
+        if bytes.count == 1 { unread.insert(number) }  // the same bytes twice (an engine that met the file twice)
+      }
       var versions: [Int: [ChangeSnapshot]] = [:]
       for name in names {
         guard case (.snapshot(let number), let isCopy) = ChangeFileName.classify(name) else { continue }
-        if known?.contains(snapshot: number, of: device) == true && !copiedNumbers.contains(number) { continue }
+        if known?.contains(snapshot: number, of: device) == true && (!copiedNumbers.contains(number) || unread.contains(number)) { continue }
         let path = display(device, name)
         let result: Result<ChangeSnapshot, ChangeFileCodec.Failure> =
           try transport.read(atPath: filePath(device, name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
@@ -273,7 +279,7 @@ struct ChangeFolder: Sendable {
       for (number, read) in versions.sorted(by: { $0.key < $1.key }) {
         let divergent = read.count > 1 ? read.map(\.stamp) : []
         scan.divergentSnapshots.formUnion(divergent)
-        // A known number is read again for a version not folded yet alone.
+        // Of a known number, a version not folded yet is news, and then every version is folded.
         if let known, known.contains(snapshot: number, of: device), known.divergentSnapshots.isSuperset(of: divergent) { continue }
         for snapshot in read {
           scan.snapshots.append(snapshot)

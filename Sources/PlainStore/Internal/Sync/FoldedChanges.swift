@@ -70,8 +70,8 @@ struct FoldedChanges: Codable, Equatable, Sendable {
     sequence <= 0 || sequences[device]?.contains(integersIn: 1...sequence) == true
   }
 
-  // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]},"divergent":[stamp,…]}:
-  // deterministic, and small.
+  // {"clock":"<hlc>","devices":{"<device>":[[first,last],…]},"divergent":[stamp,…],
+  //  "divergentSnapshots":[stamp,…],"snapshots":{"<device>":number}}: deterministic, and small.
   enum CodingKeys: String, CodingKey { case clock, devices, divergent, divergentSnapshots, snapshots }
 
   init(from decoder: Decoder) throws {

@@ -111,13 +111,13 @@ extension StoreCoordinator {
         || !arrivedSnapshots.isEmpty
     else { return nil }
     if let device = state.device,
-      (newlyDivergent.union(newlyDivergentSnapshots)).contains(where: { $0.device == device })
+      newlyDivergent.union(newlyDivergentSnapshots).contains(where: { $0.device == device })
         || (!always && !state.folded.isEmpty
           && (isAnotherCopys(arrived, device: device, state, files) || arrivedSnapshots.contains { $0.device == device }))
     {
       // Another copy of the store writes under this id (a snapshot of it this copy did not make,
-      // or a second one of one number, says so too): this one takes a new id, and re-publishes under it what that copy's
-      // snapshot may have left out.
+      // or a second one of one number, says so too): this one takes a new id, and re-publishes
+      // under it what that copy's snapshot may have left out.
       let republished = try takeNewDeviceID(leaving: device, covered: scan.covered[device] ?? 0, &state, files)
       scan.files = (scan.files + republished).sorted { $0.stamp < $1.stamp }
       arrived += republished
@@ -185,7 +185,8 @@ extension StoreCoordinator {
   /// ``RecentWrites``).
   func recordMerge(
     _ diff: MergeDiff, arrived: [ChangeFile], coverage: [ChangeStamp], snapshots: [ChangeSnapshot], divergent: Set<ChangeStamp>,
-    divergentSnapshots: Set<ChangeStamp> = [], retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:], reshapes: Bool = false, _ state: inout StoreState, _ files: StoreFiles
+    divergentSnapshots: Set<ChangeStamp> = [], retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:],
+    reshapes: Bool = false, _ state: inout StoreState, _ files: StoreFiles
   ) throws -> LogEntry {
     var changes = diff.changes
     changes.sortInLogOrder()
