@@ -122,14 +122,18 @@ struct DifferentialRun {
       if random.next(below: 3) == 0 { try exchange(partly: true) }
     }
     // Everything is exchanged, until merging writes nothing new (a copy that noticed takes a
-    // new id and writes its `device.json`) and the engine has nothing left to carry.
+    // new id, writes its `device.json` and re-publishes what the other copy's snapshot covers)
+    // and the engine has nothing left to carry.
     for round in 1... {
       let moved = try exchange(partly: false)
+      var wrote = false
       for index in devices.indices {
+        let before = devices[index].changeFiles()
         _ = try devices[index].container.sync()
+        wrote = wrote || devices[index].changeFiles() != before
         try checkCacheIsTheFold(index)
       }
-      if !moved { break }
+      if !moved && !wrote { break }
       guard round < 6 else { throw DifferentialFailure(description: "the exchange never settled: a merge writes new files at every round") }
     }
     for device in devices {

@@ -254,6 +254,49 @@ import Testing
     }
   }
 
+  /// The copy compacts its change with Ava away into its snapshot 1; the original, having
+  /// compacted once before, compacts again into snapshot 2. A device's newest snapshot stands for
+  /// its older ones, so every reader leaves out the copy's snapshot 1 once the original's 2 is
+  /// there — a rebuild as the cache. The copy, finding snapshot 2 under its id, takes a new id
+  /// and re-publishes its snapshots joined into one under it: Ava reaches every store.
+  @Test func aCopysSnapshotTheOtherCompactedPastIsRepublishedJoinedUnderItsNewID() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    _ = try #require(try container.compactChanges())
+    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
+    let copyContext = copyContainer.newBackgroundContext()
+    copyContext.insert(Owner(id: Sample.id(3), name: "Ava"))
+    try copyContext.save()
+    _ = try #require(try copyContainer.compactChanges())
+    context.insert(Owner(id: Sample.id(4), name: "Leo"))
+    try context.save()
+    _ = try #require(try container.compactChanges())
+    let folder = "changes/\(shared)/"
+    #expect(!FileManager.default.fileExists(atPath: original.appendingPathComponent(folder + "snapshot-000000000001.json").path))
+    // Each side's snapshot reaches the other, where its name is free.
+    try FileManager.default.copyItem(
+      at: copy.appendingPathComponent(folder + "snapshot-000000000001.json"), to: original.appendingPathComponent(folder + "snapshot-000000000001.json"))
+    try FileManager.default.copyItem(
+      at: original.appendingPathComponent(folder + "snapshot-000000000002.json"), to: copy.appendingPathComponent(folder + "snapshot-000000000002.json"))
+
+    _ = try container.sync()
+    #expect(try Self.names(container) == ["Leo", "Mia", "Noah"], "the copy's older snapshot 1 is left out")
+    #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt.store") == ["Leo", "Mia", "Noah"], "by a rebuild too")
+    _ = try copyContainer.sync()
+    let id = try Self.deviceID(of: copy)
+    #expect(id != shared, "the copy found another writer under its id")
+    #expect(try Self.names(copyContainer) == ["Ava", "Leo", "Mia", "Noah"])
+    #expect(try Self.rebuilt(copy, in: scratch, as: "rebuilt-copy.store") == ["Ava", "Leo", "Mia", "Noah"])
+    try FileManager.default.copyItem(at: copy.appendingPathComponent("changes/\(id)"), to: original.appendingPathComponent("changes/\(id)"))
+    _ = try container.sync()
+    #expect(try Self.names(container) == ["Ava", "Leo", "Mia", "Noah"], "Ava reaches the original")
+    #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt-again.store") == ["Ava", "Leo", "Mia", "Noah"])
+  }
+
   /// Once both copies took new ids, the conflict copy under the old id stays in the folder for
   /// good (no device writes under that id any more). Its second change is folded and recorded:
   /// a later arrival is merged on its own, where before every arrival after a copy folded every

@@ -143,6 +143,22 @@ struct ChangeFolder: Sendable {
     return found.sorted { $0.stamp < $1.stamp }
   }
 
+  /// Every readable snapshot under a device's id, each version of each number (conflict copies
+  /// included): what a copy of the store re-publishes, as one, when it finds another copy
+  /// writing under its id.
+  func snapshots(of device: DeviceID) throws -> [ChangeSnapshot] {
+    var found: [ChangeSnapshot] = []
+    for name in transport.list(deviceURL(device).path).arrived {
+      guard case .snapshot(let number) = ChangeFileName.classify(name).kind,
+        case .success(let snapshot) = try transport.read(atPath: filePath(device, name), displayPath: display(device, name))
+          .map(ChangeFileCodec.decodeSnapshot) ?? .failure(.incomplete),
+        snapshot.device == device, snapshot.number == number, !found.contains(snapshot)
+      else { continue }
+      found.append(snapshot)
+    }
+    return found
+  }
+
   /// Like ``create(_:)``, for callers (tests) that know the name is free.
   func write(_ change: ChangeFile) throws {
     guard try create(change) else {
@@ -276,15 +292,21 @@ struct ChangeFolder: Sendable {
           scan.notArrived.append(path)
         }
       }
-      for (number, read) in versions.sorted(by: { $0.key < $1.key }) {
+      // A device's newest snapshot holds everything its older ones did, so only the newest
+      // number counts (each version of it), for every reader alike: an older number that another
+      // copy of the store wrote under the same id is left out by a rebuild as by a cache that
+      // folded the newer one (the copy that wrote it re-publishes what it holds).
+      let newest = max(versions.keys.max() ?? 0, known?.snapshots[device] ?? 0)
+      if let read = versions[newest] {
         let divergent = read.count > 1 ? read.map(\.stamp) : []
         scan.divergentSnapshots.formUnion(divergent)
         // Of a known number, a version not folded yet is news, and then every version is folded.
-        if let known, known.contains(snapshot: number, of: device), known.divergentSnapshots.isSuperset(of: divergent) { continue }
-        for snapshot in read {
-          scan.snapshots.append(snapshot)
-          scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
-          for (covered, through) in snapshot.covers { scan.covered[covered] = max(scan.covered[covered] ?? 0, through) }
+        if known?.contains(snapshot: newest, of: device) != true || !(known?.divergentSnapshots.isSuperset(of: divergent) ?? true) {
+          for snapshot in read {
+            scan.snapshots.append(snapshot)
+            scan.lastActive[device] = max(scan.lastActive[device] ?? 0, snapshot.hlc)
+            for (covered, through) in snapshot.covers { scan.covered[covered] = max(scan.covered[covered] ?? 0, through) }
+          }
         }
       }
     }

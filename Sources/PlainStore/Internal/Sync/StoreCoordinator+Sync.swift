@@ -102,8 +102,8 @@ extension StoreCoordinator {
     let newlyDivergent = scan.divergent.subtracting(state.folded.divergent)
     let newlyDivergentSnapshots = scan.divergentSnapshots.subtracting(state.folded.divergentSnapshots)
     var arrived = scan.files.filter { state.folded.awaits($0, divergent: scan.divergent) }
-    let arrivedCoverage = scan.coverage(notIn: state.folded)
-    let arrivedSnapshots = scan.snapshots.filter { !state.folded.contains(snapshot: $0.number, of: $0.device) }
+    var arrivedCoverage = scan.coverage(notIn: state.folded)
+    var arrivedSnapshots = scan.snapshots.filter { !state.folded.contains(snapshot: $0.number, of: $0.device) }
     // A second change under a covered sequence is never folded (the snapshot stands for it),
     // but it still says that two copies write under one id.
     guard
@@ -119,8 +119,13 @@ extension StoreCoordinator {
       // or a second one of one number, says so too): this one takes a new id, and re-publishes
       // under it what that copy's snapshot may have left out.
       let republished = try takeNewDeviceID(leaving: device, covered: scan.covered[device] ?? 0, &state, files)
-      scan.files = (scan.files + republished).sorted { $0.stamp < $1.stamp }
-      arrived += republished
+      scan.files = (scan.files + republished.changes).sorted { $0.stamp < $1.stamp }
+      arrived += republished.changes
+      if let snapshot = republished.snapshot {
+        scan.snapshots.append(snapshot)
+        arrivedSnapshots.append(snapshot)
+        arrivedCoverage = scan.coverage(notIn: state.folded)
+      }
     }
     state.crashedCommits = []
     state.mergeWarnings = []
