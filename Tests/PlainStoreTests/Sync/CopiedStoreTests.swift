@@ -24,6 +24,22 @@ import Testing
     return (original, copy, try deviceID(of: original), container)
   }
 
+  /// A store and its copy (``storeAndItsCopy(in:)``), each saving one owner (Noah, then Ava)
+  /// and compacting before either has seen the other's files. Both containers stay open.
+  static func copiesThatBothCompacted(
+    in scratch: ScratchFolder
+  ) throws -> (original: URL, copy: URL, shared: String, container: StoreContainer, copyContainer: StoreContainer) {
+    let (original, copy, shared, container) = try storeAndItsCopy(in: scratch)
+    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
+    for (opened, owner) in [(container, Owner(id: Sample.id(2), name: "Noah")), (copyContainer, Owner(id: Sample.id(3), name: "Ava"))] {
+      let context = opened.newBackgroundContext()
+      context.insert(owner)
+      try context.save()
+      _ = try #require(try opened.compactChanges())
+    }
+    return (original, copy, shared, container, copyContainer)
+  }
+
   /// Saves each owner, one save each, in the store at `store`, opened for it (and closed).
   static func save(_ owners: [Owner], at store: URL) throws {
     let context = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Self.options).newBackgroundContext()
@@ -226,16 +242,7 @@ import Testing
   @Test func twoCopiesThatBothCompactedKeepBothSnapshots() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
-    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
-    let context = container.newBackgroundContext()
-    context.insert(Owner(id: Sample.id(2), name: "Noah"))
-    try context.save()
-    _ = try #require(try container.compactChanges())
-    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
-    let copyContext = copyContainer.newBackgroundContext()
-    copyContext.insert(Owner(id: Sample.id(3), name: "Ava"))
-    try copyContext.save()
-    _ = try #require(try copyContainer.compactChanges())
+    let (original, copy, shared, container, copyContainer) = try Self.copiesThatBothCompacted(in: scratch)
     let snapshot = "changes/\(shared)/snapshot-000000000001.json"
     let conflictCopy = "changes/\(shared)/snapshot-000000000001.sync-conflict-20261123-101010-ABCDEFG.json"
     // The original's snapshot won the name; the copy's own went beside it, on both sides.
@@ -262,16 +269,8 @@ import Testing
   @Test func aCopysSnapshotTheOtherCompactedPastIsRepublishedJoinedUnderItsNewID() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
-    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    let (original, copy, shared, container, copyContainer) = try Self.copiesThatBothCompacted(in: scratch)
     let context = container.newBackgroundContext()
-    context.insert(Owner(id: Sample.id(2), name: "Noah"))
-    try context.save()
-    _ = try #require(try container.compactChanges())
-    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
-    let copyContext = copyContainer.newBackgroundContext()
-    copyContext.insert(Owner(id: Sample.id(3), name: "Ava"))
-    try copyContext.save()
-    _ = try #require(try copyContainer.compactChanges())
     context.insert(Owner(id: Sample.id(4), name: "Leo"))
     try context.save()
     _ = try #require(try container.compactChanges())
