@@ -1,9 +1,10 @@
-/// The first element of `stream`, or nil after `timeout`.
+/// The first element of `stream`, or nil after `timeout` (a ``ResponsiveDeadline``).
 public func firstElement<Element: Sendable>(of stream: AsyncStream<Element>, within timeout: Duration) async -> Element? {
   await firstElement(of: stream, within: timeout) { _ in true }
 }
 
-/// The first element of `sequence` that satisfies `condition`, or nil after `timeout`.
+/// The first element of `sequence` that satisfies `condition`, or nil after `timeout` (a
+/// ``ResponsiveDeadline``).
 ///
 /// - Throws: what the sequence throws.
 public func firstElement<S: AsyncSequence & Sendable>(
@@ -15,7 +16,7 @@ public func firstElement<S: AsyncSequence & Sendable>(
       return nil
     }
     group.addTask {
-      try? await Task.sleep(for: timeout)
+      await ResponsiveDeadline(timeout).expire()
       return nil
     }
     let result = try await group.next() ?? nil

@@ -1,12 +1,11 @@
 import Observation
 
 /// Waits, without sleeping, until `condition` holds: it re-checks whenever an observable
-/// property it read changes, and gives up at `timeout`.
+/// property it read changes, and gives up at `timeout` (a ``ResponsiveDeadline``).
 /// - Returns: whether the condition held in time.
 @MainActor
 public func waitUntil(within timeout: Duration = .seconds(30), _ condition: @MainActor () -> Bool) async -> Bool {
-  let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: timeout)
+  let deadline = ResponsiveDeadline(timeout)
   while true {
     let (changed, continuation) = AsyncStream<Bool>.makeStream()
     // Registered by reading the condition itself, so that no change after the check is lost.
@@ -15,12 +14,11 @@ public func waitUntil(within timeout: Duration = .seconds(30), _ condition: @Mai
       continuation.finish()
     }
     if holds { return true }
-    let remaining = clock.now.duration(to: deadline)
-    guard remaining > .zero else { return false }
+    guard !deadline.hasExpired else { return false }
     let woke = await withTaskGroup(of: Bool.self) { group in
       group.addTask { await changed.first { _ in true } ?? false }
       group.addTask {
-        try? await Task.sleep(for: remaining)
+        await deadline.expire()
         return false
       }
       let first = await group.next() ?? false

@@ -257,7 +257,7 @@ import Testing
         return nil
       }
       group.addTask {
-        try await Task.sleep(for: .seconds(60))
+        await ResponsiveDeadline(.seconds(60)).expire()
         return nil
       }
       let first = try await group.next() ?? nil

@@ -29,8 +29,8 @@ import Testing
 
     // Another process commits: the widget's file follows without this process doing anything.
     #expect(try tool.run(at: "2026-01-15T07:45:00Z", ["diaper", "Mia", "poo"]).status == 0)
-    let first = try await firstElement(of: refreshes, within: .seconds(90))  // generous: CI runs many processes at once
-    let snapshots = try #require(try first?.get())
+    let first = try #require(await firstElement(of: refreshes, within: .seconds(90)), "no widget refresh within 90 s")
+    let snapshots = try first.get()
     #expect(snapshots.snapshot(forBabyName: "Mia")?.lastDiaper?.type == .poo)
     let onDisk = try #require(try BabyWidgetSnapshots.read(from: snapshotsURL))
     #expect(onDisk.snapshot(forBabyName: "Mia")?.lastDiaper?.time == ISO8601.parse("2026-01-15T07:45:00Z"))
@@ -50,22 +50,5 @@ import Testing
     _ = try reader.refresh()
     #expect(try context.fetchCount(FetchDescriptor<DiaperChange>()) == 1)
     #expect(try context.fetchCount(FetchDescriptor<FeedSession>()) == 1)
-  }
-
-  private func firstElement<T: Sendable>(of stream: AsyncStream<T>, within limit: Duration) async throws -> T? {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-      group.addTask {
-        for await element in stream { return element }
-        return nil
-      }
-      group.addTask {
-        try await Task.sleep(for: limit)
-        Issue.record("no widget refresh within \(limit)")
-        return nil
-      }
-      let first = try await group.next() ?? nil
-      group.cancelAll()
-      return first
-    }
   }
 }

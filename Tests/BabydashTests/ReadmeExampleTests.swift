@@ -73,23 +73,8 @@ import Testing
     context.insert(FeedSession(profileID: mia.id, startTime: Date()))
     try context.save()
 
-    // Wait for Observation to report the change, within a bound; no sleeping for it.
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .seconds(30))
-    while model.feedingNow.isEmpty, clock.now < deadline {
-      let (changed, continuation) = AsyncStream<Bool>.makeStream()
-      withObservationTracking { _ = model.feedingNow } onChange: { continuation.yield(true) }
-      guard model.feedingNow.isEmpty else { break }
-      _ = await withTaskGroup(of: Bool.self) { group in
-        group.addTask { await changed.first { _ in true } ?? false }
-        group.addTask {
-          try? await Task.sleep(until: deadline)
-          return false
-        }
-        defer { group.cancelAll() }
-        return await group.next() ?? false
-      }
-    }
+    // Observation reports the change; no sleeping for it.
+    #expect(await waitUntil(within: .seconds(30)) { !model.feedingNow.isEmpty })
     #expect(model.feedingNow.map(\.profileID) == [mia.id])
   }
 }

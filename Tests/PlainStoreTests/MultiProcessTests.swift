@@ -149,8 +149,9 @@ func uuidOrder(_ a: UUID, _ b: UUID) -> Bool {
   withUnsafeBytes(of: a.uuid) { a in withUnsafeBytes(of: b.uuid) { b in a.lexicographicallyPrecedes(b) } }
 }
 
-/// The transactions of the remote changes announced until one reaches `last` (or `timeout`
-/// passes); fails the test if the state was reloaded, which loses transactions.
+/// The transactions of the remote changes announced until one reaches `last` (or `timeout`, a
+/// ``ResponsiveDeadline``, passes); fails the test if the state was reloaded, which loses
+/// transactions.
 func collect(_ changes: AsyncStream<RemoteChange>, sequencesThrough last: Int, within timeout: Duration) async -> [Transaction] {
   await withTaskGroup(of: [Transaction]?.self) { group in
     group.addTask {
@@ -163,7 +164,7 @@ func collect(_ changes: AsyncStream<RemoteChange>, sequencesThrough last: Int, w
       return transactions
     }
     group.addTask {
-      try? await Task.sleep(for: timeout)
+      await ResponsiveDeadline(timeout).expire()
       return nil
     }
     let result = await group.next() ?? nil

@@ -34,7 +34,7 @@ struct DifferentialEngine {
   var counts = Counts()
 
   /// What the engine did, over a run.
-  struct Counts {
+  struct Counts: Sendable {
     /// Names two devices wrote with different contents.
     var conflicts = 0
     /// Conflict copies that hold another version than their name's.

@@ -1,4 +1,5 @@
 import BabyDashboard
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -27,42 +28,57 @@ import Testing
   static let parts = 4
 
   @Test(arguments: 0..<parts)
-  func everyCacheIsTheFoldOfItsFilesAndEveryDeviceEndsTheSame(part: Int) throws {
-    let seeds: [Int] =
-      if let one = Self.environment["DIFFERENTIAL_SEED"].flatMap(Int.init) { part == 0 ? [one] : [] } else {
-        Array(stride(from: part, to: Self.seedCount, by: Self.parts))
-      }
+  func everyCacheIsTheFoldOfItsFilesAndEveryDeviceEndsTheSame(part: Int) async throws {
+    // Minutes of blocking work: on a thread of its own, or it holds one of the few threads every
+    // test's async work shares, and a test waiting for a notification meanwhile times out.
+    let report = try await onOwnThread { Self.run(part: part) }
+    #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+    print(
+      "DifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
+    )
+    // Both roads into the cache are judged, and copies and conflicts happen: a run where one
+    // never happened proves nothing of it. (A part that stopped at its failures ran too few.)
+    if report.seeds >= 20 && report.failures.isEmpty {
+      #expect(report.merges.arrivalOnly >= report.steps / 25 && report.merges.full >= report.steps / 25)
+      let engine = report.engine
+      #expect(report.copies >= report.seeds / 4 && engine.conflicts > 0 && engine.divergentCopies > 0 && engine.deliveredTwice > 0)
+    }
+  }
+
+  /// What one part's seeds did.
+  struct PartReport: Sendable {
+    var seeds = 0
     var failures: [String] = []
     var steps = 0
     var merges = (arrivalOnly: 0, full: 0)
     var copies = 0
     var engine = DifferentialEngine.Counts()
+  }
+
+  /// Runs one part's seeds (every `parts`-th), stopping at the third failure.
+  static func run(part: Int) -> PartReport {
+    let seeds: [Int] =
+      if let one = environment["DIFFERENTIAL_SEED"].flatMap(Int.init) { part == 0 ? [one] : [] } else {
+        Array(stride(from: part, to: seedCount, by: parts))
+      }
+    var report = PartReport(seeds: seeds.count)
     for seed in seeds {
       var run = DifferentialRun(seed: UInt64(seed))
       do {
         try run.run()
       } catch {
-        failures.append("seed \(seed), after step \(run.steps) (\(run.log.suffix(6).joined(separator: "; "))): \(error)")
-        if failures.count >= 3 { break }
+        report.failures.append("seed \(seed), after step \(run.steps) (\(run.log.suffix(6).joined(separator: "; "))): \(error)")
+        if report.failures.count >= 3 { break }
       }
       // One seed run on its own tells its steps.
-      if Self.environment["DIFFERENTIAL_SEED"] != nil { print(run.log.enumerated().map { "step \($0 + 1): \($1)" }.joined(separator: "\n")) }
-      steps += run.steps
-      merges.arrivalOnly += run.merges.arrivalOnly
-      merges.full += run.merges.full
-      copies += run.copies
-      engine += run.engine.counts
+      if environment["DIFFERENTIAL_SEED"] != nil { print(run.log.enumerated().map { "step \($0 + 1): \($1)" }.joined(separator: "\n")) }
+      report.steps += run.steps
+      report.merges.arrivalOnly += run.merges.arrivalOnly
+      report.merges.full += run.merges.full
+      report.copies += run.copies
+      report.engine += run.engine.counts
     }
-    #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-    print(
-      "DifferentialSyncTests part \(part): \(seeds.count) seeds, \(steps) steps, merges of the arrived files only: \(merges.arrivalOnly), full folds: \(merges.full); stores copied: \(copies), names written twice with different contents: \(engine.conflicts), conflict copies of another version: \(engine.divergentCopies), of the same bytes: \(engine.repeatedCopies), files delivered twice: \(engine.deliveredTwice), truncated first: \(engine.truncated)"
-    )
-    // Both roads into the cache are judged, and copies and conflicts happen: a run where one
-    // never happened proves nothing of it. (A part that stopped at its failures ran too few.)
-    if seeds.count >= 20 && failures.isEmpty {
-      #expect(merges.arrivalOnly >= steps / 25 && merges.full >= steps / 25)
-      #expect(copies >= seeds.count / 4 && engine.conflicts > 0 && engine.divergentCopies > 0 && engine.deliveredTwice > 0)
-    }
+    return report
   }
 }
 
