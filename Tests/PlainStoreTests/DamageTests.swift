@@ -1,3 +1,4 @@
+import BabyDashboardTesting
 import Foundation
 import PlainStore
 import Testing
@@ -168,6 +169,34 @@ import Testing
     let second = try StoreContainer.file(at: url, schema: TestSchema.v1)
     #expect(try second.newBackgroundContext().fetch(FetchDescriptor<Event>()).map(\.amount) == [90])
     #expect(second.statistics.cacheRebuilds == 0, "the rebuilt cache is whole")
+  }
+
+  /// A save catches up with another process's commit, then finds a segment it reads damaged:
+  /// the rebuild keeps the notice of that commit, and the observers hear of it, as a reload
+  /// (the whole cache was replaced). Before, the rebuild dropped it, and a live query of this
+  /// process never showed the other process's object until something else changed.
+  @Test func anotherProcesssCommitNoticedBeforeARebuildIsStillAnnounced() async throws {
+    let url = try makeStore()
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+    var options = Sample.options
+    options.watchesOtherProcesses = false
+    let app = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options)
+    let changes = app.remoteChanges()
+    let widget = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options).newBackgroundContext()
+    widget.insert(Owner(id: Sample.id(4), name: "Ava"))
+    try widget.save()
+    let segment = path(url, "local/segments/Event.2026-01.00000001.json")
+    var data = try Data(contentsOf: segment)
+    data[data.count / 2] = UInt8(ascii: "{")
+    try data.write(to: segment)
+
+    let context = app.newBackgroundContext()
+    context.update(Event(uuid: Sample.id(2), ownerID: Sample.id(1), at: Sample.epoch, title: "bottle", amount: 90))
+    try context.save()
+    #expect(app.statistics.cacheRebuilds == 1)
+    let change = try #require(await firstElement(of: changes, within: .seconds(10)), "the widget's commit was never announced")
+    #expect(change.reloaded)
+    #expect(try context.fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == ["Ava", "Mia", "Noah"])
   }
 
   /// Opening reads the manifest, not the segment files: a truncated segment costs nothing until

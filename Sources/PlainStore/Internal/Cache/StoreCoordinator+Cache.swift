@@ -85,6 +85,7 @@ extension StoreCoordinator {
     try FileSystem.removeFiles(in: files.logURL, displayPath: files.log.displayName)
     try state.withLock { state in
       let floor = max(newestLog, state.sequence)
+      let noticed = state.undelivered
       state.reset(to: Manifest(), schema: schema)
       state.sequence = floor
       state.manifest.sequence = floor
@@ -101,8 +102,10 @@ extension StoreCoordinator {
         _ = try mintDevice(&state, files)
       }
       try compact(&state)
-      state.undelivered = []
-      state.undeliveredReload = false
+      // The fold of every file is no news; other processes' commits noticed and not yet
+      // announced are, and any object may differ from what the contexts read: a reload.
+      state.undelivered = noticed
+      state.undeliveredReload = true
     }
   }
 
