@@ -10,16 +10,23 @@ extension StoreCoordinator {
     let name = ChangeFileName.changeName(sequence: origin.sequence)
     let carrying = files.changes.isCarrying
     // This device's own file, by its exact name, in the outbox or its own folder of the sync
-    // folder — even while syncing is off: it holds nothing of another device or account.
-    let (file, path, inOutbox) = files.changes.ownFile(origin.device, name, carrying: true)
-    if let data = try FileSystem.read(atPath: file, displayPath: path) { return data }
-    guard !carrying || (!inOutbox && files.changes.isNotDownloaded(origin.device, name)) else { return nil }
+    // folder — even while syncing is off: it holds nothing of another device or account. Read
+    // in that order, with no look first: a catch-up does not hold the lock, and another
+    // process's drain may move the file between a look and a read; it creates the file in the
+    // sync folder before it leaves the outbox, so the second read finds what the first missed.
+    let outbox = files.changes.outbox
+    if let data = try FileSystem.read(atPath: outbox.filePath(origin.device, name), displayPath: outbox.display(origin.device, name)) {
+      return data
+    }
+    let path = files.changes.display(origin.device, name)
+    if let data = try FileSystem.read(atPath: files.changes.filePath(origin.device, name), displayPath: path) { return data }
+    guard !carrying || files.changes.isNotDownloaded(origin.device, name) else { return nil }
     if let record = try files.journal.records().last(where: { $0.device == origin.device && $0.sequence == origin.sequence }) {
       return record.bytes
     }
     guard carrying else {
       throw StoreError(
-        .missing, path: files.changes.display(origin.device, name),
+        .missing, path: path,
         "is in the sync folder, which cannot be read while syncing is off (signed out of iCloud, or signed in to another account), and the local log \(logPath) needs its values — nothing is lost: it is read once syncing is on again.")
     }
     throw StoreError(
