@@ -138,6 +138,9 @@ final class FolderWatcher: Sendable {
       let mask = UInt32(IN_MOVED_TO | IN_CREATE | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB)
       var watched: [Int32: String] = [:]  // by watch descriptor
       var missing = false  // a folder asked for is not there (yet): ask again on each wake
+      // A folder that is there and cannot be watched (the system's limit of watches is reached):
+      // every folder is polled instead, since inotify would never tell of that one.
+      var unwatchable = false
       /// Adds a watch for each folder asked for that has none; whether one was added that counts
       /// as a change in its own folder (see ``Self/isChange(_:)``).
       func update() -> Bool {
@@ -149,14 +152,16 @@ final class FolderWatcher: Sendable {
           if descriptor >= 0 {
             watched[descriptor] = folder
             if isChange(folder) { added = true }
-          } else {
+          } else if errno == ENOENT || errno == ENOTDIR {
             missing = true
+          } else {
+            unwatchable = true
           }
         }
         return added
       }
       _ = update()
-      guard !watched.isEmpty || missing else { return false }
+      guard !unwatchable, !watched.isEmpty || missing else { return false }
       ready.signal()
       var buffer = [UInt8](repeating: 0, count: 8192)
       /// Reads every queued event; whether one of them is a change (not an ignored name).
@@ -170,6 +175,11 @@ final class FolderWatcher: Sendable {
       }
       var lastCall = ContinuousClock.now - Self.quietInterval
       while !isStopped {
+        if unwatchable {
+          change()  // what was written into the folder before it was found unwatchable
+          poll()
+          return true
+        }
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = Glibc.poll(&descriptor, 1, 100)  // wake every 100 ms to notice stop()
         guard ready > 0 else {
