@@ -8,10 +8,11 @@ import PlainStore
 /// woken by a change, the waiter it then wakes, or a timer — waits behind them all: minutes
 /// when three test runs share two cores. A wall-clock timer woken after such a wait beats the
 /// awaited event whose last step is queued after it, and the test fails though the code was on
-/// time. This deadline counts its time in short sleeps, and a sleep that wakes late counts as
-/// at most twice its length: it expires once the awaited work has had `timeout` of on-time
-/// running to arrive. So that a starved run still ends, it also expires after 20 × `timeout` of
-/// wall time (10 minutes at least).
+/// time. This deadline counts its time in short sleeps, each followed by a turn of the main
+/// actor, and a sleep that wakes late (or a turn that comes late) counts as at most twice its
+/// length: it expires once the awaited work has had `timeout` of on-time running to arrive. So
+/// that a starved run still ends, it also expires after 20 × `timeout` of wall time (10 minutes
+/// at least).
 ///
 /// One deadline may be shared by several waits (`expire()` calls, one after another): each
 /// spends what is left of it.
@@ -36,6 +37,9 @@ public final class ResponsiveDeadline: Sendable {
       let slice = min(Self.slice, left.withLock { $0 })
       let start = ContinuousClock.now
       do { try await Task.sleep(for: slice) } catch { return }  // cancelled: the awaited thing came
+      // The main actor on time too: some awaited work runs there (a live query's listener), and
+      // its queue waits behind the main-actor tests as the pool's waits behind the rest.
+      await MainActor.run {}
       let slept = ContinuousClock.now - start
       left.withLock { $0 -= min(slept, slice * 2) }
     }

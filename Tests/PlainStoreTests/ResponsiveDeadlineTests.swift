@@ -30,6 +30,18 @@ import Testing
     await expiring.value
   }
 
+  /// The main actor held for a second, as the main-actor tests hold it: a wait for work that
+  /// runs there (a live query's listener) does not time out meanwhile.
+  @Test func timeTheMainActorWasHeldDoesNotCount() async {
+    let deadline = ResponsiveDeadline(.seconds(1))
+    let expiring = Task { await deadline.expire() }
+    await Task.yield()
+    await MainActor.run { usleep(1_200_000) }
+    #expect(!deadline.hasExpired, "the time the main actor was held counted")
+    expiring.cancel()
+    await expiring.value
+  }
+
   @Test func aCancelledWaitReturnsAtOnceAndLeavesTheRestForTheNext() async {
     let deadline = ResponsiveDeadline(.seconds(600))
     let waiting = Task { await deadline.expire() }
