@@ -239,6 +239,32 @@ import Testing
   /// under the shared id, over changes the other's does not hold, and deletes its change files.
   /// The engine keeps one snapshot under the name and the other beside it as a conflict copy,
   /// on every device alike. Both snapshots count, and each copy's own change survives on both.
+  /// A copy whose local log still names changes that the original then compacted into a
+  /// snapshot, the engine bringing the snapshot and the changes' removal: the copy's cache can
+  /// no longer be read back from its files, and it opens rebuilt from them, with all data.
+  @Test func aCopyWhoseLogNamesChangesTheOriginalCompactedAwayOpensRebuilt() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    try FileManager.default.removeItem(at: copy)
+    try FileManager.default.copyItem(at: original, to: copy)
+    // The copy's journal settled, as it is once its change files are on disk: it holds none of them.
+    try Data().write(to: copy.appendingPathComponent("local/journal"))
+    _ = try #require(try container.compactChanges())
+    // The engine carries the original's folder over: the snapshot comes, the changes go.
+    let folder = "changes/\(shared)"
+    try FileManager.default.removeItem(at: copy.appendingPathComponent(folder))
+    try FileManager.default.copyItem(at: original.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
+    #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("\(folder)/000000000001.json").path))
+
+    let reopened = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
+    #expect(try Self.names(reopened) == ["Mia", "Noah"])
+    #expect(try Self.rebuilt(copy, in: scratch, as: "rebuilt.store") == ["Mia", "Noah"])
+  }
+
   @Test func twoCopiesThatBothCompactedKeepBothSnapshots() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }

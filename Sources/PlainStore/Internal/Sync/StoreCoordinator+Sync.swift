@@ -265,7 +265,11 @@ extension StoreCoordinator {
     let name = ChangeFileName.changeName(sequence: origin.sequence)
     let path = files.changes.display(origin.device, name)
     guard let data = try ownChangeFile(origin, files: files, logPath: logPath) else {
-      throw StoreError(.missing, path: path, "the local log \(logPath) refers to this change file, which is not there.")
+      // The truth no longer holds the change the log names: another copy of this store (a
+      // restored backup, a cloned phone) compacted it into a snapshot and the engine carried its
+      // removal here, or it was deleted. The log is the cache's, so it is the one that is wrong:
+      // the error names it, and the cache is rebuilt from changes/ (`isCacheDamage`).
+      throw StoreError(.missing, path: logPath, "refers to the change file \(path), which is not there.")
     }
     let values = try Self.changeFileValues(data, path: path, schema: schema).get()
     guard let missing = Self.fill(&entry, from: values, origin) else { return }
