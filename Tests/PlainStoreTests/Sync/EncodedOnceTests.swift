@@ -62,6 +62,39 @@ import Testing
     }
   }
 
+  /// An update's new value is encoded once, by its check: the field groups it changes are read
+  /// from that JSON, not from the value encoded again.
+  @Test func anUpdatesNewValueIsEncodedOnce() throws {
+    let container = try StoreContainer.temporary(schema: Schema(version: 1, [EntitySchema(Tallied.self)]), options: Sample.options)
+    defer { try? container.destroy() }
+    let context = container.newBackgroundContext()
+    context.insert(Tallied(id: Sample.id(1), name: "before", note: "kept"))
+    try context.save()
+    _ = try context.edit(Tallied.self, id: Sample.id(1)) { $0.name = "after" }
+    try context.save()
+    #expect(Tallied.encodings.withLock { $0["after"] } == 1)
+    let bytes = try Data(contentsOf: container.directory!.appendingPathComponent("changes/\(Sample.device)/000000000002.json"))
+    #expect(try ChangeFileCodec.decode(bytes).get().objects.map(\.groups) == [["name"]], "the groups read from the checked JSON")
+  }
+
+  /// An insert onto a stored object: the inserted value is read from its check's JSON, and the
+  /// merged value is encoded once, for its field groups and its change file alike.
+  @Test func anInsertOntoAStoredObjectEncodesEachValueOnce() throws {
+    let container = try StoreContainer.temporary(schema: Schema(version: 1, [EntitySchema(Tallied.self)]), options: Sample.options)
+    defer { try? container.destroy() }
+    let context = container.newBackgroundContext()
+    context.insert(Tallied(id: Sample.id(1), name: "stored", note: "kept"))
+    try context.save()
+    context.insert(Tallied(id: Sample.id(1), name: "inserted", note: nil))
+    try context.save()
+    // The inserted value and the merged one (which takes its name) are two values, each encoded once.
+    #expect(Tallied.encodings.withLock { $0["inserted"] } == 2)
+    let bytes = try Data(contentsOf: container.directory!.appendingPathComponent("changes/\(Sample.device)/000000000002.json"))
+    let object = try #require(try ChangeFileCodec.decode(bytes).get().objects.first)
+    #expect(object.groups == ["name"])
+    #expect(object.fields?["note"] == RawJSON(bytes: Array(#""kept""#.utf8)), "the stored note stays")
+  }
+
   /// An object the commit changed on its way (a delete rule nullified its reference) is
   /// encoded as it is stored, not as the context gave it.
   @Test func anObjectADeleteRuleChangedIsWrittenAsStored() throws {
@@ -79,5 +112,22 @@ import Testing
       #expect(object.fields?["ownerID"] == nil, "the owner's id as the context gave it")  // a nil property is left out
       #expect(object.fields?["title"] == RawJSON(bytes: Array(#""feed""#.utf8)))
     }
+  }
+}
+
+/// An entity that counts how often each of its values is encoded, by name.
+private struct Tallied: Entity, Hashable {
+  static let entityName = "Tallied"
+  static let encodings = StoreMutex<[String: Int]>([:])
+  var id: UUID
+  var name: String
+  var note: String?
+
+  func encode(to encoder: any Encoder) throws {
+    Self.encodings.withLock { $0[name, default: 0] += 1 }
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(name, forKey: .name)
+    try container.encodeIfPresent(note, forKey: .note)
   }
 }

@@ -199,10 +199,10 @@ struct CommitPlanner {
       isGiven = true
     case (.insert, let stored?):
       // The inserted object sets what it carries: its nils leave the stored values alone.
-      merged = try self.merge.apply(try self.merge.setProperties(of: value), to: stored)
+      merged = try self.merge.apply(try self.merge.setProperties(of: value, encoded: change.encoded), to: stored)
     case (_, let stored?):
       if let snapshot = change.snapshot, !entitiesEqual(snapshot, stored) {
-        merged = try self.merge.apply(try self.merge.changes(of: value, from: snapshot), to: stored)
+        merged = try self.merge.apply(try self.merge.changes(of: value, encoded: change.encoded, from: snapshot), to: stored)
       } else {
         merged = value
         isGiven = true
@@ -218,8 +218,8 @@ struct CommitPlanner {
       guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
       let changes =
         change.kind == .insert
-        ? try self.merge.setProperties(of: value)
-        : try self.merge.changes(of: value, from: change.snapshot)
+        ? try self.merge.setProperties(of: value, encoded: change.encoded)
+        : try self.merge.changes(of: value, encoded: change.encoded, from: change.snapshot)
       let combined = try self.merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: other)
       if stored != nil {
         try delete(key, hint: stored)  // the object became the stored one: one of the two goes

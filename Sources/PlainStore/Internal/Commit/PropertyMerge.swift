@@ -11,10 +11,16 @@ struct PropertyMerge {
     try EntityFields.of(object)
   }
 
-  /// The properties `value` changed relative to `snapshot`; all but its identity when there is
-  /// no snapshot. A property set to nil maps to `null`.
-  func changes(of value: any Entity, from snapshot: (any Entity)?) throws -> [String: RawJSON] {
-    let new = try properties(value)
+  /// The properties of `value`, read from `encoded`, its JSON, when the caller has it (the check
+  /// before a commit made it): a value is encoded once.
+  func properties(_ value: any Entity, encoded: RawJSON?) throws -> [String: RawJSON] {
+    try encoded.map(EntityFields.of(json:)) ?? properties(value)
+  }
+
+  /// The properties `value` (its JSON: `encoded`, when known) changed relative to `snapshot`;
+  /// all but its identity when there is no snapshot. A property set to nil maps to `null`.
+  func changes(of value: any Entity, encoded: RawJSON? = nil, from snapshot: (any Entity)?) throws -> [String: RawJSON] {
+    let new = try properties(value, encoded: encoded)
     guard let snapshot else {
       return new.filter { $0.key != type(of: value).identityKey }
     }
@@ -29,8 +35,8 @@ struct PropertyMerge {
   /// What an inserted object sets when it merges into a stored one (same id, or a unique key
   /// that matches): every property it carries except its identity, and none that it leaves
   /// nil, so an insert never erases a stored value (Core Data merges only the set properties).
-  func setProperties(of value: any Entity) throws -> [String: RawJSON] {
-    try properties(value).filter { $0.key != type(of: value).identityKey && !$0.value.isNull }
+  func setProperties(of value: any Entity, encoded: RawJSON? = nil) throws -> [String: RawJSON] {
+    try properties(value, encoded: encoded).filter { $0.key != type(of: value).identityKey && !$0.value.isNull }
   }
 
   /// `base` with `changes` written over it.

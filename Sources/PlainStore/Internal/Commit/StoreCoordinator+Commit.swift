@@ -171,11 +171,14 @@ extension StoreCoordinator {
         object.encodedValue = entry.changes[index].encoded
         return object
       case .update:
+        // Encoded here when the commit changed the value on its way (a merge, a delete rule):
+        // once, for its groups and its change file alike.
         let value = entry.changes[index].value
-        let groups = try changedGroups(from: originals(ObjectKey(entity: entity, id: id)), to: value, mergeSchema.entities[entity])
+        let encoded = try entry.changes[index].encoded ?? value.map(EntityFields.json(of:))
+        let groups = try changedGroups(from: originals(ObjectKey(entity: entity, id: id)), to: encoded, mergeSchema.entities[entity])
         entry.changes[index].groups = groups
         var object = ObjectChange(entity: entity, id: id, kind: .upsert, value: value, groups: groups)
-        object.encodedValue = entry.changes[index].encoded
+        object.encodedValue = encoded
         return object
       }
     }
@@ -299,11 +302,12 @@ extension StoreCoordinator {
     }
   }
 
-  /// The field groups an update changes: those with a property whose JSON differs.
-  private func changedGroups(from old: (any Entity)?, to new: (any Entity)?, _ entity: MergeSchema.Entity?) throws -> [String]? {
+  /// The field groups an update changes: those with a property whose JSON differs. The new
+  /// value comes as its JSON, which the change file writes too.
+  private func changedGroups(from old: (any Entity)?, to new: RawJSON?, _ entity: MergeSchema.Entity?) throws -> [String]? {
     guard let old, let new, let entity else { return nil }
     let before = try EntityFields.of(old)
-    let after = try EntityFields.of(new)
+    let after = try EntityFields.of(json: new)
     var groups: Set<String> = []
     for key in Set(before.keys).union(after.keys) where key != entity.identityKey && before[key] != after[key] {
       groups.insert(entity.group(of: key))
