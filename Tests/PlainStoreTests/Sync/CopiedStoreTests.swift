@@ -235,10 +235,6 @@ import Testing
     #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt-again.store") == ["Ava", "Mia", "Noah"], "a rebuild of the original agrees")
   }
 
-  /// Both copies compact before either has seen the other's snapshot: each writes snapshot 1
-  /// under the shared id, over changes the other's does not hold, and deletes its change files.
-  /// The engine keeps one snapshot under the name and the other beside it as a conflict copy,
-  /// on every device alike. Both snapshots count, and each copy's own change survives on both.
   /// A copy whose local log still names changes that the original then compacted into a
   /// snapshot, the engine bringing the snapshot and the changes' removal: the copy's cache can
   /// no longer be read back from its files, and it opens rebuilt from them, with all data.
@@ -265,6 +261,10 @@ import Testing
     #expect(try Self.rebuilt(copy, in: scratch, as: "rebuilt.store") == ["Mia", "Noah"])
   }
 
+  /// Both copies compact before either has seen the other's snapshot: each writes snapshot 1
+  /// under the shared id, over changes the other's does not hold, and deletes its change files.
+  /// The engine keeps one snapshot under the name and the other beside it as a conflict copy,
+  /// on every device alike. Both snapshots count, and each copy's own change survives on both.
   @Test func twoCopiesThatBothCompactedKeepBothSnapshots() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }

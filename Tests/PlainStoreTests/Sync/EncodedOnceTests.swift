@@ -65,34 +65,42 @@ import Testing
   /// An update's new value is encoded once, by its check: the field groups it changes are read
   /// from that JSON, not from the value encoded again.
   @Test func anUpdatesNewValueIsEncodedOnce() throws {
-    let container = try StoreContainer.temporary(schema: Schema(version: 1, [EntitySchema(Tallied.self)]), options: Sample.options)
+    let (container, context) = try Self.storeHoldingATallied(named: "before")
     defer { try? container.destroy() }
-    let context = container.newBackgroundContext()
-    context.insert(Tallied(id: Sample.id(1), name: "before", note: "kept"))
-    try context.save()
     _ = try context.edit(Tallied.self, id: Sample.id(1)) { $0.name = "after" }
     try context.save()
     #expect(Tallied.encodings.withLock { $0["after"] } == 1)
-    let bytes = try Data(contentsOf: container.directory!.appendingPathComponent("changes/\(Sample.device)/000000000002.json"))
-    #expect(try ChangeFileCodec.decode(bytes).get().objects.map(\.groups) == [["name"]], "the groups read from the checked JSON")
+    #expect(try Self.secondChange(container).groups == ["name"], "the groups read from the checked JSON")
   }
 
   /// An insert onto a stored object: the inserted value is read from its check's JSON, and the
   /// merged value is encoded once, for its field groups and its change file alike.
   @Test func anInsertOntoAStoredObjectEncodesEachValueOnce() throws {
-    let container = try StoreContainer.temporary(schema: Schema(version: 1, [EntitySchema(Tallied.self)]), options: Sample.options)
+    let (container, context) = try Self.storeHoldingATallied(named: "stored")
     defer { try? container.destroy() }
-    let context = container.newBackgroundContext()
-    context.insert(Tallied(id: Sample.id(1), name: "stored", note: "kept"))
-    try context.save()
     context.insert(Tallied(id: Sample.id(1), name: "inserted", note: nil))
     try context.save()
     // The inserted value and the merged one (which takes its name) are two values, each encoded once.
     #expect(Tallied.encodings.withLock { $0["inserted"] } == 2)
-    let bytes = try Data(contentsOf: container.directory!.appendingPathComponent("changes/\(Sample.device)/000000000002.json"))
-    let object = try #require(try ChangeFileCodec.decode(bytes).get().objects.first)
+    let object = try Self.secondChange(container)
     #expect(object.groups == ["name"])
     #expect(object.fields?["note"] == RawJSON(bytes: Array(#""kept""#.utf8)), "the stored note stays")
+  }
+
+  /// A temporary store of ``Tallied`` objects that saved one (id 1, its note "kept"), and a
+  /// context on it.
+  private static func storeHoldingATallied(named name: String) throws -> (StoreContainer, StoreContext) {
+    let container = try StoreContainer.temporary(schema: Schema(version: 1, [EntitySchema(Tallied.self)]), options: Sample.options)
+    let context = container.newBackgroundContext()
+    context.insert(Tallied(id: Sample.id(1), name: name, note: "kept"))
+    try context.save()
+    return (container, context)
+  }
+
+  /// The one object of the store's second change file.
+  private static func secondChange(_ container: StoreContainer) throws -> ObjectChange {
+    let bytes = try Data(contentsOf: container.directory!.appendingPathComponent("changes/\(Sample.device)/000000000002.json"))
+    return try #require(try ChangeFileCodec.decode(bytes).get().objects.first)
   }
 
   /// An object the commit changed on its way (a delete rule nullified its reference) is
