@@ -11,8 +11,8 @@ import PlainStore
 /// time. This deadline counts its time in short sleeps, each followed by a turn of the main
 /// actor, and a sleep that wakes late (or a turn that comes late) counts as at most twice its
 /// length: it expires once the awaited work has had `timeout` of on-time running to arrive. So
-/// that a starved run still ends, it also expires after 20 × `timeout` of wall time (10 minutes
-/// at least).
+/// that a starved run still ends, it also expires after `wallLimit` of wall time (by default
+/// 20 × `timeout`, 10 minutes at least).
 ///
 /// One deadline may be shared by several waits (`expire()` calls, one after another): each
 /// spends what is left of it.
@@ -21,9 +21,9 @@ public final class ResponsiveDeadline: Sendable {
   private let left: StoreMutex<Duration>
   private let wallLimit: ContinuousClock.Instant
 
-  public init(_ timeout: Duration) {
+  public init(_ timeout: Duration, wallLimit: Duration? = nil) {
     left = StoreMutex(timeout)
-    wallLimit = .now + max(timeout * 20, .seconds(600))
+    self.wallLimit = .now + (wallLimit ?? max(timeout * 20, .seconds(600)))
   }
 
   /// Whether the time is spent.

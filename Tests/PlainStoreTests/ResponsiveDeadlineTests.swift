@@ -14,32 +14,41 @@ import Testing
     #expect(clock.now - start >= .milliseconds(300))
   }
 
-  /// Every thread of the pool held for a second, as the tests that run child processes hold
-  /// them: the deadline's sleep wakes late, and the second counts as two slices at most.
+  /// A deadline that only the slices count: these tests are about them, and a run that starves
+  /// this process for longer than the usual wall limit (three suites on two cores have, for
+  /// over ten minutes) must not expire it. The holds are long beside the slices: should the
+  /// holders be queued behind other tests' work, the deadline's few late wakes between them
+  /// count 200 ms each, far from the timeout, which the hold exceeds.
+  static func sliceOnlyDeadline() -> ResponsiveDeadline { ResponsiveDeadline(.seconds(3), wallLimit: .seconds(86_400)) }
+  static let hold: useconds_t = 3_600_000
+
+  /// Every thread of the pool held for longer than the deadline, as the tests that run child
+  /// processes hold them: the deadline's sleep wakes late, and the hold counts as two slices at most.
   @Test func timeThePoolWasHeldByOtherWorkDoesNotCount() async {
-    let deadline = ResponsiveDeadline(.seconds(1))
+    let deadline = Self.sliceOnlyDeadline()
     let expiring = Task { await deadline.expire() }
     await Task.yield()  // its first slice has begun
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
-        group.addTask { usleep(1_200_000) }
+        group.addTask { usleep(Self.hold) }
       }
     }
-    #expect(!deadline.hasExpired, "the time the pool was held counted")
+    // The late slice counted (or not) before the look: the wait has ended.
     expiring.cancel()
     await expiring.value
+    #expect(!deadline.hasExpired, "the time the pool was held counted")
   }
 
-  /// The main actor held for a second, as the main-actor tests hold it: a wait for work that
-  /// runs there (a live query's listener) does not time out meanwhile.
+  /// The main actor held for longer than the deadline, as the main-actor tests hold it: a wait
+  /// for work that runs there (a live query's listener) does not time out meanwhile.
   @Test func timeTheMainActorWasHeldDoesNotCount() async {
-    let deadline = ResponsiveDeadline(.seconds(1))
+    let deadline = Self.sliceOnlyDeadline()
     let expiring = Task { await deadline.expire() }
     await Task.yield()
-    await MainActor.run { usleep(1_200_000) }
-    #expect(!deadline.hasExpired, "the time the main actor was held counted")
+    await MainActor.run { usleep(Self.hold) }
     expiring.cancel()
     await expiring.value
+    #expect(!deadline.hasExpired, "the time the main actor was held counted")
   }
 
   @Test func aCancelledWaitReturnsAtOnceAndLeavesTheRestForTheNext() async {
