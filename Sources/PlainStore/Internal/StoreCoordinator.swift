@@ -127,7 +127,7 @@ final class StoreCoordinator: Sendable {
       state.reset(to: manifest ?? Manifest(), schema: schema)
       state.manifestIdentity = identity
       state.device = device
-      try catchUp(&state, files)
+      try catchUp(&state, files, values: .fromChangeFiles)
       state.undelivered = []
       state.undeliveredReload = false
       // Log records past the last one read: some in between are lost, and the later ones must
@@ -223,9 +223,10 @@ final class StoreCoordinator: Sendable {
   }
 
   /// Catching up on files: the manifest, if another process wrote one, then the local log
-  /// from this state's sequence on.
+  /// from this state's sequence on. Opening reads this device's commits from their change
+  /// files (`values`), so that damage to them is found there.
   @discardableResult
-  func catchUp(_ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
+  func catchUp(_ state: inout StoreState, _ files: StoreFiles, values: LogValues = .asRecorded) throws -> Bool {
     let decoder = StoreCoding.makeDecoder(schema: schema)
     var appliedAny = false
     for _ in 0..<16 {
@@ -247,7 +248,7 @@ final class StoreCoordinator: Sendable {
         state.manifestIdentity = identity
       }
       do {
-        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder, files) {
+        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder, values: values, files) {
           state.apply(entry)
           if entry.changesObjects { state.undelivered.append(entry.transaction) }
           appliedAny = true
@@ -273,11 +274,22 @@ final class StoreCoordinator: Sendable {
     }
   }
 
+  /// Where the values of the local log's entries come from (see `LogValues`).
+  enum LogValues {
+    /// Nowhere: history needs only which objects changed.
+    case skipped
+    /// The record, or the change file of a commit whose record does not carry them (see
+    /// `localLogRecord`): a catch-up on what another process just wrote and checked.
+    case asRecorded
+    /// A commit of this device's change file, whatever its record carries: opening checks the
+    /// truth the cache stands on, as a rebuild would.
+    case fromChangeFiles
+  }
+
   /// The local log's entries from `sequence` on, as far as they go without a gap, and `cursor`
-  /// moved past them. With `values`, the values of a commit of this device are read back from
-  /// its change file (history needs only which objects changed).
+  /// moved past them, with their values from where `values` says.
   func readLog(
-    from sequence: Int, cursor: inout LocalLog.Cursor?, decoder: StoreJSONDecoder, values: Bool = true, _ files: StoreFiles
+    from sequence: Int, cursor: inout LocalLog.Cursor?, decoder: StoreJSONDecoder, values: LogValues, _ files: StoreFiles
   ) throws -> [LogEntry] {
     var entries: [(entry: LogEntry, path: String)] = []
     switch files.layout {
@@ -302,11 +314,12 @@ final class StoreCoordinator: Sendable {
         throw StoreError(
           .damaged, path: read.path, "holds transaction \(entry.sequence), not \(sequence + index) — \(StoreFiles.untouched)")
       }
-      if !values {
+      let carried = !entry.changes.contains(where: { $0.kind != .delete && $0.value == nil })
+      if values == .skipped || (values == .asRecorded && carried) {
         return entry
       } else if let origin = entry.origin {
         try fillValues(&entry, from: origin, files: files, logPath: read.path)
-      } else if entry.changes.contains(where: { $0.kind != .delete && $0.value == nil }) {
+      } else if !carried {
         throw StoreError(.damaged, path: read.path, "a change has no value and no change file holds it — \(StoreFiles.untouched)")
       }
       return entry

@@ -66,8 +66,8 @@ extension StoreCoordinator {
     }
     // The truth must be readable before the cache goes: a change file a power loss took comes
     // back from the journal first, and a damaged change file of this device refuses the
-    // rebuild and leaves every file as it was.
-    try settleJournal(files)
+    // rebuild and leaves every file as it was (the journal too: it is emptied below).
+    try settleJournal(files, emptying: false)
     // Files that are not downloaded (iCloud evicted them, this device's own included) are asked
     // for and waited for, bounded, before the cache goes: what does not come is shown once it
     // does, and sync status names it meanwhile.
@@ -83,6 +83,7 @@ extension StoreCoordinator {
     try FileSystem.removeAnything(files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
     try FileSystem.removeFiles(in: files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
     try FileSystem.removeFiles(in: files.logURL, displayPath: files.log.displayName)
+    if files.journal.size > 0 { try files.journal.empty() }  // its change files are whole and flushed
     try state.withLock { state in
       let floor = max(newestLog, state.sequence)
       let noticed = state.undelivered

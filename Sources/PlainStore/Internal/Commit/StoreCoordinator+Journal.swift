@@ -34,9 +34,11 @@ extension StoreCoordinator {
   /// over: a commit killed before its file was created, whose sequence a later commit took.
   /// So is a record whose file a placeholder stands for: iCloud evicted it, so it has it whole,
   /// and a file written again beside its placeholder would be a second item of one name.
-  /// Returns the display paths of the change files it wrote again.
+  /// Returns the display paths of the change files it wrote again. With `emptying` false the
+  /// journal keeps its records, for a caller that empties it later (a rebuild, once the truth
+  /// has been read: one that cannot be leaves every file as it was).
   @discardableResult
-  func settleJournal(_ files: StoreFiles) throws -> [String] {
+  func settleJournal(_ files: StoreFiles, emptying: Bool = true) throws -> [String] {
     let journal = files.journal
     let records: [CommitJournal.Record]
     do {
@@ -76,7 +78,7 @@ extension StoreCoordinator {
     if !unflushed.isEmpty {
       try FileSystem.flushToDisk(paths: unflushed, folders: folders.sorted { $0.path < $1.path }, displayPath: journal.displayPath)
     }
-    if journal.size > 0 { try journal.empty() }
+    if emptying, journal.size > 0 { try journal.empty() }
     return restored
   }
 

@@ -407,8 +407,8 @@ struct LogChange: Codable, JSONRecord {
   /// The segment it was in before, when an update moved it.
   var from: String?
   var value: (any Entity)?
-  /// The value's JSON as the save's check encoded it, when the commit stores the value as it
-  /// was given: the change file and the segment write it as it is. Not part of the log record.
+  /// The value's JSON as the commit's change file writes it, when the commit encoded it already:
+  /// the segment and the local log record write it as it is. Not read from a record.
   var encoded: RawJSON?
   /// The value's unique keys, in the order of its entity's constraints, as the plan computed
   /// them: the tables' indexes take them instead of reading the value again. Not part of the
@@ -469,6 +469,10 @@ struct LogChange: Codable, JSONRecord {
     try members.encode(id, forKey: "id")
     try members.encode(kind.rawValue, forKey: "kind")
     try members.encode(segment, forKey: "segment")
-    if let value { try members.encode(AnyEncodableEntity(value: value), forKey: "value") }
+    if let encoded, value != nil {
+      try members.encode(encoded, forKey: "value")
+    } else if let value {
+      try members.encode(AnyEncodableEntity(value: value), forKey: "value")
+    }
   }
 }
