@@ -68,6 +68,16 @@ import Testing
     #expect(decoded.objects.map(\.id) == [2, 5, 7, 41, 300].map(Sample.id))
   }
 
+  /// Each object's JSON, kept, is what the file writes for it: the same bytes.
+  @Test func theJSONEachObjectKeepsIsWhatTheFileWrites() throws {
+    let objects = eventSchema.makeObjects()
+    let encoder = StoreCoding.makeEncoder()
+    for n in [7, 300, 2] { objects.put(event(n, owner: n == 2 ? 1 : nil, day: Double(n % 28)), encoded: nil) }
+    let before = try objects.encodeFile(entity: "Event", segment: "2026-01", encoder: encoder)
+    try objects.encodeEach(encoder)
+    #expect(try objects.encodeFile(entity: "Event", segment: "2026-01", encoder: encoder) == before)
+  }
+
   /// An object put with its commit's JSON is written as that JSON, until the segment lets go of
   /// it or the object is put again without.
   @Test func anObjectsCommitJSONIsWrittenAsItIs() throws {

@@ -87,10 +87,31 @@ import Testing
     #expect(object.fields?["note"] == RawJSON(bytes: Array(#""kept""#.utf8)), "the stored note stays")
   }
 
+  /// A segment written again copies the JSON of the objects it kept from the last time, rather
+  /// than encoding them again: an object read from its segment file is encoded by the first
+  /// compaction that writes its segment, and by no later one (3 before: once by every one).
+  @Test func aSegmentWrittenAgainCopiesItsObjectsJSON() throws {
+    let (container, _) = try Self.storeHoldingATallied(named: "compacted")
+    defer { try? container.destroy() }
+    try container.compact()
+    #expect(Tallied.encodings.withLock { $0["compacted"] } == 1, "its check's JSON, written by the compaction")
+    // Another container reads the object from its segment file, without JSON.
+    let other = try StoreContainer.file(at: container.directory!, schema: Self.talliedSchema, options: Sample.options)
+    let context = other.newBackgroundContext()
+    for n in 2...3 {
+      context.insert(Tallied(id: Sample.id(n), name: "added", note: nil))
+      try context.save()
+      try other.compact()
+    }
+    #expect(Tallied.encodings.withLock { $0["compacted"] } == 2)
+  }
+
+  private static let talliedSchema = Schema(version: 1, [EntitySchema(Tallied.self)])
+
   /// A temporary store of ``Tallied`` objects that saved one (id 1, its note "kept"), and a
   /// context on it.
   private static func storeHoldingATallied(named name: String) throws -> (StoreContainer, StoreContext) {
-    let container = try StoreContainer.temporary(schema: Schema(version: 1, [EntitySchema(Tallied.self)]), options: Sample.options)
+    let container = try StoreContainer.temporary(schema: talliedSchema, options: Sample.options)
     let context = container.newBackgroundContext()
     context.insert(Tallied(id: Sample.id(1), name: name, note: "kept"))
     try context.save()

@@ -32,6 +32,9 @@ protocol SegmentObjects: AnyObject, Sendable {
   func encodeFile(entity: String, segment: String, encoder: StoreJSONEncoder) throws -> Data
   /// Lets go of the objects' JSON, once a segment file holds it.
   func forgetEncoded()
+  /// Encodes each object that has no JSON yet, and keeps it: the next file of the segment
+  /// copies it rather than encoding the object again.
+  func encodeEach(_ encoder: StoreJSONEncoder) throws
 }
 
 /// A segment's objects of one entity type, by id.
@@ -111,6 +114,14 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   }
 
   func forgetEncoded() { encodedByRow = [] }
+
+  func encodeEach(_ encoder: StoreJSONEncoder) throws {
+    if encodedByRow.isEmpty { encodedByRow = Array(repeating: nil, count: objects.count) }
+    let reusing = encoder.reusing()
+    for row in objects.indices where encodedByRow[row] == nil {
+      encodedByRow[row] = RawJSON(bytes: try reusing.encodeBytes(objects[row]))
+    }
+  }
 
   func forEachID(_ body: (UUID) -> Void) {
     for id in rowOf.keys { body(id) }

@@ -6,6 +6,12 @@ extension StoreCoordinator {
     try backing.compact(&state, self)
   }
 
+  /// A segment of at most this many objects keeps each one's JSON once its file is written:
+  /// the month that takes the commits is written again at every compaction, and encoding all
+  /// its objects each time was most of a compaction (a month of a busy family is about a
+  /// thousand objects, a few hundred kilobytes). A larger one, a bulk save's, lets it go.
+  static let segmentJSONKeptLimit = 4_096
+
   /// Writes the segments that changed since the manifest, then the manifest (the commit point),
   /// then removes the files nothing refers to any more and the log streams no one needs.
   /// Runs holding the store's flock and the coordinator's lock.
@@ -24,6 +30,8 @@ extension StoreCoordinator {
         try ensureLoaded(table, segment, &state)
         if let objects = table.slots[segment]?.objects, objects.count > 0 {
           let file = "\(name).\(segment).\(ISO8601.pad(state.sequence, 8)).json"
+          let keepsJSON = objects.count <= Self.segmentJSONKeptLimit
+          if keepsJSON { try objects.encodeEach(encoder) }
           let data = try objects.encodeFile(entity: name, segment: segment, encoder: encoder)
           try FileSystem.writeAtomically(
             data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)), durable: false)
@@ -31,7 +39,7 @@ extension StoreCoordinator {
             file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
           idFilters[file] = objects.idFilter.text
           table.slots[segment]?.file = file
-          objects.forgetEncoded()
+          if !keepsJSON { objects.forgetEncoded() }
           written.append(file)
         } else {
           manifest.segments[name]?[segment] = nil
