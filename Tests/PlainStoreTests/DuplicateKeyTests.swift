@@ -17,12 +17,20 @@ import Testing
     #"{"name":"Mia","child":{"name":"a","name":"b"}}"#,
     #"{"name":"Mia","\u006eame":"Ava"}"#,
     #"{"child":null,"name":"Mia","child":null}"#,
+    #"{"child":null,"name":"Mia","name":"Ava"}"#,  // ascending up to the repeat
   ])
   func theDecoderRefusesAnObjectWithARepeatedKey(_ text: String) throws {
     let error = try #require(throws: DecodingError.self) {
       try StoreJSONDecoder().decode(Named.self, from: Data(text.utf8))
     }
     #expect(StoreCoding.reason(error).contains("duplicate key"))
+  }
+
+  /// Keys in ascending order, one the prefix of the next, and keys out of order: all distinct.
+  @Test(arguments: [#"{"child":{"name":"a"},"name":"Mia","namex":1}"#, #"{"namex":1,"name":"Mia","child":{"name":"a"}}"#])
+  func distinctKeysInAnyOrderAreRead(_ text: String) throws {
+    let named = try StoreJSONDecoder().decode(Named.self, from: Data(text.utf8))
+    #expect(named == Named(name: "Mia", child: .init(name: "a")))
   }
 
   @Test func theSameKeyInDifferentObjectsIsFine() throws {
