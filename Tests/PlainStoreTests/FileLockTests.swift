@@ -88,6 +88,43 @@ import Testing
     }
   }
 
+  /// While the lock is held elsewhere, `whileWaiting` runs on the caller's thread, again and
+  /// again (here the holder lets go on its third run); once the lock comes it stops, though
+  /// the body holds the lock for a while (at most a run that began as the lock came).
+  @Test func whileWaitingRunsUntilTheLockComesAndNotWhileTheBodyRuns() throws {
+    try withHeldLock { lock, release in
+      let caller = Self.threadID()
+      let runs = StoreMutex<[UInt]>([])  // the thread of each run
+      let atBodyStart = try lock.withLock(
+        timeout: .seconds(60), onWaitingThread: true,
+        whileWaiting: {
+          let count = runs.withLock { $0.append(Self.threadID()); return $0.count }
+          if count == 3 { release() }
+        }
+      ) { () -> Int in
+        let count = runs.withLock { $0.count }
+        // Time for the waiting loop to run many more slices, were it still running.
+        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(200))
+        return count
+      }
+      let all = runs.withLock { $0 }
+      #expect(atBodyStart >= 3)
+      #expect(all.count <= atBodyStart + 1, "\(all.count - atBodyStart) runs while the body held the lock")
+      #expect(all.allSatisfy { $0 == caller })
+      #expect(isFree(lock))
+    }
+  }
+
+  /// A free lock: the body runs at once, and `whileWaiting` never.
+  @Test func whileWaitingNeverRunsForAFreeLock() throws {
+    try withHeldLock { lock, release in
+      release()
+      let runs = StoreMutex(0)
+      try lock.withLock(timeout: .seconds(1), whileWaiting: { runs.withLock { $0 += 1 } }) {}
+      #expect(runs.withLock { $0 } == 0)
+    }
+  }
+
   /// Without waiting, the body runs on the caller's thread, as it always does.
   @Test func aFreeLockRunsTheBodyOnTheCaller() throws {
     try withHeldLock { lock, release in

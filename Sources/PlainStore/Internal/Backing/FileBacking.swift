@@ -17,9 +17,11 @@ struct FileBacking: StoreBacking {
 
   // MARK: Locking and repair
 
-  func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T {
+  func withStoreLock<T>(
+    _ store: StoreCoordinator, onWaitingThread: Bool, whileWaiting: (@Sendable () -> Void)?, _ body: () throws -> T
+  ) throws -> T {
     guard let lock else { return try body() }
-    return try lock.withLock(timeout: store.options.lockTimeout, onWaitingThread: onWaitingThread, body)
+    return try lock.withLock(timeout: store.options.lockTimeout, onWaitingThread: onWaitingThread, whileWaiting: whileWaiting, body)
   }
 
   func spareChangeFile() -> SpareFile? {

@@ -11,7 +11,9 @@ struct MemoryBacking: StoreBacking {
 
   // MARK: Locking and repair
 
-  func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T {
+  func withStoreLock<T>(
+    _ store: StoreCoordinator, onWaitingThread: Bool, whileWaiting: (@Sendable () -> Void)?, _ body: () throws -> T
+  ) throws -> T {
     try body()
   }
 

@@ -29,8 +29,11 @@ protocol StoreBacking: Sendable {
 
   // MARK: Locking and repair
 
-  /// Runs `body` holding the store's cross-process lock (none in memory).
-  func withStoreLock<T>(_ store: StoreCoordinator, onWaitingThread: Bool, _ body: () throws -> T) throws -> T
+  /// Runs `body` holding the store's cross-process lock (none in memory); `whileWaiting` runs
+  /// meanwhile, now and then, while another process holds it (see `FileLock`).
+  func withStoreLock<T>(
+    _ store: StoreCoordinator, onWaitingThread: Bool, whileWaiting: (@Sendable () -> Void)?, _ body: () throws -> T
+  ) throws -> T
 
   /// A file to write the next change file into, found before the lock is taken; nil in memory.
   func spareChangeFile() -> SpareFile?

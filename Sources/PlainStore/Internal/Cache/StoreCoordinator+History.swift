@@ -78,7 +78,7 @@ extension StoreCoordinator {
   }
 
   func withWriteLock<T>(_ body: (inout StoreState) throws -> T) throws -> T {
-    let result = try backing.withStoreLock(self, onWaitingThread: false) {
+    let result = try backing.withStoreLock(self, onWaitingThread: false, whileWaiting: nil) {
       try state.withLock { state in
         try catchUp(&state)
         return try body(&state)

@@ -11,7 +11,9 @@ extension StoreCoordinator {
     // A damaged cache file found before the change file is written: rebuilt, and the commit
     // tried once more (nothing of it is on disk yet).
     let result = try repairingCache {
-      try backing.withStoreLock(self, onWaitingThread: true) {
+      // While other processes hold the lock, their commits are read as they come: the commit
+      // then reads only the last of them holding it (a damaged file is found there).
+      try backing.withStoreLock(self, onWaitingThread: true, whileWaiting: { [self] in _ = try? catchUpWithOtherProcesses() }) {
         try commitHoldingLock(changes, author: author, spare: spare, backing)
       }
     }
