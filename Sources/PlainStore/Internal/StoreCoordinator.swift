@@ -274,7 +274,7 @@ final class StoreCoordinator: Sendable {
     }
   }
 
-  /// Where the values of the local log's entries come from (see `LogValues`).
+  /// Where the values of the local log's entries come from.
   enum LogValues {
     /// Nowhere: history needs only which objects changed.
     case skipped
