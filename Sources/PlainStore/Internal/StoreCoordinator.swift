@@ -107,7 +107,7 @@ final class StoreCoordinator: Sendable {
   /// Reads the cache — manifest, local log, device id — into the state.
   func loadCache(_ files: StoreFiles) throws {
     let decoder = StoreCoding.makeDecoder(schema: schema)
-    let identity = FileSystem.identity(files.manifestURL)
+    let identity = files.manifestIdentity
     let manifest = try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder)
     if manifest == nil, !FileSystem.list(files.segmentsURL).isEmpty {
       throw StoreError(.missing, path: files.display(files.manifestPath), "is missing while segment files are there.")
@@ -227,13 +227,13 @@ final class StoreCoordinator: Sendable {
   /// files (`values`), so that damage to them is found there.
   @discardableResult
   func catchUp(_ state: inout StoreState, _ files: StoreFiles, values: LogValues = .asRecorded) throws -> Bool {
-    let decoder = StoreCoding.makeDecoder(schema: schema)
     var appliedAny = false
     for _ in 0..<16 {
-      let identity = FileSystem.identity(files.manifestURL)
+      let identity = files.manifestIdentity
       if identity != state.manifestIdentity {
         let manifest =
-          try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: decoder) ?? Manifest()
+          try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: StoreCoding.makeDecoder(schema: schema))
+          ?? Manifest()
         try checkSegmentNames(manifest, files)
         try checkSchemaVersion(manifest, files, opening: false)
         if manifest.sequence > state.sequence, try !logHolds(state.sequence + 1, state, files) {
@@ -248,7 +248,7 @@ final class StoreCoordinator: Sendable {
         state.manifestIdentity = identity
       }
       do {
-        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, decoder: decoder, values: values, files) {
+        for entry in try readLog(from: state.sequence + 1, cursor: &state.logCursor, values: values, files) {
           state.apply(entry)
           if entry.changesObjects { state.undelivered.append(entry.transaction) }
           appliedAny = true
@@ -261,7 +261,7 @@ final class StoreCoordinator: Sendable {
         continue
       }
       // Compaction may have pruned the next log between the manifest check and the reads.
-      if FileSystem.identity(files.manifestURL) == state.manifestIdentity { break }
+      if files.manifestIdentity == state.manifestIdentity { break }
     }
     return appliedAny
   }
@@ -288,10 +288,10 @@ final class StoreCoordinator: Sendable {
 
   /// The local log's entries from `sequence` on, as far as they go without a gap, and `cursor`
   /// moved past them, with their values from where `values` says.
-  func readLog(
-    from sequence: Int, cursor: inout LocalLog.Cursor?, decoder: StoreJSONDecoder, values: LogValues, _ files: StoreFiles
-  ) throws -> [LogEntry] {
+  func readLog(from sequence: Int, cursor: inout LocalLog.Cursor?, values: LogValues, _ files: StoreFiles) throws -> [LogEntry] {
     var entries: [(entry: LogEntry, path: String)] = []
+    // Made only for records to decode: most looks of a waiting writer find none.
+    lazy var decoder = StoreCoding.makeDecoder(schema: schema)
     switch files.layout {
     case .format1:
       var next = sequence

@@ -62,7 +62,7 @@ extension StoreCoordinator {
     if !idFilters.isEmpty { writeSegmentIDs(adding: idFilters, for: manifest, &state, files) }
     try files.write(manifest, to: files.manifestURL, relative: files.manifestPath, encoder: encoder)
     state.manifest = manifest
-    state.manifestIdentity = FileSystem.identity(files.manifestURL)
+    state.manifestIdentity = files.manifestIdentity
     state.changesSinceManifest = 0
     state.statistics.compactions += 1
     removeUnreferencedFiles(manifest, keepingLogsAfter: logsToKeepAfter(manifest), files: files)

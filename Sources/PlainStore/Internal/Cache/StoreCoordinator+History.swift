@@ -18,7 +18,7 @@ extension StoreCoordinator {
     let after = token?.sequence ?? ((files.log.streams().first ?? last + 1) - 1)
     guard after < last else { return [] }
     var cursor: LocalLog.Cursor?
-    let entries = try readLog(from: after + 1, cursor: &cursor, decoder: StoreCoding.makeDecoder(schema: schema), values: .skipped, files)
+    let entries = try readLog(from: after + 1, cursor: &cursor, values: .skipped, files)
     guard entries.count >= last - after else {
       // Missing from a stream that should hold it is damage; from before every stream, pruned.
       let missing = after + 1 + entries.count
@@ -92,6 +92,6 @@ extension StoreCoordinator {
   func writeManifest(_ state: inout StoreState, _ files: StoreFiles) throws {
     try createLayout(files)
     try files.write(state.manifest, to: files.manifestURL, relative: files.manifestPath, encoder: StoreCoding.makeEncoder())
-    state.manifestIdentity = FileSystem.identity(files.manifestURL)
+    state.manifestIdentity = files.manifestIdentity
   }
 }

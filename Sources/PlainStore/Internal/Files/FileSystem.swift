@@ -345,9 +345,11 @@ enum FileSystem {
   }
 
   /// The identity of a file, to notice that an atomic rename replaced it.
-  static func identity(_ url: URL) -> FileIdentity? {
+  static func identity(_ url: URL) -> FileIdentity? { identity(atPath: url.path) }
+
+  static func identity(atPath path: String) -> FileIdentity? {
     var info = stat()
-    guard lstat(url.path, &info) == 0 else { return nil }
+    guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
       let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
     #else

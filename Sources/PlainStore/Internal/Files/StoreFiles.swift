@@ -37,6 +37,9 @@ struct StoreFiles: Sendable {
   // Built once: a URL costs a parse on Linux, and a commit reads these every time.
   let headerURL: URL
   let manifestURL: URL
+  /// `manifestURL`'s path: a catch-up asks for the manifest's identity at each look, and a
+  /// waiting writer looks every 200 µs.
+  let manifestFilePath: String
   /// Each segment file's id filter (``SegmentIDFilter``), by file name: read only by a merge
   /// that must find an object by its id, never by an open.
   let segmentIDsURL: URL
@@ -75,6 +78,7 @@ struct StoreFiles: Sendable {
     }
     headerURL = self.root.appendingPathComponent("store.json")
     manifestURL = cacheURL.appendingPathComponent("manifest.json")
+    manifestFilePath = manifestURL.path
     segmentsURL = cacheURL.appendingPathComponent("segments")
     logURL = cacheURL.appendingPathComponent("log")
     log = LocalLog(folder: logURL, displayName: Self.display(rootName, cachePrefix + "log"))
@@ -94,6 +98,9 @@ struct StoreFiles: Sendable {
   }
 
   var manifestPath: String { cachePrefix + "manifest.json" }
+
+  /// The manifest's identity now: a catch-up reads it again when it changed.
+  var manifestIdentity: FileIdentity? { FileSystem.identity(atPath: manifestFilePath) }
   func segmentPath(_ file: String) -> String { cachePrefix + "segments/" + file }
 
   func display(_ relative: String) -> String { Self.display(rootName, relative) }
