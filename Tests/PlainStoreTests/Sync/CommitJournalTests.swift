@@ -3,6 +3,12 @@ import Testing
 
 @testable import PlainStore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A commit flushes one file, `local/journal`, and creates its change file without a flush.
 /// What a power loss can do to unflushed files — take a new name, leave a file empty — is done
 /// here by hand, and every commit that returned must be there after the next open, with its
@@ -116,6 +122,49 @@ import Testing
     #expect((FileSystem.size(journalURL) ?? 0) < StoreCoordinator.journalSettleSize)
     #expect(CommitJournal.parse([UInt8](try Data(contentsOf: journalURL))).count < 400, "settled at least once")
     #expect(try owners().count == 400)
+  }
+
+  /// The commit whose record fills the journal flushes its change files once it has let the
+  /// store's lock go (other processes commit meanwhile), and empties it.
+  @Test func theCommitThatFillsTheJournalFlushesItsFilesWithTheLockFree() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let lockFreeWhenFlushed = StoreMutex<[Bool]>([])
+    var options = Sample.options
+    let lockPath = url.appendingPathComponent("local/lock").path
+    options.phaseObserver = { phase in
+      guard phase == "settle: flushed" else { return }
+      let probe = open(lockPath, O_RDWR | O_CLOEXEC)
+      defer { close(probe) }
+      let free = probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) == 0
+      lockFreeWhenFlushed.withLock { $0.append(free) }
+    }
+    let context = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options).newBackgroundContext()
+    var index = 0
+    while lockFreeWhenFlushed.withLock({ $0.isEmpty }), index < 1_000 {
+      context.insert(Owner(id: Sample.id(100 + index), name: "Owner \(index)"))
+      try context.save()
+      index += 1
+    }
+    #expect(lockFreeWhenFlushed.withLock { $0 } == [true], "one settle, its flushes made with the lock free")
+    #expect((FileSystem.size(journalURL) ?? 0) < StoreCoordinator.journalSettleSize, "emptied")
+    #expect(try owners().count == index)
+  }
+
+  /// A journal that the commit that filled it did not settle (it was killed first) is settled
+  /// by a later commit once it is `journalSettleBackstop` large.
+  @Test func aJournalLeftFullIsSettledByALaterCommit() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = try commitThree()
+    let records = CommitJournal.parse([UInt8](try Data(contentsOf: journalURL)))
+    let journal = CommitJournal(url: journalURL, displayPath: "Family.store/local/journal")
+    while (FileSystem.size(journalURL) ?? 0) < StoreCoordinator.journalSettleBackstop {
+      for record in records { try journal.append(record) }  // the same files' records again: no commit crossed the settle size
+    }
+    let context = try StoreContainer.file(at: url, schema: TestSchema.v1, options: Sample.options).newBackgroundContext()
+    context.insert(Owner(id: Sample.id(9), name: "Liam"))
+    try context.save()
+    #expect((FileSystem.size(journalURL) ?? 0) < StoreCoordinator.journalSettleSize, "settled by the commit that found it full")
+    #expect(try owners() == ["Ava", "Liam", "Mia", "Noah"])
   }
 
   /// Something other than a file in the journal's place is the cache's damage: the store opens

@@ -89,6 +89,11 @@ struct FileBacking: StoreBacking {
     store.keepCache(afterLogging: logged, written: written, &state, files)
   }
 
+  func settleJournalAfterCommit(_ store: StoreCoordinator) {
+    guard let lock else { return }  // a format-1 store read for its migration
+    store.settleJournalAfterCommit(files, lock)
+  }
+
   // MARK: History
 
   func history(after token: HistoryToken?, _ store: StoreCoordinator) throws -> [Transaction] {

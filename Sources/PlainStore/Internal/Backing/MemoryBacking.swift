@@ -60,6 +60,8 @@ struct MemoryBacking: StoreBacking {
 
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {}
 
+  func settleJournalAfterCommit(_ store: StoreCoordinator) {}
+
   // MARK: History
 
   func history(after token: HistoryToken?, _ store: StoreCoordinator) throws -> [Transaction] {

@@ -92,6 +92,9 @@ protocol StoreBacking: Sendable {
   /// merged). A failure here does not undo the commit.
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
 
+  /// After a commit whose record filled the journal, its lock let go: the journal settled.
+  func settleJournalAfterCommit(_ store: StoreCoordinator)
+
   // MARK: History
 
   /// The transactions after `token`, oldest first, as the local log has them.

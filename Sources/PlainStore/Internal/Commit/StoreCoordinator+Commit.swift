@@ -10,13 +10,14 @@ extension StoreCoordinator {
     defer { spare?.discard() }
     // A damaged cache file found before the change file is written: rebuilt, and the commit
     // tried once more (nothing of it is on disk yet).
-    let result = try repairingCache {
+    let (result, settlesJournal) = try repairingCache {
       // While other processes hold the lock, their commits are read as they come: the commit
       // then reads only the last of them holding it (a damaged file is found there).
       try backing.withStoreLock(self, onWaitingThread: true, whileWaiting: { [self] in _ = try? catchUpWithOtherProcesses() }) {
         try commitHoldingLock(changes, author: author, spare: spare, backing)
       }
     }
+    if settlesJournal { backing.settleJournalAfterCommit(self) }  // the lock let go: others commit meanwhile
     deliverRemoteChanges()
     if let transaction = result.transaction { broadcaster.announceSave(transaction) }
     return result
@@ -24,11 +25,13 @@ extension StoreCoordinator {
 
   /// The commit protocol, the same for every backing: plan → journal → change file → fold into
   /// the cache → local log, then the cache's housekeeping. A store in memory does its subset:
-  /// its journal and change file are nothing, its local log is the history it keeps.
+  /// its journal and change file are nothing, its local log is the history it keeps. Also
+  /// returns whether this commit's record took the journal past its settle size.
   private func commitHoldingLock<Backing: StoreBacking>(
     _ changes: [PendingChange], author: String, spare: SpareFile?, _ backing: Backing
-  ) throws -> SaveResult {
+  ) throws -> (SaveResult, settlesJournal: Bool) {
     var merged: [ObjectID: ObjectID] = [:]
+    var settlesJournal = false
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
       // 1. Plan: the changes checked and resolved against the committed objects.
@@ -69,9 +72,10 @@ extension StoreCoordinator {
       // commit, and is repaired from the journal and the change files at the next open.
       let logged = backing.appendLocalLog(record, of: transaction, written: written, &state, self)
       backing.keepCache(afterLogging: logged, written: written, &state, self)
+      settlesJournal = written.settlesJournal
       return transaction
     }
-    return SaveResult(transaction: transaction, merged: merged)
+    return (SaveResult(transaction: transaction, merged: merged), settlesJournal)
   }
 
   /// Commit step 1: what the changes do to the committed objects, as one log entry; nil when
@@ -121,6 +125,9 @@ extension StoreCoordinator {
     /// (creating the file failed after the record was flushed), until the next open.
     var published: Bool
     var journalSize: Int?
+    /// Whether its record took the journal past `journalSettleSize`: this commit settles it,
+    /// once it has let the lock go (``settleJournalAfterCommit(_:_:)``).
+    var settlesJournal = false
   }
 
   /// A commit of this many changes or more writes its change file on another thread while the
@@ -145,6 +152,7 @@ extension StoreCoordinator {
     var named: NamedChangeFile
     var bytes: Data
     var journalSize: Int?
+    var settlesJournal = false
   }
 
   /// The change file of a planned transaction, under the next sequence of this device, and
@@ -227,8 +235,10 @@ extension StoreCoordinator {
   static func journal(_ named: NamedChangeFile, _ files: StoreFiles) throws -> JournaledChangeFile {
     let bytes = try ChangeFileCodec.encode(named.change)
     guard bytes.count <= Self.journalRecordLimit else { return JournaledChangeFile(named: named, bytes: bytes, journalSize: nil) }
-    let journalSize = try files.journal.append(CommitJournal.Record(device: named.change.device, sequence: named.change.sequence, bytes: bytes))
-    return JournaledChangeFile(named: named, bytes: bytes, journalSize: journalSize)
+    let size = try files.journal.append(CommitJournal.Record(device: named.change.device, sequence: named.change.sequence, bytes: bytes))
+    // One commit settles it: the one whose record crosses the settle size.
+    let settles = size.before < Self.journalSettleSize && size.after >= Self.journalSettleSize
+    return JournaledChangeFile(named: named, bytes: bytes, journalSize: size.after, settlesJournal: settles)
   }
 
   /// Commit step 3 on files: the change file created, durable when this returns. One that went
@@ -247,11 +257,12 @@ extension StoreCoordinator {
       _ = try create { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path) }
       return WrittenChange(published: true, journalSize: nil)
     }
+    let settles = journaled.settlesJournal
     do {
       _ = try create { try FileSystem.createOnce(bytes, atPath: $0, displayPath: path, durable: false, spare: spare) }
-      return WrittenChange(published: true, journalSize: journalSize)
+      return WrittenChange(published: true, journalSize: journalSize, settlesJournal: settles)
     } catch {
-      return WrittenChange(published: false, journalSize: journalSize)
+      return WrittenChange(published: false, journalSize: journalSize, settlesJournal: settles)
     }
   }
 
@@ -291,11 +302,12 @@ extension StoreCoordinator {
     return logged
   }
 
-  /// After a commit on files: the journal settled once it holds enough, the cache compacted (or
-  /// this device's change files, in turn) once the log is long, and the change files crashed
-  /// commits left merged. A failure counts as housekeeping's and undoes nothing.
+  /// After a commit on files: the journal settled when the commit that should have settled it
+  /// did not (see `journalSettleBackstop`), the cache compacted (or this device's change files,
+  /// in turn) once the log is long, and the change files crashed commits left merged. A failure
+  /// counts as housekeeping's and undoes nothing.
   func keepCache(afterLogging logged: Bool, written: WrittenChange, _ state: inout StoreState, _ files: StoreFiles) {
-    if let size = written.journalSize, size >= Self.journalSettleSize {
+    if let size = written.journalSize, size >= Self.journalSettleBackstop {
       do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
     }
     if logged,

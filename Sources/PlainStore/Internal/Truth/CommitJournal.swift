@@ -33,20 +33,22 @@ struct CommitJournal: Sendable {
     var bytes: Data
 
     var fileName: String { ChangeFileName.changeName(sequence: sequence) }
+    /// The change file it holds, by device: two records of one name are one commit's place.
+    var name: String { device.text + "/" + fileName }
   }
 
   private static let tag = Array("journal ".utf8)
 
   /// Appends one record and flushes it: when this returns, the record survives a power loss.
   /// On failure the journal is cut back to where it was, so no failed commit comes back later.
-  /// Returns the journal's size after the append.
+  /// Returns the journal's size before and after the append.
   ///
   /// An empty journal may be one this append created (the store's first commit): its folder
   /// is flushed too, since POSIX does not promise that a data flush puts a new file's name on
   /// disk (ext4 does; a file system need not). After a settle emptied it, that is one extra
   /// flush in a hundred commits.
   @discardableResult
-  func append(_ record: Record) throws -> Int {
+  func append(_ record: Record) throws -> (before: Int, after: Int) {
     let (fd, size) = try FileSystem.openForAppending(
       atPath: url.path, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
     defer { close(fd) }
@@ -61,7 +63,7 @@ struct CommitJournal: Sendable {
       try cutBack(fd, to: before, after: error)
       throw error
     }
-    return Int(before) + frame.count
+    return (Int(before), Int(before) + frame.count)
   }
 
   /// Takes a failed append's record back out, so that no open writes its commit's change file.
@@ -93,8 +95,8 @@ struct CommitJournal: Sendable {
     guard let data = try FileSystem.read(url, displayPath: displayPath) else { return [] }
     let all = Self.parse([UInt8](data))
     var last: [String: Int] = [:]
-    for (index, record) in all.enumerated() { last[record.device.text + "/" + record.fileName] = index }
-    return all.enumerated().filter { last[$0.element.device.text + "/" + $0.element.fileName] == $0.offset }.map(\.element)
+    for (index, record) in all.enumerated() { last[record.name] = index }
+    return all.enumerated().filter { last[$0.element.name] == $0.offset }.map(\.element)
   }
 
   /// Empties the journal once every change file it holds is on disk. Not flushed: records
