@@ -20,12 +20,19 @@ final class FileLock: Sendable {
   /// Held around every hold of the lock, from before it is asked for until after it goes
   /// (``StoreOptions/backgroundAssertion``): iOS kills a suspended app that holds it.
   let assertion: BackgroundAssertion
+  /// For tests: runs on the waiting thread once a body it ran is marked as run, before the
+  /// thread lets the body go.
+  let afterWorkRan: (@Sendable () -> Void)?
 
-  init(url: URL, displayPath: String, holderHint: String? = nil, assertion: BackgroundAssertion = .system) {
+  init(
+    url: URL, displayPath: String, holderHint: String? = nil, assertion: BackgroundAssertion = .system,
+    afterWorkRan: (@Sendable () -> Void)? = nil
+  ) {
     self.url = url
     self.displayPath = displayPath
     self.holderHint = holderHint
     self.assertion = assertion
+    self.afterWorkRan = afterWorkRan
   }
 
   /// Runs `body` holding the lock; waits up to `timeout` for another process to let go.
@@ -71,7 +78,8 @@ final class FileLock: Sendable {
       }
       return try withoutActuallyEscaping(body) { body in
         let outcome = Outcome<T>()
-        try wait(fd, timeout: timeout, work: Work { outcome.result = Result { try body() } }, whileWaiting: whileWaiting)
+        let work = Work(afterRun: afterWorkRan) { outcome.result = Result { try body() } }
+        try wait(fd, timeout: timeout, work: work, whileWaiting: whileWaiting)
         return try outcome.result!.get()
       }
     }
@@ -129,12 +137,13 @@ final class FileLock: Sendable {
         return false
       }
       if gaveUp { release(fd) }
-      if let work = run {
+      if let body = run {
         run = nil
-        work()
+        body()
         release(fd)  // the lock goes before the caller is woken
         handoff.state.withLock { $0 = .finished(.ran) }
-      }  // and the caller's closure is let go here, before the caller returns
+        work?.afterRun?()
+      }  // and the caller's closure is let go here, before `done` lets the caller return
       done.signal()
     }
     // The work is a commit, which needs an ordinary thread's stack; a bare wait needs little.
@@ -144,18 +153,23 @@ final class FileLock: Sendable {
     // Past a year, wait for good: the deadline's arithmetic stays far from overflowing.
     let deadline: DispatchTime =
       seconds > 365 * 86_400 ? .distantFuture : .now() + .nanoseconds(Int(max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000))
+    // Whether the thread has signalled `done`, which it does once it holds nothing of the caller's.
+    var signalled = false
     if let whileWaiting {
       // Every slice until the lock comes (the work then runs, and is waited for below) or the
       // deadline passes.
       let (seconds, attoseconds) = waitingSlice.components
       let slice = DispatchTimeInterval.nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-      while done.wait(timeout: min(deadline, .now() + slice)) == .timedOut, DispatchTime.now() < deadline,
-        handoff.state.withLock({ if case .waiting = $0 { true } else { false } })
-      {
+      while true {
+        if done.wait(timeout: min(deadline, .now() + slice)) == .success {
+          signalled = true
+          break
+        }
+        guard DispatchTime.now() < deadline, handoff.state.withLock({ if case .waiting = $0 { true } else { false } }) else { break }
         whileWaiting()
       }
     } else {
-      _ = done.wait(timeout: deadline)
+      signalled = done.wait(timeout: deadline) == .success
     }
     let wait = handoff.state.withLock { state -> Wait? in
       switch state {
@@ -167,7 +181,10 @@ final class FileLock: Sendable {
         return .timedOut
       }
     }
-    guard let wait else {
+    guard let wait, wait != .ran || signalled else {
+      // The work runs, or ran and the thread may still hold the caller's closure (a caller that
+      // saw `.finished` between two slices and returned then trapped: "non-escaping closure has
+      // escaped"): the thread lets it go before it signals.
       done.wait()
       // Look once more under the lock: the work's writes (the caller's result) come before its
       // `.finished`, and a lock, unlike the semaphore, is a hand-off ThreadSanitizer sees.
@@ -180,7 +197,11 @@ final class FileLock: Sendable {
   /// What the waiting thread runs holding the lock, taken once under the handoff's lock.
   final class Work: @unchecked Sendable {  // `run` is only touched under the handoff's lock
     private var run: (() -> Void)?
-    init(_ run: @escaping () -> Void) { self.run = run }
+    let afterRun: (@Sendable () -> Void)?
+    init(afterRun: (@Sendable () -> Void)? = nil, _ run: @escaping () -> Void) {
+      self.afterRun = afterRun
+      self.run = run
+    }
 
     func take() -> (() -> Void)? {
       defer { run = nil }
