@@ -141,6 +141,21 @@ import Testing
     #expect(isFree(lock))
   }
 
+  /// A wait that fails (here a descriptor that is not open) lets the caller's work go before it
+  /// says so: a work the waiting thread still held when the caller returned would have escaped.
+  @Test func aFailedWaitLetsTheWorkGoBeforeItReturns() {
+    final class Captured: Sendable {}
+    weak var captured: Captured?
+    let work: FileLock.Work = {
+      let value = Captured()
+      captured = value
+      return FileLock.Work { _ = value }
+    }()
+    #expect(FileLock.waitInKernel(-1, timeout: .seconds(60), work: work) == .failed(EBADF))
+    #expect(captured == nil, "the work is still held")
+    _ = work
+  }
+
   /// A free lock: the body runs at once, and `whileWaiting` never.
   @Test func whileWaitingNeverRunsForAFreeLock() throws {
     try withHeldLock { lock, release in

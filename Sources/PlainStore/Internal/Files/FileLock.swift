@@ -132,7 +132,9 @@ final class FileLock: Sendable {
       var run: (() -> Void)?
       let gaveUp = handoff.state.withLock { state -> Bool in
         if case .abandoned = state { return true }
-        run = wait == .acquired ? work?.take() : nil
+        // Taken either way: a work not run is let go here, not when the thread ends.
+        let taken = work?.take()
+        run = wait == .acquired ? taken : nil
         state = run == nil ? .finished(wait) : .running
         return false
       }
@@ -184,7 +186,8 @@ final class FileLock: Sendable {
     guard let wait, wait != .ran || signalled else {
       // The work runs, or ran and the thread may still hold the caller's closure (a caller that
       // saw `.finished` between two slices and returned then trapped: "non-escaping closure has
-      // escaped"): the thread lets it go before it signals.
+      // escaped"): the thread lets it go before it signals. (A work not run is let go before
+      // `.finished`, and a timed-out one by the caller.)
       done.wait()
       // Look once more under the lock: the work's writes (the caller's result) come before its
       // `.finished`, and a lock, unlike the semaphore, is a hand-off ThreadSanitizer sees.
