@@ -14,14 +14,16 @@ import Testing
 @Suite struct FileLockTests {
   /// A lock file in a fresh folder, and another descriptor of it holding the lock as another
   /// process would, until `release` is called.
-  func withHeldLock(_ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void) throws {
+  func withHeldLock(
+    afterWorkRan: (@Sendable () -> Void)? = nil, _ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void
+  ) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("lock")
     let holder = open(url.path, O_RDWR | O_CREAT, 0o600)
     #expect(flock(holder, LOCK_EX) == 0)
-    try body(FileLock(url: url, displayPath: "lock")) { close(holder) }
+    try body(FileLock(url: url, displayPath: "lock", afterWorkRan: afterWorkRan)) { close(holder) }
   }
 
   /// Runs `release` on a thread of its own after 50 ms; the returned semaphore is signalled
@@ -119,26 +121,22 @@ import Testing
   /// thread has let the body go: returning before, it trapped ("non-escaping closure has
   /// escaped"), which a bench writer did once in some 5,000 commits among four processes.
   @Test func theCallerReturnsOnlyOnceTheWaitingThreadLetsTheBodyGo() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let url = folder.appendingPathComponent("lock")
-    let holder = open(url.path, O_RDWR | O_CREAT, 0o600)
-    #expect(flock(holder, LOCK_EX) == 0)
     let threadDone = StoreMutex(false)
     // The waiting thread, its body run and marked so, is slow to let it go: many slices pass.
-    let lock = FileLock(url: url, displayPath: "lock") {
+    let slowToLetGo: @Sendable () -> Void = {
       usleep(20_000)
       threadDone.withLock { $0 = true }
     }
-    let runs = StoreMutex(0)
-    let value = try lock.withLock(
-      timeout: .seconds(60), onWaitingThread: true,
-      whileWaiting: { if runs.withLock({ $0 += 1; return $0 }) == 2 { close(holder) } }
-    ) { 42 }
-    #expect(value == 42)
-    #expect(threadDone.withLock { $0 }, "withLock returned while the waiting thread still held the body")
-    #expect(isFree(lock))
+    try withHeldLock(afterWorkRan: slowToLetGo) { lock, release in
+      let runs = StoreMutex(0)
+      let value = try lock.withLock(
+        timeout: .seconds(60), onWaitingThread: true,
+        whileWaiting: { if runs.withLock({ $0 += 1; return $0 }) == 2 { release() } }
+      ) { 42 }
+      #expect(value == 42)
+      #expect(threadDone.withLock { $0 }, "withLock returned while the waiting thread still held the body")
+      #expect(isFree(lock))
+    }
   }
 
   /// A wait that fails (here a descriptor that is not open) lets the caller's work go before it
