@@ -51,6 +51,14 @@ enum Timing {
 }
 
 extension Timing {
+  /// The CPU time this process has used so far (user and system, every thread), in
+  /// milliseconds: what a run costs the machine, steadier than its wall clock on a busy one.
+  static func processCPUMilliseconds() -> Double {
+    var used = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used)
+    return Double(used.tv_sec) * 1e3 + Double(used.tv_nsec) / 1e6
+  }
+
   /// Wall-clock milliseconds since 1970: the one clock several processes share, for a common
   /// start and a span across them (the monotonic clock is per boot, not comparable by design).
   static func wallMilliseconds() -> Double {

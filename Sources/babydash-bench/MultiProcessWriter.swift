@@ -9,8 +9,9 @@ import PlainStore
 #endif
 
 /// The child of ``MultiProcessBench``: opens the store, waits for the common start, commits
-/// feeds one save each (the peer's ids and times), and prints `first last samples` — wall-clock
-/// milliseconds of its first commit's start and last commit's end, then each commit's latency.
+/// feeds one save each (the peer's ids and times), and prints `first last cpu samples` —
+/// wall-clock milliseconds of its first commit's start and last commit's end, the CPU time the
+/// commits took (every thread of the process), then each commit's latency.
 enum MultiProcessWriter {
   static func run(store: URL, index: Int, commits: Int, startAt: Double) throws {
     let container = try StoreContainer.babyDashboard(inAppGroup: store, options: StoreOptions(author: "bench\(index)"))
@@ -18,6 +19,7 @@ enum MultiProcessWriter {
     let babies = BenchHistory(objects: 10).babies  // only their ids
     while Timing.wallMilliseconds() < startAt { usleep(200) }
     var samples: [Double] = []
+    let cpuBefore = Timing.processCPUMilliseconds()
     let first = Timing.wallMilliseconds()
     for serial in 0..<commits {
       let start = BenchHistory.now.addingTimeInterval(86_400 + Double(index) * 1_000_000 + Double(serial) * 60)
@@ -31,33 +33,36 @@ enum MultiProcessWriter {
         })
     }
     let last = Timing.wallMilliseconds()
-    print(Report(first: first, last: last, samples: samples).line)
+    let cpu = Timing.processCPUMilliseconds() - cpuBefore
+    print(Report(first: first, last: last, cpu: cpu, samples: samples).line)
   }
 
   /// One writer's output line.
   struct Report: Equatable {
     var first: Double
     var last: Double
+    var cpu: Double
     var samples: [Double]
 
     var line: String {
-      "\(first) \(last) " + samples.map { String(format: "%.3f", $0) }.joined(separator: ",")
+      "\(first) \(last) \(cpu) " + samples.map { String(format: "%.3f", $0) }.joined(separator: ",")
     }
 
-    init(first: Double, last: Double, samples: [Double]) {
+    init(first: Double, last: Double, cpu: Double, samples: [Double]) {
       self.first = first
       self.last = last
+      self.cpu = cpu
       self.samples = samples
     }
 
     init(parsing text: String) throws {
       let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
-      guard parts.count == 3, let first = Double(parts[0]), let last = Double(parts[1]) else {
-        throw BenchRunError("a writer printed '\(text.prefix(200))', not 'first last samples'")
+      guard parts.count == 4, let first = Double(parts[0]), let last = Double(parts[1]), let cpu = Double(parts[2]) else {
+        throw BenchRunError("a writer printed '\(text.prefix(200))', not 'first last cpu samples'")
       }
-      let samples = parts[2].split(separator: ",").map { Double($0) }
+      let samples = parts[3].split(separator: ",").map { Double($0) }
       guard samples.allSatisfy({ $0 != nil }) else { throw BenchRunError("a writer printed a sample that is not a number") }
-      self.init(first: first, last: last, samples: samples.map { $0! })
+      self.init(first: first, last: last, cpu: cpu, samples: samples.map { $0! })
     }
   }
 }
