@@ -100,10 +100,33 @@ import Testing
     let torn = framed(records[1]).dropLast(4)
     #expect(CommitJournal.parse(framed(records[0]) + torn) == [records[0]])
     #expect(CommitJournal.parse(framed(records[0]) + torn + [UInt8(ascii: "\n")] + framed(records[2])) == [records[0], records[2]])
+    #expect(CommitJournal.parse(framed(records[0]) + torn + framed(records[2])) == [records[0], records[2]], "appended right after the torn bytes")
     var flipped = framed(records[1])
     flipped[flipped.count - 3] ^= 0x20
     #expect(CommitJournal.parse(framed(records[0]) + flipped + framed(records[2])) == [records[0], records[2]])
     #expect(CommitJournal.parse(Array("journal zz\n".utf8) + framed(records[2])) == [records[2]])
+  }
+
+  /// A power loss tore a record at the journal's end, and nothing needed settling at the next
+  /// open, so the torn bytes stay; the next commit's record follows them directly. When a
+  /// second power loss takes that commit's change file, the journal still brings it back.
+  @Test func aCommitAfterATornRecordComesBackFromTheJournal() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let written = try commitThree()
+    let records = CommitJournal.parse([UInt8](try Data(contentsOf: journalURL)))
+    let handle = try FileHandle(forWritingTo: journalURL)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: CommitJournal.header(records[0]) + [UInt8](records[0].bytes.prefix(40)))
+    try handle.close()
+    let context = try StoreContainer.file(at: url, schema: TestSchema.v1, options: Sample.options).newBackgroundContext()
+    context.insert(Owner(id: Sample.id(9), name: "Zoe"))
+    try context.save()
+    let name = ChangeFileName.changeName(sequence: 4)
+    let zoe = try Data(contentsOf: ownFolder.appendingPathComponent(name))
+    try FileManager.default.removeItem(at: ownFolder.appendingPathComponent(name))
+    try FileManager.default.removeItem(at: url.appendingPathComponent("local/log"))  // the cache's unflushed files went too
+    #expect(try owners() == ["Ava", "Mia", "Noah", "Zoe"])
+    #expect(try changeFiles() == written.merging([name: zoe]) { $1 })
   }
 
   /// The journal stays small: once it holds enough, its change files are flushed and it is

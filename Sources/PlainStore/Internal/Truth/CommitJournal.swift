@@ -139,11 +139,14 @@ struct CommitJournal: Sendable {
     return records
   }
 
-  /// Where the next header starts at or after `position`: at the very start, or after a newline.
+  /// Where the next header starts at or after `position` — anywhere, not only at a line's
+  /// start: a record appended after a torn one (its writer killed, or the power lost, mid-append)
+  /// follows the torn bytes directly. Such text inside a damaged stretch is no record unless its
+  /// length and its checksum hold.
   private static func nextTag(in bytes: [UInt8], from position: Int) -> Int? {
     var index = position
     while index + tag.count <= bytes.count {
-      if (index == 0 || bytes[index - 1] == UInt8(ascii: "\n")) && bytes[index..<(index + tag.count)].elementsEqual(tag) { return index }
+      if bytes[index] == tag[0] && bytes[index..<(index + tag.count)].elementsEqual(tag) { return index }
       index += 1
     }
     return nil
