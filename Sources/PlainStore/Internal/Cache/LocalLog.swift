@@ -86,8 +86,8 @@ struct LocalLog: Sendable {
     var records: [Record] = []
     while true {
       try skip(to: sequence, &position)
-      // A stream no longer than what was read holds nothing new: a waiting writer asks every
-      // 200 µs, and most of the time one look at the size answers (a stream that went, or is no
+      // A stream no longer than what was read holds nothing new: a waiting writer asks about
+      // once per commit, and often one look at the size answers (a stream that went, or is no
       // longer a file, is read as before, to say so).
       let unchanged = position.offset > 0 && FileSystem.size(atPath: path(position.stream)) == position.offset
       guard let data = unchanged ? Data() : try FileSystem.read(atPath: path(position.stream), displayPath: displayPath(position.stream), from: position.offset)

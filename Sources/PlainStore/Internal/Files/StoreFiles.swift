@@ -38,7 +38,7 @@ struct StoreFiles: Sendable {
   let headerURL: URL
   let manifestURL: URL
   /// `manifestURL`'s path: a catch-up asks for the manifest's identity at each look, and a
-  /// waiting writer looks every 200 µs.
+  /// waiting writer looks about once per commit (`FileLock.waitingSlice`).
   let manifestFilePath: String
   /// Each segment file's id filter (``SegmentIDFilter``), by file name: read only by a merge
   /// that must find an object by its id, never by an open.
