@@ -85,7 +85,9 @@ struct FileBacking: StoreBacking {
     store.logCommit(record, sequence: transaction.sequence, written: written, &state, files)
   }
 
-  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {
+  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
+    -> Bool
+  {
     store.keepCache(afterLogging: logged, written: written, &state, files)
   }
 

@@ -58,7 +58,9 @@ struct MemoryBacking: StoreBacking {
     return true
   }
 
-  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator) {}
+  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
+    -> Bool
+  { false }
 
   func settleJournalAfterCommit(_ store: StoreCoordinator) {}
 

@@ -89,8 +89,10 @@ protocol StoreBacking: Sendable {
   ) -> Bool
 
   /// After the commit: the cache's housekeeping (journal settled, compaction, crashed commits
-  /// merged). A failure here does not undo the commit.
+  /// merged). A failure here does not undo the commit. Returns whether this device's change
+  /// files are to be compacted once the lock is let go (never in memory).
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
+    -> Bool
 
   /// After a commit whose record filled the journal, its lock let go: the journal settled.
   func settleJournalAfterCommit(_ store: StoreCoordinator)

@@ -198,12 +198,13 @@ struct ChangeFolder: Sendable {
     return try? StoreCoding.makeDecoder().decode(DeviceInfo.self, from: data)
   }
 
-  /// Creates this device's snapshot, durably. Returns false, writing nothing, when its name
-  /// is taken.
-  func create(_ snapshot: ChangeSnapshot) throws -> Bool {
+  /// Creates this device's snapshot, durably (`encoded`: its bytes, when the caller made them).
+  /// Returns false, writing nothing, when its name is taken.
+  func create(_ snapshot: ChangeSnapshot, encoded: Data? = nil) throws -> Bool {
     try makeDeviceFolder(snapshot.device)
     let path = display(snapshot.device, snapshot.fileName)
-    return try transport.createOnce(ChangeFileCodec.encode(snapshot), atPath: filePath(snapshot.device, snapshot.fileName), displayPath: path)
+    let bytes = try encoded ?? ChangeFileCodec.encode(snapshot)
+    return try transport.createOnce(bytes, atPath: filePath(snapshot.device, snapshot.fileName), displayPath: path)
   }
 
   /// Reads every snapshot, and every change file whose (device, sequence) is neither `known`
