@@ -50,12 +50,7 @@ extension StoreCoordinator {
   /// compaction plans holding the lock.
   func planChangeCompaction(_ files: StoreFiles) throws -> ChangeCompactionPlan? {
     guard let device = state.withLock({ $0.device }), files.changes.isCarrying, files.changes.outbox.isEmpty else { return nil }
-    return try planChangeCompaction(device: device, files) { newest in
-      state.withLock { state in
-        state.clock.observe(newest)
-        return state.clock.tick(now: options.clock())
-      }
-    }
+    return try planChangeCompaction(device: device, files) { newest in state.withLock { $0.clock.tick(now: options.clock(), after: newest) } }
   }
 
   /// The plan for `device`: its files asked for and waited for where iOS evicted them, then
@@ -120,10 +115,7 @@ extension StoreCoordinator {
       plan.device == device && plan.newestNumber == (snapshotNumbers(of: device, files).max() ?? 0)
     }
     let plan = try plan.flatMap { stillHolds($0) ? $0 : nil }
-      ?? planChangeCompaction(device: device, files) { newest in
-        state.clock.observe(newest)
-        return state.clock.tick(now: options.clock())
-      }
+      ?? planChangeCompaction(device: device, files) { state.clock.tick(now: options.clock(), after: $0) }
     let scan = plan.scan
     var report = ChangeCompaction(
       snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [],

@@ -19,6 +19,13 @@ struct HybridLogicalClock: Sendable, Equatable {
     return last
   }
 
+  /// The stamp for a new local write at wall time `now` that comes after `seen`: a snapshot,
+  /// after every change it holds.
+  mutating func tick(now: Date, after seen: UInt64) -> UInt64 {
+    observe(seen)
+    return tick(now: now)
+  }
+
   /// Moves the clock past a stamp seen in a merged change. A stamp no clock writes is damage
   /// (the files that carry one are refused) and never moves it: from there the clock would wrap.
   mutating func observe(_ stamp: UInt64) {
