@@ -293,7 +293,8 @@ struct AnyReference: Sendable {
   /// The reference's key path, for reading it without a cast from a table of its entity.
   let key: AnyKeyPath & Sendable
   let target: @Sendable (any Entity) -> UUID?
-  let nullified: @Sendable (any Entity) -> any Entity
+  /// The object with the reference set to another target (nil: none).
+  let pointing: @Sendable (any Entity, UUID?) -> any Entity
 
   init<E: Entity>(_ reference: Reference<E>) {
     keyName = reference.keyName
@@ -306,9 +307,9 @@ struct AnyReference: Sendable {
     } else {
       target = { ($0 as! E)[keyPath: key] }
     }
-    nullified = { object in
+    pointing = { object, target in
       var copy = object as! E
-      copy[keyPath: key] = nil
+      copy[keyPath: key] = target
       return copy
     }
   }

@@ -118,6 +118,7 @@ final class StoreCoordinator: Sendable {
     if let manifest {
       try checkSegmentNames(manifest, files)
       try checkSchemaVersion(manifest, files, opening: true)
+      try checkMergeRules(manifest, files)
     }
     // The segment files are not looked at here: a missing, truncated or damaged one is found
     // when a fetch or a save first reads it (by its size and checksum), and the cache rebuilt
@@ -173,6 +174,17 @@ final class StoreCoordinator: Sendable {
         "a newer program migrated the store to schema version \(version) while this one (version \(schema.version)) had it open — update the program.")
     }
     throw StoreError(.damaged, path: files.display(files.manifestPath), "holds a cache of schema version \(version), not \(schema.version).")
+  }
+
+  /// The segments were folded by this program's rules, or could not tell them apart: a cache
+  /// that shows merged or deleted objects (where the rules of survivors decide) and was folded
+  /// by other rules is rebuilt, as damage, so that it is again the fold of its files.
+  func checkMergeRules(_ manifest: Manifest, _ files: StoreFiles) throws {
+    let rules = manifest.mergeRules ?? 1
+    guard rules != MergedState.rulesVersion, manifest.folded != nil, manifest.retired.map({ !$0.isEmpty }) ?? true else { return }
+    throw StoreError(
+      .damaged, path: files.display(files.manifestPath),
+      "holds a cache folded by the merge rules of version \(rules), not \(MergedState.rulesVersion) (which object of two that met on a unique key survives).")
   }
 
   /// Whether a folder without store.json may become a store: it is empty, or holds only what a

@@ -81,6 +81,31 @@ import Testing
     #expect(survivor["uuid"] == rawID(feed))
   }
 
+  /// A feed created first and moved, later, onto a younger feed's key joins it: the holder of
+  /// the key survives, with the move's writes; what the mover held before stays behind; what is
+  /// written to the mover afterwards reaches the survivor. In every order of the files.
+  @Test func anObjectMovedOntoAHeldKeyBecomesTheHoldersAlias() throws {
+    let younger = testID(11)
+    let otherStart = rawString("2026-03-10T09:00:00.000Z")
+    let holder = change(
+      2, 1, hlc: 25,
+      [upsert("Feed", younger, ["profileID": rawID(mia), "startTime": otherStart, "endTime": .null, "amountValue": raw("90"), "amountUnitSymbol": rawString("mL")])])
+    let memo = change(1, 3, hlc: 26, [upsert("Feed", feed, ["memoText": rawString("#before")])])
+    var moved = upsert("Feed", feed, ["profileID": rawID(mia), "startTime": otherStart, "endTime": .null])
+    moved.groups = ["endTime+startTime", "profileID"]
+    let move = change(1, 4, hlc: 30, [moved])
+    let after = change(3, 1, hlc: 40, [upsert("Feed", feed, ["amountValue": raw("120"), "amountUnitSymbol": rawString("mL")])])
+    let files = baseFiles + [holder, memo, move, after]
+    let expected = try state(files).canonicalExport()
+    var generator = SplitMix64(seed: 11)
+    for _ in 0..<20 { #expect(try state(files.shuffled(using: &generator)).canonicalExport() == expected) }
+    let feeds = try #require(state(files).materialize()["Feed"])
+    #expect(Set(feeds.keys) == [younger], "the holder survives, not the feed created first")
+    #expect(feeds[younger]?["memoText"] == nil, "the mover's memo, written before it moved, stays behind")
+    #expect(feeds[younger]?["amountValue"] == raw("120"), "a write to the alias after the move reaches the survivor")
+    #expect(state(files).aliases()["Feed"]?[feed] == MergedState.Alias(survivor: younger, since: move.stamp))
+  }
+
   @Test func foldingIsOrderFreeAndIdempotent() throws {
     let files =
       baseFiles + [

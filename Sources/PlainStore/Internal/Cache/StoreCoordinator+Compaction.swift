@@ -23,6 +23,7 @@ extension StoreCoordinator {
     manifest.schemaVersion = schema.version
     manifest.retired = state.retired
     manifest.recent = state.recent
+    manifest.mergeRules = MergedState.rulesVersion
     var written: [String] = []
     var idFilters: [String: String] = [:]
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {

@@ -55,6 +55,8 @@ struct CommitPlanner {
     /// The JSON the check before the commit made of the value, when the transaction writes it
     /// exactly as the context gave it: it is not encoded again.
     var givenJSON: RawJSON?
+    /// For an object gone because it met another on a unique key: that object, its survivor.
+    var mergedInto: UUID?
   }
 
   struct SegmentRef: Hashable {
@@ -149,6 +151,7 @@ struct CommitPlanner {
     written[place].segment = newSegment
     written[place].uniqueKeys = computed?.keys
     written[place].givenJSON = givenJSON  // written again, by a delete rule say: no longer what was given
+    written[place].mergedInto = nil
     if let newSegment, computed == nil {
       writtenBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(place)
     }
@@ -222,7 +225,7 @@ struct CommitPlanner {
         : try self.merge.changes(of: value, encoded: change.encoded, from: change.snapshot)
       let combined = try self.merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: other)
       if stored != nil {
-        try delete(key, hint: stored)  // the object became the stored one: one of the two goes
+        try mergeAway(key, into: otherKey, hint: stored)  // the object became the stored one
       }
       try set(otherKey, to: combined, hint: other)
       self.merged[key] = otherKey
@@ -278,7 +281,7 @@ struct CommitPlanner {
         switch reference.deleteRule {
         case .nullify:
           for referrer in referrers {
-            try putNullified(ObjectKey(entity: entity.name, id: referrer.id), reference.nullified(referrer), was: referrer)
+            try putRewritten(ObjectKey(entity: entity.name, id: referrer.id), reference.pointing(referrer, nil), was: referrer)
           }
         case .cascade:
           for referrer in referrers { try delete(ObjectKey(entity: entity.name, id: referrer.id), hint: referrer) }
@@ -289,10 +292,29 @@ struct CommitPlanner {
     }
   }
 
-  /// Writes a referrer whose reference a delete nullified. Its unique key may now be another
-  /// object's (two orphans of one start): as for any write, the stored holder of the key takes
-  /// its values and it goes, and the change file says so, so the merge never has to choose.
-  private mutating func putNullified(_ key: ObjectKey, _ value: any Entity, was referrer: any Entity) throws {
+  /// An object that met `survivor` on a unique key, as this transaction leaves it: gone from the
+  /// cache, and an alias of its survivor for good. Its change file moves it onto the
+  /// survivor's key, which makes every device's fold join the two as this plan does (see
+  /// `MergedState.aliases()`); objects that refer to it follow it to the survivor, as they do
+  /// in the fold, rather than meet its delete rule.
+  private mutating func mergeAway(_ key: ObjectKey, into survivor: ObjectKey, hint: (any Entity)?) throws {
+    guard let existing = try current(key, hint: hint, thorough: true) else { return }
+    try set(key, to: nil, hint: existing)
+    written[places[key]!].mergedInto = survivor.id
+    for entity in schema.entities {
+      for reference in entity.references where reference.targetEntity == key.entity {
+        for referrer in try referrers(of: key.id, in: entity, through: reference) {
+          try putRewritten(ObjectKey(entity: entity.name, id: referrer.id), reference.pointing(referrer, survivor.id), was: referrer)
+        }
+      }
+    }
+  }
+
+  /// Writes a referrer whose reference a delete nullified, or a merge pointed at the survivor.
+  /// Its unique key may now be another object's (two orphans of one start): as for any write,
+  /// the stored holder of the key takes its values and it merges away, and the change file
+  /// says so, so the merge never has to choose.
+  private mutating func putRewritten(_ key: ObjectKey, _ value: any Entity, was referrer: any Entity) throws {
     let table = try entityTable(key.entity)
     let segment = table.segment(of: value)
     for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
@@ -302,7 +324,7 @@ struct CommitPlanner {
       guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
       let combined = try merge.apply(
         try merge.setProperties(of: value).filter { $0.key != type(of: value).identityKey }, to: other)
-      try delete(key, hint: referrer)
+      try mergeAway(key, into: otherKey, hint: referrer)
       try set(otherKey, to: combined, hint: other)
       return
     }
@@ -372,6 +394,21 @@ struct CommitPlanner {
 
   // MARK: The transaction
 
+  /// The object a merged-away object ends in, following merges made later in the transaction;
+  /// nil when it was not merged, or its survivor was deleted too (which deletes it).
+  private func survivor(of place: Int) -> UUID? {
+    var current = place
+    for _ in written.indices {
+      guard let id = written[current].mergedInto else { return nil }
+      // A survivor is always written in the transaction that merges into it.
+      guard let next = places[ObjectKey(entity: written[current].key.entity, id: id)] else { return id }
+      if written[next].value != nil { return id }
+      current = next
+    }
+    return nil
+  }
+
+
   private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
@@ -388,7 +425,9 @@ struct CommitPlanner {
         change.encoded = written[entry].givenJSON
         changes.append(change)
       case (_?, let from?, nil, _):
-        changes.append(LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil))
+        var change = LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil)
+        change.mergedInto = survivor(of: entry)
+        changes.append(change)
       case (_?, let from?, let value?, let segment?):
         var change = LogChange(
           entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value)

@@ -180,6 +180,9 @@ extension StoreCoordinator {
       let (entity, id) = (entry.changes[index].entity, entry.changes[index].id)
       switch entry.changes[index].kind {
       case .delete:
+        if let survivor = entry.changes[index].mergedInto {
+          return try mergedAwayChange(entity: entity, id: id, into: survivor, entry, originals: originals)
+        }
         return ObjectChange(entity: entity, id: id, kind: .delete, fields: nil)
       case .insert:
         var object = ObjectChange(entity: entity, id: id, kind: .upsert, value: entry.changes[index].value, groups: nil)
@@ -223,7 +226,8 @@ extension StoreCoordinator {
       let values = try originals(key).flatMap { before in
         try entry.changes[index].value.map { (before, $0, try state.table(key.entity).schema) }
       }
-      return RecentWrites.reshapes(objects[index], existed: entry.changes[index].kind == .update, mergeSchema, values: values)
+      return entry.changes[index].mergedInto != nil
+        || RecentWrites.reshapes(objects[index], existed: entry.changes[index].kind == .update, mergeSchema, values: values)
     }) {
       entry.reshapes = true
     }
@@ -333,6 +337,23 @@ extension StoreCoordinator {
       do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
     }
     return compactsChanges
+  }
+
+  /// What the change file says of an object that merged into `survivor` on a unique key: it
+  /// moved onto the survivor's key — its key groups set to the survivor's values as the commit
+  /// leaves them — and nothing else. Every device's fold then finds the two holding one key at
+  /// this change, and keeps the holder, with the commit's values (see `MergedState.aliases()`).
+  private func mergedAwayChange(
+    entity: String, id: UUID, into survivor: UUID, _ entry: LogEntry, originals: (ObjectKey) -> (any Entity)?
+  ) throws -> ObjectChange {
+    let survivorKey = ObjectKey(entity: entity, id: survivor)
+    let change = entry.changes.first { $0.entity == entity && $0.id == survivor && $0.kind != .delete }
+    guard let merge = mergeSchema.entities[entity], let value = change?.value ?? originals(survivorKey) else {
+      throw StoreError(.invalidObject, path: "\(entity) \(id.uuidString)", "merged into \(survivor.uuidString), which the commit does not hold.")
+    }
+    var fields = try change?.encoded.map(EntityFields.of(json:)) ?? EntityFields.of(value)
+    fields[merge.identityKey] = MergedState.rawUUID(id)
+    return ObjectChange(entity: entity, id: id, kind: .upsert, fields: fields, groups: merge.keyGroups.sorted())
   }
 
   /// The field groups an update changes: those with a property whose JSON differs. The new

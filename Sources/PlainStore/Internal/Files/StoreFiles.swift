@@ -245,6 +245,9 @@ struct Manifest: Codable, Equatable {
   /// When the objects were last written, as of `sequence` (see ``RecentWrites``); nil in a
   /// manifest written before it was kept.
   var recent: RecentWrites?
+  /// The version of the fold's rules the segments were folded by (``MergedState/rulesVersion``);
+  /// nil in a manifest written before it was kept (version 1).
+  var mergeRules: Int?
 
   /// How many objects the segment files hold.
   var objectCount: Int { segments.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } } }
@@ -425,6 +428,10 @@ struct LogChange: Codable, JSONRecord {
   /// group, as for an insert, a delete, a merge's change, or a record written before groups
   /// were kept): what ``RecentWrites`` lists it under.
   var groups: [String]?
+  /// For a delete of a commit: the object it merged into on a unique key, which its change file
+  /// says by moving it onto that object's key (see `CommitPlanner.mergeAway`). Not part of the
+  /// log record.
+  var mergedInto: UUID?
 
   enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, groups, value }
 

@@ -2,9 +2,13 @@ import Foundation
 
 /// Merged identities. Two objects of an entity that held the same unique key at the same moment
 /// — both alive, by the stamps of the writes that set their keys — are one object for good: the
-/// one created first survives (ties: the smaller id) and the other id is its alias. An edit or a
-/// delete addressed to either reaches the survivor, deleting either deletes both, and the alias
-/// never comes back when the key later stops matching (a start time edited, a baby removed).
+/// one that held the key first survives (of two that took it in one change, the one created
+/// first; ties: the smaller id), and the one that came to it is its alias from then on. What
+/// the alias brought when it came (the writes of that change) and what is addressed to it later
+/// reach the survivor; what it was before stays behind, as a local save that moves an object
+/// onto another's key leaves it (the stored holder takes the save's changes). Deleting either
+/// deletes both, and the alias never comes back when the key later stops matching (a start time
+/// edited, a baby removed).
 ///
 /// "The same moment" is read from the files alone (every write of a key's groups, kept by
 /// ``MergedState/Registers/keyWrites``, and the stamps of deletes), so every device that holds
@@ -12,9 +16,16 @@ import Foundation
 /// undoes an alias, and a device's local commit (whose stamp comes after everything it has seen)
 /// meets the objects its cache shows merged as one.
 extension MergedState {
+  /// An alias's survivor, and the stamp of the change that made it one: its writes before that
+  /// stay behind.
+  struct Alias: Equatable {
+    var survivor: UUID
+    var since: ChangeStamp
+  }
+
   /// Per entity, each alias → its survivor.
-  func aliases() -> [String: [UUID: UUID]] {
-    var result: [String: [UUID: UUID]] = [:]
+  func aliases() -> [String: [UUID: Alias]] {
+    var result: [String: [UUID: Alias]] = [:]
     for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
       var registers: [UUID: Registers] = [:]
       for (key, value) in objects where key.entity == name { registers[key.id] = value }
@@ -28,8 +39,9 @@ extension MergedState {
 
 /// Goes through an entity's key writes in stamp order, keeping each object's unique keys as its
 /// writes up to that stamp left them, and joins two objects for good when one takes a key
-/// another alive object holds. Once joined, the two are one object: its key is the last write
-/// of either, its life ends at the first delete of either.
+/// another alive object holds: the holder's survivor stays the survivor. Once joined, the two
+/// are one object: its key is the last write of either, its life ends at the first delete of
+/// either.
 private struct AliasSweep {
   let entity: MergeSchema.Entity
   let registers: [UUID: MergedState.Registers]
@@ -38,6 +50,9 @@ private struct AliasSweep {
   private var classes = AliasClasses()
   /// Per class (by its root): the ids in it, and its keys per constraint (nil: none written yet).
   private var members: [UUID: [UUID]] = [:]
+  /// Per class (by its root): the object that survives; per joined object: since when.
+  private var survivors: [UUID: UUID] = [:]
+  private var since: [UUID: ChangeStamp] = [:]
   private var keys: [UUID: [[RawJSON]?]] = [:]
   /// Per constraint: which class holds a key.
   private var holders: [[[RawJSON]: UUID]]
@@ -50,8 +65,8 @@ private struct AliasSweep {
     holders = entity.uniqueKeys.map { _ in [:] }
   }
 
-  /// Each alias → its survivor: of each class, the object created first (ties: the smaller id).
-  mutating func run() -> [UUID: UUID] {
+  /// Each alias → its survivor.
+  mutating func run() -> [UUID: MergedState.Alias] {
     var deletes: [ChangeStamp: [UUID]] = [:]
     var touches: [ChangeStamp: [UUID]] = [:]
     for (id, object) in registers {
@@ -71,14 +86,18 @@ private struct AliasSweep {
     }
     for stamp in Set(deletes.keys).union(touches.keys).sorted() {
       for id in deletes[stamp] ?? [] { kill(classes.root(id)) }
-      let roots = Set((touches[stamp] ?? []).map { classes.root($0) }).subtracting(dead).sorted(by: precedes)
+      // A class this change leaves on the keys it holds keeps holding them; the others move,
+      // in the order they were created, and join what they meet.
+      let roots = Set((touches[stamp] ?? []).map { classes.root($0) }).subtracting(dead).filter { root in
+        keys(of: root, at: stamp) != keys[root]
+      }.sorted(by: precedes)
       for root in roots { unindex(root) }
       for root in roots where classes.root(root) == root && !dead.contains(root) { place(root, at: stamp) }
     }
-    var survivorOf: [UUID: UUID] = [:]
+    var survivorOf: [UUID: MergedState.Alias] = [:]
     for (root, ids) in members where classes.root(root) == root && ids.count > 1 {
-      let survivor = ids.min(by: precedes)!
-      for id in ids where id != survivor { survivorOf[id] = survivor }
+      let survivor = survivors[root] ?? root
+      for id in ids where id != survivor { survivorOf[id] = MergedState.Alias(survivor: survivor, since: since[id]!) }
     }
     return survivorOf
   }
@@ -107,8 +126,12 @@ private struct AliasSweep {
     for (constraint, key) in current.enumerated() {
       guard let key, let other = holders[constraint][key].map({ classes.root($0) }), other != root, !dead.contains(other) else { continue }
       unindex(other)
+      // The class that came to the key is the holder's from now on.
+      for id in members[root] ?? [root] { since[id] = stamp }
+      let survivor = survivors[other] ?? other
       let joined = classes.join(root, other)
       members[joined] = (members[root] ?? []) + (members[other] ?? [])
+      survivors[joined] = survivor
       return place(joined, at: stamp)
     }
     for (constraint, key) in current.enumerated() { if let key { holders[constraint][key] = root } }
@@ -148,10 +171,11 @@ private struct AliasSweep {
 }
 
 extension MergedState.Registers {
-  /// Takes in an alias's writes: per group the last writer of the two, the earlier creation,
-  /// the earlier delete.
-  mutating func absorb(_ alias: MergedState.Registers) {
-    for (group, register) in alias.groups where groups[group].map({ register.wins(over: $0) }) ?? true {
+  /// Takes in an alias's writes from `since` on (nil: all of them): per group the last writer of
+  /// the two, the earlier creation, the earlier delete.
+  mutating func absorb(_ alias: MergedState.Registers, since: ChangeStamp? = nil) {
+    for (group, register) in alias.groups
+    where since.map({ register.stamp >= $0 }) ?? true && (groups[group].map({ register.wins(over: $0) }) ?? true) {
       groups[group] = register
     }
     created = min(created, alias.created)

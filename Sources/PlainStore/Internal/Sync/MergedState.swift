@@ -10,6 +10,10 @@ import Foundation
 /// restored (objects that share a unique key become one, the same one on every device) and
 /// references to deleted objects handled by their delete rule.
 struct MergedState: Sendable {
+  /// The version of the rules below, which a cache records (`Manifest.mergeRules`): 2 keeps the
+  /// holder of a unique key as the survivor of a meeting, where 1 kept the object created first.
+  static let rulesVersion = 2
+
   struct Register: Equatable, Sendable {
     var stamp: ChangeStamp
     var fields: [String: RawJSON]
@@ -143,14 +147,14 @@ struct MergedState: Sendable {
     let aliases = aliases()
     var objects = objects
     for (name, survivors) in aliases {
-      for (alias, survivor) in survivors {
-        let (aliasKey, survivorKey) = (ObjectKey(entity: name, id: alias), ObjectKey(entity: name, id: survivor))
+      for (alias, joined) in survivors {
+        let (aliasKey, survivorKey) = (ObjectKey(entity: name, id: alias), ObjectKey(entity: name, id: joined.survivor))
         guard let merged = objects.removeValue(forKey: aliasKey) else { continue }
-        objects[survivorKey]?.absorb(merged)
+        objects[survivorKey]?.absorb(merged, since: joined.since)
       }
     }
     for (name, survivors) in aliases {
-      for (alias, survivor) in survivors where objects[ObjectKey(entity: name, id: survivor)]?.deleted != nil {
+      for (alias, joined) in survivors where objects[ObjectKey(entity: name, id: joined.survivor)]?.deleted != nil {
         gone[name, default: []].insert(alias)
       }
     }
@@ -181,7 +185,7 @@ struct MergedState: Sendable {
         }
       }
     }
-    var survivorOf = aliases
+    var survivorOf = aliases.mapValues { $0.mapValues(\.survivor) }
     changed = true
     while changed {
       changed = false
@@ -235,8 +239,10 @@ struct MergedState: Sendable {
     return registers
   }
 
-  /// Makes objects that share a unique key one object: the one created first survives (ties:
-  /// the smaller id), and each field group takes the last writer's value among them all.
+  /// Makes objects that still share a unique key one object: those whose key writes never met
+  /// (see `aliases()`), as two whose references came to point at one survivor. The one created
+  /// first survives (ties: the smaller id), and each field group takes the last writer's value
+  /// among them all.
   /// Returns each merged-away id → its survivor.
   private static func mergeDuplicates(
     _ objects: inout [UUID: Registers], _ entity: MergeSchema.Entity, _ migrations: MigrationPlan

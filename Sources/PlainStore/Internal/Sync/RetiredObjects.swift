@@ -14,6 +14,8 @@ struct RetiredObjects: Codable, Equatable, Sendable {
 
   init() {}
 
+  var isEmpty: Bool { ids.values.allSatisfy(\.isEmpty) }
+
   func contains(_ key: ObjectKey) -> Bool { ids[key.entity]?.contains(key.id) ?? false }
 
   mutating func insert(_ key: ObjectKey) { ids[key.entity, default: []].insert(key.id) }

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+/// A save that moves a stored object onto another's unique key makes it that object's alias for
+/// good, on every device, as the fold does: the holder of the key survives with the save's
+/// changes, objects that referred to the alias follow it, and an edit or a delete another device
+/// addressed to the alias reaches the survivor. The change file says it by moving the alias
+/// onto the survivor's key, so a rebuild and every other device find the same survivor.
+@Suite struct MergedIdentityTests {
+  typealias Devices = ArrivalOnlyMergeTests.Devices
+  let ava = Sample.id(1)
+  let mia = Sample.id(2)
+  let event = Sample.id(10)
+  let badge = Sample.id(20)
+  /// A clock a minute on: the second device's edits come after the first device's rename.
+  static let later: @Sendable () -> Date = { Sample.epoch.addingTimeInterval(60) }
+
+  /// Ava (created first, with an event and a badge that refer to her) and Mia, on both devices.
+  func seeded(_ devices: Devices, first: StoreContainer, second: StoreContainer) throws {
+    let context = first.newBackgroundContext()
+    context.insert(Owner(id: ava, name: "Ava", note: "Ava's note"))
+    try context.save()
+    context.insert(Owner(id: mia, name: "Mia"))
+    context.insert(Event(uuid: event, ownerID: ava, at: Sample.epoch, title: "feed", amount: 90))
+    context.insert(Badge(id: badge, ownerID: ava))
+    try context.save()
+    try devices.deliver(from: 1, to: 2)
+    try second.sync()
+  }
+
+  /// Renames Ava to Mia on the first device.
+  func renameAvaToMia(_ first: StoreContainer) throws -> SaveResult {
+    let context = first.newBackgroundContext()
+    var renamed = try #require(try context.object(Owner.self, id: ava))
+    renamed.name = "Mia"
+    context.update(renamed)
+    return try context.save()
+  }
+
+  @Test func aRenameOntoAnothersNameMakesItTheHoldersAliasWhomItsReferrersFollow() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2))
+    try seeded(devices, first: first, second: second)
+
+    let saved = try renameAvaToMia(first)
+    #expect(saved.id(of: Owner.self, ava) == mia, "the holder of the name survives")
+    let context = first.newBackgroundContext()
+    #expect(try context.fetch(FetchDescriptor<Owner>()) == [Owner(id: mia, name: "Mia")], "the rename's changes, on the holder's values")
+    #expect(try context.object(Event.self, id: event)?.ownerID == mia, "a referrer follows the alias to its survivor")
+    #expect(try context.object(Badge.self, id: badge)?.ownerID == mia, "a deny rule is no obstacle: nothing was deleted")
+    #expect(try devices.rebuilt(Event.self).map(\.ownerID) == [mia], "a rebuild has the referrer follow too")
+
+    // Ava's change in the file: moved onto Mia's key, not deleted.
+    let changes = try FileManager.default.contentsOfDirectory(atPath: devices.syncFolder(1).appendingPathComponent(Devices.deviceID(1)).path)
+      .filter { $0.hasSuffix(".json") && $0 != "device.json" }.sorted()
+    let data = try Data(contentsOf: devices.syncFolder(1).appendingPathComponent(Devices.deviceID(1)).appendingPathComponent(changes.last!))
+    guard case .success(let rename) = ChangeFileCodec.decode(data) else { Issue.record("the rename's change file does not read"); return }
+    let avaChange = try #require(rename.objects.first { $0.id == ava })
+    #expect(avaChange.kind == .upsert)
+    #expect(avaChange.groups == ["name"])
+    #expect(avaChange.fields?["name"] == rawString("Mia"))
+  }
+
+  @Test func anEditAnotherDeviceAddressedToTheAliasReachesTheSurvivor() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2, clock: Self.later))
+    try seeded(devices, first: first, second: second)
+    _ = try renameAvaToMia(first)
+
+    // The second device, unaware of the rename, edits Ava's note, later.
+    let context = second.newBackgroundContext()
+    var edited = try #require(try context.object(Owner.self, id: ava))
+    edited.note = "from the other phone"
+    context.update(edited)
+    try context.save()
+
+    try devices.deliver(from: 1, to: 2)
+    try devices.deliver(from: 2, to: 1)
+    for device in [first, second] {
+      try device.sync()
+      #expect(try device.newBackgroundContext().fetch(FetchDescriptor<Owner>()) == [Owner(id: mia, name: "Mia", note: "from the other phone")])
+    }
+    #expect(try devices.rebuilt(Owner.self) == [Owner(id: mia, name: "Mia", note: "from the other phone")])
+  }
+
+  @Test func aDeleteAnotherDeviceAddressedToTheAliasDeletesTheSurvivor() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2, clock: Self.later))
+    try seeded(devices, first: first, second: second)
+    _ = try renameAvaToMia(first)
+
+    let context = second.newBackgroundContext()
+    context.delete(try #require(try context.object(Badge.self, id: badge)))
+    context.delete(try #require(try context.object(Owner.self, id: ava)))
+    try context.save()
+
+    try devices.deliver(from: 1, to: 2)
+    try devices.deliver(from: 2, to: 1)
+    for device in [first, second] {
+      try device.sync()
+      #expect(try device.newBackgroundContext().fetch(FetchDescriptor<Owner>()).isEmpty, "deleting the alias deletes the object it is")
+      #expect(try device.newBackgroundContext().object(Event.self, id: event)?.ownerID == nil, "its event, an orphan")
+    }
+    #expect(try devices.rebuilt(Owner.self).isEmpty)
+  }
+
+  /// A cache folded by the rules before the holder survived (a manifest without `mergeRules`)
+  /// that shows a merge or a delete is rebuilt at open, and says why; one with neither is kept.
+  @Test func aCacheFoldedByOlderMergeRulesIsRebuiltWhenItShowsAMerge() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let manifest = devices.scratch.url.appendingPathComponent("1.store/local/manifest.json")
+    func dropMergeRules() throws {
+      var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+      #expect(json.removeValue(forKey: "mergeRules") as? Int == MergedState.rulesVersion)
+      try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+    }
+    do {
+      let first = try devices.open(1)
+      let context = first.newBackgroundContext()
+      context.insert(Owner(id: ava, name: "Ava"))
+      try context.save()
+      _ = try first.compactChanges()
+    }
+    try dropMergeRules()
+    #expect(try devices.open(1).cacheRebuildReason == nil, "nothing merged or deleted: the rules cannot differ")
+    do {
+      let first = try devices.open(1)
+      let context = first.newBackgroundContext()
+      context.insert(Owner(id: mia, name: "Mia"))
+      try context.save()
+      _ = try renameAvaToMia(first)
+      _ = try first.compactChanges()
+    }
+    try dropMergeRules()
+    let reopened = try devices.open(1)
+    #expect(reopened.cacheRebuildReason?.contains("merge rules of version 1, not 2") == true, "\(reopened.cacheRebuildReason ?? "not rebuilt")")
+    #expect(try reopened.newBackgroundContext().fetch(FetchDescriptor<Owner>()) == [Owner(id: mia, name: "Mia")])
+  }
+}
