@@ -64,6 +64,29 @@ import Testing
     #expect(avaChange.fields?["name"] == rawString("Mia"))
   }
 
+  /// Ava's event follows her onto Mia, where Mia has an event at the same time: the two events
+  /// meet on their key in turn, and Mia's, the holder, survives with the values Ava's carries.
+  @Test func aReferrerThatFollowsTheAliasOntoAHeldKeyMergesInTurn() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2))
+    try seeded(devices, first: first, second: second)
+    let context = first.newBackgroundContext()
+    let miasEvent = Event(uuid: Sample.id(11), ownerID: mia, at: Sample.epoch, title: "Mia's feed")
+    context.insert(miasEvent)
+    try context.save()
+
+    _ = try renameAvaToMia(first)
+    // Mia's event, with the values Ava's carries: as when a delete makes two orphans meet.
+    let expected = [Event(uuid: miasEvent.uuid, ownerID: mia, at: Sample.epoch, title: "feed", amount: 90)]
+    let local = try first.newBackgroundContext().fetch(FetchDescriptor<Event>())
+    #expect(local == expected, "\(local)")
+    try devices.deliver(from: 1, to: 2)
+    try second.sync()
+    #expect(try second.newBackgroundContext().fetch(FetchDescriptor<Event>()) == expected)
+    #expect(try devices.rebuilt(Event.self) == expected)
+  }
+
   @Test func anEditAnotherDeviceAddressedToTheAliasReachesTheSurvivor() throws {
     let devices = try Devices()
     defer { devices.scratch.remove() }
