@@ -37,7 +37,7 @@ import Testing
     let report = try await onOwnThread { Self.run(part: part) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     print(
-      "DifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
+      "DifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), deleted ids refused: \(report.refused), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
     )
     // Both roads into the cache are judged, and copies and conflicts happen: a run where one
     // never happened proves nothing of it. (A part that stopped at its failures ran too few.)
@@ -45,6 +45,7 @@ import Testing
       #expect(report.merges.arrivalOnly >= report.steps / 25 && report.merges.full >= report.steps / 25)
       let engine = report.engine
       #expect(report.copies >= report.seeds / 4 && engine.conflicts > 0 && engine.divergentCopies > 0 && engine.deliveredTwice > 0)
+      #expect(report.refused > 0, "no insert under a deleted id was refused")
     }
   }
 
@@ -55,6 +56,7 @@ import Testing
     var steps = 0
     var merges = (arrivalOnly: 0, full: 0)
     var copies = 0
+    var refused = 0
     var engine = DifferentialEngine.Counts()
   }
 
@@ -79,6 +81,7 @@ import Testing
       report.merges.arrivalOnly += run.merges.arrivalOnly
       report.merges.full += run.merges.full
       report.copies += run.copies
+      report.refused += run.refused
       report.engine += run.engine.counts
     }
     return report
@@ -107,6 +110,10 @@ struct DifferentialRun {
   /// The simulated wall clock: a few minutes a step, each device off it by its own skew.
   var now = Date(timeIntervalSince1970: 1_773_100_000)
   var nextID = 1
+  /// Feeds deleted on some device: ids every device keeps let go once it has the delete.
+  var deletedFeeds: [UUID] = []
+  /// Inserts under a deleted id that were refused.
+  var refused = 0
   static let names = ["Ava", "Mia", "Leo", "ava"]
   /// Few starts, so that devices log feeds on the same unique key.
   var starts: [Date] { (0..<4).map { Date(timeIntervalSince1970: 1_773_090_000 + Double($0) * 1_800) } }
@@ -268,6 +275,7 @@ struct DifferentialRun {
       operation = "edits feed \(short(feed.uuid)): \(what)"
     case 62..<70 where !feeds.isEmpty:
       let feed = feeds[random.next(below: feeds.count)]
+      deletedFeeds.append(feed.uuid)
       if devices[index].viaBabydash {
         log.append("device\(index) deletes feed \(short(feed.uuid)), with babydash")
         try babydash(index, ["feed", "delete", feed.uuid.uuidString])
@@ -298,6 +306,22 @@ struct DifferentialRun {
       return try copyStore(from: index)
     case 92..<95 where !feeds.isEmpty:
       return try crossKeys(on: index, feeds)
+    case 95..<97 where !deletedFeeds.isEmpty:
+      // A deleted feed logged again under its id (a restore, say): refused once this device has
+      // the delete, which it keeps for good; before, an edit the delete wins over.
+      let id = deletedFeeds[random.next(below: deletedFeeds.count)]
+      let again = FeedSession(
+        uuid: id, profileID: nil, startTime: starts[random.next(below: starts.count)], endTime: nil, amountValue: 80, amountUnitSymbol: "mL",
+        memoText: "#again")
+      context.insert(again)
+      do {
+        _ = try context.save()
+        log.append("device\(index) logs deleted feed \(short(id)) again, unaware of its delete")
+      } catch let error as StoreError where error.code == .notFound {
+        log.append("device\(index) logs deleted feed \(short(id)) again: refused")
+        refused += 1
+      }
+      return
     default:
       log.append("device\(index) syncs" + (devices[index].viaBabydash ? ", with babydash" : ""))
       if devices[index].viaBabydash { return try babydash(index, ["sync", "now"]) }

@@ -132,6 +132,39 @@ import Testing
     #expect(try devices.rebuilt(Owner.self).isEmpty)
   }
 
+  /// Every device keeps a delete and a merge for good, so an id let go never takes writes
+  /// again: an insert under it is refused, naming it, and nothing is written — where the cache
+  /// would have shown an object that no rebuild and no other device ever shows.
+  @Test func anInsertUnderAnIDLetGoIsRefused() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2))
+    try seeded(devices, first: first, second: second)
+    _ = try renameAvaToMia(first)
+    let context = first.newBackgroundContext()
+    context.delete(try #require(try context.object(Event.self, id: event)))
+    try context.save()
+    let before = try snapshotFiles(devices.scratch.url)
+    for (object, name) in [(Event(uuid: event, ownerID: nil, at: Sample.epoch, title: "again") as any Entity, "Event \(event.uuidString)"),
+      (Owner(id: ava, name: "Ava again"), "Owner \(ava.uuidString)")] {
+      let again = first.newBackgroundContext()
+      again.insert(object)
+      #expect {
+        try again.save()
+      } throws: { error in
+        let error = error as? StoreError
+        return error?.code == .notFound && error?.path == name && error?.detail.contains("insert it under a new id") == true
+      }
+    }
+    #expect(try snapshotFiles(devices.scratch.url) == before, "nothing written")
+    // Met on a stored key instead, the insert merges into its holder, and the id stays unwritten.
+    let merging = first.newBackgroundContext()
+    merging.insert(Owner(id: ava, name: "Mia", note: "merged"))
+    let saved = try merging.save()
+    #expect(saved.id(of: Owner.self, ava) == mia)
+    #expect(try devices.rebuilt(Owner.self) == [Owner(id: mia, name: "Mia", note: "merged")])
+  }
+
   /// A cache folded by the rules before the holder survived (a manifest without `mergeRules`)
   /// that shows a merge or a delete is rebuilt at open, and says why; one with neither is kept.
   @Test func aCacheFoldedByOlderMergeRulesIsRebuiltWhenItShowsAMerge() throws {
@@ -166,3 +199,4 @@ import Testing
     #expect(try reopened.newBackgroundContext().fetch(FetchDescriptor<Owner>()) == [Owner(id: mia, name: "Mia")])
   }
 }
+

@@ -63,7 +63,8 @@ import Testing
         usleep(UInt32(random.next() % window))
         child.kill()
         let killed = child.waitForExit() == -SIGKILL
-        if phases.record(child, killed: killed) != "finished" {
+        let phase = phases.record(child, killed: killed)
+        if phase != "finished" {
           window = min(window * 11 / 10, 500_000)
         } else {
           window = max(window * 3 / 4, 2_000)
@@ -79,12 +80,16 @@ import Testing
           }
         }
         if killed && moved > 0 && moved < waiting.count { midMove += 1 }
-        let found = try folder.open(StoreOptions(author: "check", watchesOtherProcesses: false)).newBackgroundContext()
-          .fetch(FetchDescriptor<MultiProcessItem>())
+        let next = try folder.open(StoreOptions(author: "check", watchesOtherProcesses: false))
+        let found = try next.newBackgroundContext().fetch(FetchDescriptor<MultiProcessItem>())
         guard Set(ids).isSubset(of: Set(found.map(\.id))), found.count == Self.commits + 1 else {
           return ("", "round \(round): \(found.count) objects after the next open, \(Self.commits + 1) expected")
         }
-        guard !FileManager.default.fileExists(atPath: outbox.path) else { return ("", "round \(round): the next open left the outbox") }
+        guard !FileManager.default.fileExists(atPath: outbox.path) else {
+          let left = FileManager.default.enumerator(atPath: outbox.path)?.allObjects.map { "\($0)" }.sorted() ?? []
+          let blocked = (try? next.syncStatus())??.outboxBlocked
+          return ("", "round \(round): the next open left the outbox, holding \(left) (the child: \(phase), having moved \(moved); blocked: \(blocked ?? "no"))")
+        }
         for (key, bytes) in waiting where FileManager.default.contents(atPath: changes.appendingPathComponent(key).path) != bytes {
           return ("", "round \(round): \(key) moved with other bytes")
         }

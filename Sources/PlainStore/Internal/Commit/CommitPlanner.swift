@@ -231,6 +231,12 @@ struct CommitPlanner {
       self.merged[key] = otherKey
       return
     }
+    if stored == nil, state.retired?.contains(key) == true {
+      // The fold keeps a delete (and a merge) for good: the id's new writes would never show.
+      throw StoreError(
+        .notFound, path: "\(key.entity) \(key.id.uuidString)",
+        "was deleted or merged into another object, and every device keeps that for good, so its id cannot be inserted again — nothing was saved; insert it under a new id.")
+    }
     try set(
       key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys),
       givenJSON: isGiven && keepingJSON ? change.encoded : nil)
