@@ -10,12 +10,17 @@ extension Tracker {
     public var unchanged: Int
     /// Names more than one baby has after the restore, with their ids: each is addressed by its id.
     public var sharedNames: [String: [UUID]] = [:]
+    /// Objects the store had deleted since the backup (or merged into another), restored under
+    /// new ids: the old id is gone for good on every device (``PlainStore/StoreContext/isRetired(_:id:)``).
+    public var reissued: Int = 0
   }
 
   /// Restores `backup`: every baby, feed and diaper change with its id and createdAt, and the
   /// cached amounts. Into an empty store this gives back the store the backup was made from;
   /// into a non-empty one it merges by id (the backup's values win), and running it again
-  /// changes nothing. The whole backup is checked first — names, terms, amounts, times,
+  /// changes nothing. An object the store let go of since the backup (deleted, or merged into
+  /// another) comes back under a new id derived from its old one (``Restoration/reissued``),
+  /// with what refers to it. The whole backup is checked first — names, terms, amounts, times,
   /// references — and written in one save: all or nothing.
   ///
   /// The same-name rule holds (``sharedNames(writing:allowingSameName:)``): a baby may not take
@@ -36,9 +41,20 @@ extension Tracker {
     func check(_ issues: [ValidationIssue], _ what: String) throws {
       guard issues.isEmpty else { throw BackupError(source: source, detail: "\(what): " + issues.map(\.message).joined(separator: " ")) }
     }
+    // An object deleted since the backup comes back under a new id, the same one every time.
+    var reissued = 0
+    func id<E: Entity>(_ type: E.Type, _ id: UUID) throws -> UUID {
+      guard try context.object(E.self, id: id) == nil, context.isRetired(E.self, id: id) else { return id }
+      reissued += 1
+      return Self.reissuedID(of: E.self, id) { context.isRetired(E.self, id: $0) }
+    }
+    var babyIDs: [UUID: UUID] = [:]
     var babies: [BabyProfile] = []
-    for baby in backup.babyProfiles {
+    for var baby in backup.babyProfiles {
       let what = "baby \(baby.id.uuidString)"
+      let restoredID = try id(BabyProfile.self, baby.id)
+      babyIDs[baby.id] = restoredID
+      baby.id = restoredID
       if baby.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
         throw BackupError(source: source, detail: "\(what): \(ScreenModelError.emptyName)")
       }
@@ -49,18 +65,23 @@ extension Tracker {
     }
     let sharedNames = try sharedNames(writing: babies, allowingSameName: allowingSameName)
     let known = Set(babies.map(\.id)).union(try context.babies().map(\.id))
-    func reference(_ id: UUID?, _ what: String) throws {
-      if let id, !known.contains(id) {
+    /// The restored id of the baby a backup's object refers to.
+    func reference(_ id: UUID?, _ what: String) throws -> UUID? {
+      guard let id else { return nil }
+      let restored = babyIDs[id] ?? id
+      if !known.contains(restored) {
         throw BackupError(source: source, detail: "\(what) refers to baby \(id.uuidString), which is neither in the backup nor in the store")
       }
+      return restored
     }
     var feeds: [FeedSession] = []
     for feed in backup.feedSessions {
       let what = "feed \(feed.uuid.uuidString)"
-      try reference(feed.profileID, what)
-      let stored = try context.object(FeedSession.self, id: feed.uuid)
+      let profileID = try reference(feed.profileID, what)
+      let uuid = try id(FeedSession.self, feed.uuid)
+      let stored = try context.object(FeedSession.self, id: uuid)
       let restored = FeedSession(
-        uuid: feed.uuid, profileID: feed.profileID, startTime: try date(feed.startTime, what, stored: stored?.startTime),
+        uuid: uuid, profileID: profileID, startTime: try date(feed.startTime, what, stored: stored?.startTime),
         endTime: try feed.endTime.map { try date($0, what, stored: stored?.endTime) }, amountValue: feed.amountValue,
         amountUnitSymbol: feed.amountUnitSymbol, memoText: feed.memoText)
       try check(TrackerRules.issues(forStart: restored.startTime, end: restored.endTime), what)
@@ -70,14 +91,15 @@ extension Tracker {
     var diapers: [DiaperChange] = []
     for diaper in backup.diaperChanges {
       let what = "diaper change \(diaper.uuid.uuidString)"
-      try reference(diaper.profileID, what)
+      let profileID = try reference(diaper.profileID, what)
       guard let type = DiaperType(rawValue: diaper.type) else {
         throw BackupError(source: source, detail: "\(what): type '\(diaper.type)' is neither pee nor poo")
       }
-      let stored = try context.object(DiaperChange.self, id: diaper.uuid)
+      let uuid = try id(DiaperChange.self, diaper.uuid)
+      let stored = try context.object(DiaperChange.self, id: uuid)
       diapers.append(
         DiaperChange(
-          uuid: diaper.uuid, profileID: diaper.profileID, timestamp: try date(diaper.timestamp, what, stored: stored?.timestamp), type: type))
+          uuid: uuid, profileID: profileID, timestamp: try date(diaper.timestamp, what, stored: stored?.timestamp), type: type))
     }
     for amount in backup.lastFeedAmounts {
       try check(TrackerRules.issues(forAmount: LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)), "the cached amount of baby \(amount.babyID.uuidString)")
@@ -97,13 +119,25 @@ extension Tracker {
     }
     try save()
     updateCache { cache in
-      for amount in backup.lastFeedAmounts where known.contains(amount.babyID) {
+      for amount in backup.lastFeedAmounts {
+        let babyID = babyIDs[amount.babyID] ?? amount.babyID
         let value = LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)
-        guard TrackerRules.prefills(value) else { continue }
-        if try cache.amountsByBabyID()[amount.babyID] != value { try cache.set(value, forBabyID: amount.babyID) }
+        guard known.contains(babyID), TrackerRules.prefills(value) else { continue }
+        if try cache.amountsByBabyID()[babyID] != value { try cache.set(value, forBabyID: babyID) }
       }
     }
-    return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames)
+    return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames, reissued: reissued)
+  }
+
+  /// The id an object the store let go of comes back under: derived from its old id alone (the
+  /// first of a sequence the store has not let go too), so that restoring again finds it.
+  static func reissuedID<E: Entity>(of type: E.Type, _ id: UUID, isRetired: (UUID) -> Bool) -> UUID {
+    var generation = 1
+    while true {
+      let candidate = IDSequence.derived(from: ["restored", E.entityName, id.uuidString, String(generation)])
+      if !isRetired(candidate) { return candidate }
+      generation += 1
+    }
   }
 
   /// Records `value` exactly as the backup has it, nil properties included (an insert would

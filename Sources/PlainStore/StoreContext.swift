@@ -153,6 +153,14 @@ public final class StoreContext: Sendable {
     try coordinator.fetch(descriptor, overlay: overlay(E.self, descriptor.includePendingChanges), counting: true).count
   }
 
+  /// Whether the store has let this id go for good: the object was deleted, or merged into
+  /// another on a unique key (on any device whose changes this one has merged). Every device
+  /// keeps that, so a save that inserts under the id is refused; a restore gives such an object
+  /// a new id instead.
+  public func isRetired<E: Entity>(_ type: E.Type, id: UUID) -> Bool {
+    coordinator.isRetired(ObjectKey(entity: E.entityName, id: id))
+  }
+
   /// The object with this id, including this context's unsaved changes; nil if there is none.
   public func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     let key = ObjectKey(entity: E.entityName, id: id)

@@ -68,6 +68,33 @@ import Testing
     #expect(babies.count == 5)
   }
 
+  /// Restoring after a baby and a feed were deleted: every device keeps a delete for good, so
+  /// the two come back under new ids (the baby's feeds with it), the same ones at every restore,
+  /// and a cache rebuilt from the change files shows what the restore showed.
+  @Test func aBackupRestoredAfterDeletionsBringsThemBackUnderNewIDs() throws {
+    defer { removeAll() }
+    let (text, file) = try backup()
+    let document = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+    let baby = (document["babyProfiles"] as! [[String: Any]])[0]["id"] as! String
+    let feed = try #require((document["feedSessions"] as! [[String: Any]]).first { $0["profileID"] as? String != baby }?["uuid"] as? String)
+    try succeed(source, ["baby", "remove", baby, "--yes"])
+    try succeed(source, ["feed", "delete", feed])
+    let restored = try succeed(source, ["import", file.path])
+    #expect(restored.contains("2 objects of the backup had been deleted: they are under new ids (a deleted id never comes back, on any device).\n"), "\(restored)")
+    let export = try succeed(source, ["export"])
+    #expect(!export.contains(baby) && !export.contains(feed), "the old ids stay let go")
+    let counts = { (text: String) in
+      let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+      return ["babyProfiles", "feedSessions", "diaperChanges"].map { (json[$0] as! [Any]).count }
+    }
+    #expect(try counts(export) == counts(text))
+    let once = try source.snapshot()
+    #expect(try succeed(source, ["import", file.path]).contains("wrote 0 babies, 0 feeds and 0 diaper changes"))
+    #expect(try source.snapshot() == once, "a second restore writes nothing")
+    try FileManager.default.removeItem(at: source.appGroup.appendingPathComponent("BabyDashboard.store/local"))
+    #expect(try succeed(source, ["export"]) == export, "a rebuild shows the same")
+  }
+
   @Test func aBackupWithABadValueRestoresNothing() throws {
     defer { removeAll() }
     var (text, file) = try backup()

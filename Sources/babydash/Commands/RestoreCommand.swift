@@ -28,6 +28,10 @@ enum RestoreCommand {
       if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
       try invocation.output.print(
         "Restored '\(file.lastPathComponent)': wrote \(Plural.counts(restored.written)); \(Plural.count(restored.unchanged, "object")) already as in the backup.")
+      if restored.reissued > 0 {
+        try invocation.output.print(
+          "\(Plural.count(restored.reissued, "object")) of the backup had been deleted: \(restored.reissued == 1 ? "it is under a new id" : "they are under new ids") (a deleted id never comes back, on any device).")
+      }
       for (name, ids) in restored.sharedNames.sorted(by: { $0.key < $1.key }) {
         try invocation.output.print(
           "\(ids.count) babies are named \(name) (ids \(ids.map(\.uuidString).joined(separator: ", "))): address each by its id.")

@@ -93,6 +93,11 @@ extension StoreCoordinator {
   }
 
   /// The committed object with this id, looking in every segment if it must.
+  /// Whether the cache knows the object as deleted or merged away (see ``RetiredObjects``).
+  func isRetired(_ key: ObjectKey) -> Bool {
+    state.withLock { $0.retired?.contains(key) ?? false }
+  }
+
   func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     try repairingCache {
       try state.withLock { state in
