@@ -88,8 +88,9 @@ private struct AliasSweep {
       for id in deletes[stamp] ?? [] { kill(classes.root(id)) }
       // A class this change leaves on the keys it holds keeps holding them; the others move,
       // in the order they were created, and join what they meet.
+      // (A class placed for the first time moves, its keys not computed twice.)
       let roots = Set((touches[stamp] ?? []).map { classes.root($0) }).subtracting(dead).filter { root in
-        keys(of: root, at: stamp) != keys[root]
+        keys[root] == nil || keys(of: root, at: stamp) != keys[root]
       }.sorted(by: precedes)
       for root in roots { unindex(root) }
       for root in roots where classes.root(root) == root && !dead.contains(root) { place(root, at: stamp) }
