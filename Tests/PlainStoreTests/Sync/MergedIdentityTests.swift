@@ -87,12 +87,25 @@ import Testing
     #expect(try devices.rebuilt(Event.self) == expected)
   }
 
-  @Test func anEditAnotherDeviceAddressedToTheAliasReachesTheSurvivor() throws {
-    let devices = try Devices()
-    defer { devices.scratch.remove() }
+  /// Both devices seeded, then Ava renamed to Mia on the first; the second runs a minute later.
+  func renamedOnTheFirst(_ devices: Devices) throws -> (first: StoreContainer, second: StoreContainer) {
     let (first, second) = (try devices.open(1), try devices.open(2, clock: Self.later))
     try seeded(devices, first: first, second: second)
     _ = try renameAvaToMia(first)
+    return (first, second)
+  }
+
+  /// Each device's files delivered to the other, and merged there.
+  func exchange(_ devices: Devices, _ containers: StoreContainer...) throws {
+    try devices.deliver(from: 1, to: 2)
+    try devices.deliver(from: 2, to: 1)
+    for container in containers { try container.sync() }
+  }
+
+  @Test func anEditAnotherDeviceAddressedToTheAliasReachesTheSurvivor() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = try renamedOnTheFirst(devices)
 
     // The second device, unaware of the rename, edits Ava's note, later.
     let context = second.newBackgroundContext()
@@ -101,10 +114,8 @@ import Testing
     context.update(edited)
     try context.save()
 
-    try devices.deliver(from: 1, to: 2)
-    try devices.deliver(from: 2, to: 1)
+    try exchange(devices, first, second)
     for device in [first, second] {
-      try device.sync()
       #expect(try device.newBackgroundContext().fetch(FetchDescriptor<Owner>()) == [Owner(id: mia, name: "Mia", note: "from the other phone")])
     }
     #expect(try devices.rebuilt(Owner.self) == [Owner(id: mia, name: "Mia", note: "from the other phone")])
@@ -113,19 +124,15 @@ import Testing
   @Test func aDeleteAnotherDeviceAddressedToTheAliasDeletesTheSurvivor() throws {
     let devices = try Devices()
     defer { devices.scratch.remove() }
-    let (first, second) = (try devices.open(1), try devices.open(2, clock: Self.later))
-    try seeded(devices, first: first, second: second)
-    _ = try renameAvaToMia(first)
+    let (first, second) = try renamedOnTheFirst(devices)
 
     let context = second.newBackgroundContext()
     context.delete(try #require(try context.object(Badge.self, id: badge)))
     context.delete(try #require(try context.object(Owner.self, id: ava)))
     try context.save()
 
-    try devices.deliver(from: 1, to: 2)
-    try devices.deliver(from: 2, to: 1)
+    try exchange(devices, first, second)
     for device in [first, second] {
-      try device.sync()
       #expect(try device.newBackgroundContext().fetch(FetchDescriptor<Owner>()).isEmpty, "deleting the alias deletes the object it is")
       #expect(try device.newBackgroundContext().object(Event.self, id: event)?.ownerID == nil, "its event, an orphan")
     }
