@@ -414,7 +414,6 @@ struct CommitPlanner {
     return nil
   }
 
-
   private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
