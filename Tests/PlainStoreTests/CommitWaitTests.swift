@@ -47,7 +47,7 @@ import Testing
     }
     #expect(seen, "the waiting save did not read the widget's commit")
     #expect(saved.wait(timeout: .now()) == .timedOut, "the save waited for the lock")
-    close(holder)
+    FileLock.release(holder)  // let go, not only closed: a starting child may share it
     saved.wait()
     #expect(failure.withLock { $0 } == nil)
     #expect(try app.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == ["Mia", "Noah"])

@@ -314,7 +314,10 @@ import Testing
     let container = try StoreContainer.file(at: url, schema: TestSchema.v1, options: options)
     let fd = open(url.appendingPathComponent("local/lock").path, O_RDWR)
     #expect(flock(fd, LOCK_EX) == 0)
-    defer { close(fd) }
+    defer {  // let go, not only closed: a starting child may share it
+      flock(fd, LOCK_UN)
+      close(fd)
+    }
     let context = container.newBackgroundContext()
     context.insert(Owner(id: Sample.id(4), name: "Ava"))
     try body(context)

@@ -21,9 +21,11 @@ import Testing
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("lock")
-    let holder = open(url.path, O_RDWR | O_CREAT, 0o600)
+    let holder = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     #expect(flock(holder, LOCK_EX) == 0)
-    try body(FileLock(url: url, displayPath: "lock", afterWorkRan: afterWorkRan)) { close(holder) }
+    // Let go before the close, as FileLock.release does: a child another test is starting
+    // shares the descriptor until its exec, and closing alone would leave the lock held.
+    try body(FileLock(url: url, displayPath: "lock", afterWorkRan: afterWorkRan)) { FileLock.release(holder) }
   }
 
   /// Runs `release` on a thread of its own after 50 ms; the returned semaphore is signalled

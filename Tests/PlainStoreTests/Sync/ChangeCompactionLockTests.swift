@@ -33,7 +33,7 @@ import Testing
   /// Whether another process could take the store's lock now.
   func lockIsFree() -> Bool {
     let probe = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
-    defer { close(probe) }
+    defer { FileLock.release(probe) }  // let go, not only closed: a starting child may share it
     return probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) == 0
   }
 

@@ -157,7 +157,7 @@ import Testing
     options.phaseObserver = { phase in
       guard phase == "settle: flushed" else { return }
       let probe = open(lockPath, O_RDWR | O_CLOEXEC)
-      defer { close(probe) }
+      defer { FileLock.release(probe) }  // let go, not only closed: a starting child may share it
       let free = probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) == 0
       lockFreeWhenFlushed.withLock { $0.append(free) }
     }

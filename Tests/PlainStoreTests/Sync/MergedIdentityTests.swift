@@ -102,6 +102,28 @@ import Testing
     for container in containers { try container.sync() }
   }
 
+  /// A context that read Ava before the rename and edits her then is told she may have merged,
+  /// and not to insert her again (which would be refused).
+  @Test func anEditOfAMergedAwayObjectSaysItMerged() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2))
+    try seeded(devices, first: first, second: second)
+    let stale = first.newBackgroundContext()
+    var edited = try #require(try stale.object(Owner.self, id: ava))
+    _ = try renameAvaToMia(first)
+    edited.note = "too late"
+    stale.update(edited)
+    #expect {
+      try stale.save()
+    } throws: { error in
+      let error = error as? StoreError
+      return error?.code == .notFound && error?.path == "Owner \(ava.uuidString)"
+        && error?.detail.contains("merged into another object on a unique key, after it was read") == true
+        && error?.detail.contains("insert") == false
+    }
+  }
+
   @Test func anEditAnotherDeviceAddressedToTheAliasReachesTheSurvivor() throws {
     let devices = try Devices()
     defer { devices.scratch.remove() }

@@ -77,6 +77,21 @@ import Testing
     #expect(phone.files(in: phone.changes).last == "device.json" && phone.files(in: phone.changes).contains("000000000004.json"))
   }
 
+  /// A drain killed between removing its last device folder and the outbox's leaves the outbox
+  /// empty: the next open removes it, and commits go straight into the container again.
+  @Test func anEmptyOutboxAKilledMoveLeftIsRemovedAtTheNextOpen() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let phone = Phone(scratch)
+    try phone.add(try phone.open(), 1, "Mia")
+    try FileManager.default.createDirectory(at: phone.outbox, withIntermediateDirectories: false)
+    let container = try phone.open()
+    #expect(!FileManager.default.fileExists(atPath: phone.outbox.path))
+    try phone.add(container, 2, "Noah")
+    #expect(phone.files(in: phone.changes) == ["device.json", "\(ChangeFileName.changeName(sequence: 1))", "\(ChangeFileName.changeName(sequence: 2))"].sorted())
+    #expect(!FileManager.default.fileExists(atPath: phone.outbox.path), "the commit went straight into the container")
+  }
+
   @Test func theFirstCommitOfANewPhoneWhileSignedOutPutsItsDeviceFileInTheOutboxAndOpeningMovesBoth() throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }

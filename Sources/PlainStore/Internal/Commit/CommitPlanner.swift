@@ -192,11 +192,16 @@ struct CommitPlanner {
     var isGiven = false
     switch (change.kind, stored) {
     case (.update, nil):
+      // A deleted or merged-away id is let go for good (an insert under it is refused): no
+      // advice to insert it.
+      let letGo = state.retired?.contains(key) == true
       throw StoreError(
         .notFound, path: "\(key.entity) \(key.id.uuidString)",
         change.snapshot != nil
-          ? "was deleted by another context or process after it was read, so the edit cannot be saved — nothing was saved; read it again or insert it anew."
-          : "is not stored, so it cannot be updated — nothing was saved; insert it instead.")
+          ? "was deleted by another context or process, or merged into another object on a unique key, after it was read, so the edit cannot be saved — nothing was saved; read it again (a merged object's values are in the one it merged into)."
+          : letGo
+            ? "was deleted, or merged into another object on a unique key, so it cannot be updated — nothing was saved."
+            : "is not stored, so it cannot be updated — nothing was saved; insert it instead.")
     case (_, nil):
       merged = value
       isGiven = true

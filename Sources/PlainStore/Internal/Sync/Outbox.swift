@@ -52,6 +52,13 @@ struct Outbox: Sendable {
     removeIfEmpty(device)
   }
 
+  /// Removes the outbox's folder once it holds no device's folder: a drain killed after it
+  /// removed the last one and before the outbox's leaves it empty, which would keep sending
+  /// commits through it.
+  func removeIfEmpty() {
+    rmdir(path)  // fails, harmlessly, while it holds anything
+  }
+
   /// Removes a device's folder, and the outbox's, once they hold nothing but what a killed
   /// write left (its temporary file, which would keep the folder, and so the outbox, forever).
   /// Runs holding the flock, when no write is in progress.

@@ -68,6 +68,7 @@ extension StoreCoordinator {
       }
       outbox.removeIfEmpty(device)
     }
+    outbox.removeIfEmpty()
     return outbox.isEmpty
   }
 }
