@@ -46,8 +46,7 @@ extension Tracker {
 
   /// Deletes a diaper change.
   public func deleteDiaper(_ id: UUID) throws {
-    _ = try context.existing(DiaperChange.self, id: id)
-    context.delete(DiaperChange.self, id: id)
+    context.delete(try context.existing(DiaperChange.self, id: id))
     try save()
   }
 }

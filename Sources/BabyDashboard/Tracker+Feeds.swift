@@ -146,7 +146,7 @@ extension Tracker {
   /// Deletes a feed; the baby's cached amount follows its newest feed with one that is left.
   public func deleteFeed(_ id: UUID) throws {
     let feed = try context.existing(FeedSession.self, id: id)
-    context.delete(FeedSession.self, id: id)
+    context.delete(feed)
     try save()
     rememberAmount(of: feed)
   }

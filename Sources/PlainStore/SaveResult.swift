@@ -18,7 +18,9 @@ public struct SaveResult: Sendable, Equatable {
   /// every value, as when an insert merges into an identical stored object).
   public var transaction: Transaction?
   /// Inserted or updated objects that merged into another stored object on a uniqueness
-  /// constraint: their id → the survivor's.
+  /// constraint: their id → the survivor's. An object that had merged into another before
+  /// (see ``StoreContext/storedID(_:for:)``) is here too: its edit or delete reached the
+  /// survivor.
   public var merged: [ObjectID: ObjectID]
 
   public init(transaction: Transaction?, merged: [ObjectID: ObjectID] = [:]) {

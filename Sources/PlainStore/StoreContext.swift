@@ -30,7 +30,8 @@ public final class StoreContext: Sendable {
   /// from the copy this context last handed out; prefer ``edit(_:id:_:)``, which cannot be
   /// forgotten.
   ///
-  /// - Note: The save throws ``StoreError`` `.notFound` if the object is not stored by then.
+  /// - Note: The save throws ``StoreError`` `.notFound` if the object is not stored by then. One
+  ///   that merged into another on a unique key meanwhile is: the edit reaches that one.
   public func update<E: Entity>(_ object: E) {
     changes.withLock { $0.record(PendingChange(entity: E.entityName, id: object.id, kind: .update, value: object)) }
   }
@@ -52,12 +53,14 @@ public final class StoreContext: Sendable {
   /// try context.edit(Note.self, id: noteID) { $0.text = "#later" }
   /// try context.save()
   /// ```
+  /// An object that merged into another on a unique key is edited as that one
+  /// (``storedID(_:for:)``).
   /// - Returns: the object as edited.
   /// - Throws: ``StoreError`` `.notFound` naming the entity and id when there is no such object,
   ///   or what `body` throws (nothing is recorded then).
   @discardableResult
   public func edit<E: Entity>(_ type: E.Type, id: UUID, _ body: (inout E) throws -> Void) throws -> E {
-    guard let original = try object(E.self, id: id) else {
+    guard let original = try object(E.self, id: storedID(E.self, for: id) ?? id) else {
       throw StoreError(.notFound, path: ObjectID(type, id).description, "is not stored, so it cannot be edited — nothing was changed.")
     }
     var edited = original
@@ -159,6 +162,21 @@ public final class StoreContext: Sendable {
   /// a new id instead.
   public func isRetired<E: Entity>(_ type: E.Type, id: UUID) -> Bool {
     coordinator.isRetired(ObjectKey(entity: E.entityName, id: id))
+  }
+
+  /// The id of the stored object that `id` names now: `id` itself while its object is stored;
+  /// for one that merged into another on a unique key (in a save here, or on another device),
+  /// the object it is part of now, which every edit and delete addressed to `id` reaches; nil
+  /// when the object was deleted or is not known here.
+  public func storedID<E: Entity>(_ type: E.Type, for id: UUID) throws -> UUID? {
+    if try object(type, id: id) != nil { return id }
+    return coordinator.survivor(of: ObjectKey(entity: E.entityName, id: id))
+  }
+
+  /// The objects of `type` that merged into another on a unique key, each id → the stored
+  /// object it is part of now (see ``storedID(_:for:)``).
+  public func mergedIDs<E: Entity>(_ type: E.Type) -> [UUID: UUID] {
+    coordinator.aliases(of: E.entityName)
   }
 
   /// The object with this id, including this context's unsaved changes; nil if there is none.

@@ -11,7 +11,20 @@ extension Session {
     guard wanted.count >= 4, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
       throw CommandLineError.data("'\(idPrefix)' is not an event id: give at least 4 characters of an id that babydash history shows")
     }
-    let matches = try storeForReading().viewContext.events(withIDPrefix: wanted)
+    let context = try storeForReading().viewContext
+    var matches = try context.events(withIDPrefix: wanted)
+    if matches.isEmpty {
+      // An id the other phone's history showed before the two logged the same event: it stands
+      // for the one they merged into.
+      let merged = try context.mergedEvents(withIDPrefix: wanted)
+      for (id, event) in merged {
+        let into = HistoryEvent(event, babyName: nil)
+        let noun = into.feed != nil ? "feed" : "diaper change"
+        try output.error(
+          "babydash: \(noun) \(shortID(id)) merged into \(noun) \(shortID(into.id)) (both phones logged it, for the same baby and time), which this command changes")
+      }
+      matches = merged.map(\.event)
+    }
     switch matches.count {
     case 1:
       return matches[0]

@@ -169,4 +169,49 @@ import Testing
     #expect(edit.status == 65)
     #expect(edit.stderr.contains("the feed \(ids[1].lowercased()) was deleted on another device"), "\(edit.stderr)")
   }
+
+  /// Both phones log Mia's 07:00 feed while apart; when their files meet the two become one,
+  /// and Dad's id, still on his screen, names the feed they became: an edit or a delete by it
+  /// reaches that feed, and the tool says so.
+  @Test func aFeedBothPhonesLoggedIsEditedAndDeletedByTheIDEitherPhoneShowed() throws {
+    let mom = try BabydashProcess()
+    let dad = try BabydashProcess()
+    defer {
+      mom.removeAll()
+      dad.removeAll()
+    }
+    let momSync = mom.appGroup.appendingPathComponent("sync")
+    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--amount", "100ml"]).status == 0)
+    #expect(try Self.on(dad, dadSync, at: "2026-03-10T07:31:00Z", ["feed", "log", "Mia", "--start", "07:00", "--amount", "90ml"]).status == 0)
+    func feedID(_ phone: BabydashProcess, _ folder: URL) throws -> String {
+      let history = try Self.on(phone, folder, at: "2026-03-10T07:40:00Z", ["history"]).stdout
+      let ids = history.split(separator: "\n").filter { $0.contains("Feed") }.map { String($0.split(separator: " ")[0]) }
+      try #require(ids.count == 1, "\(history)")
+      return ids[0]
+    }
+    let (momsID, dadsID) = (try feedID(mom, momSync), try feedID(dad, dadSync))
+    try Self.carry(from: momSync, to: dadSync)
+    try Self.carry(from: dadSync, to: momSync)
+    let survivor = try feedID(mom, momSync)
+    #expect(try feedID(dad, dadSync) == survivor, "one feed, the same on both phones")
+    #expect([momsID, dadsID].contains(survivor))
+    let (merged, phone, folder, other) = survivor == momsID ? (dadsID, dad, dadSync, momSync) : (momsID, mom, momSync, dadSync)
+
+    let edit = try Self.on(phone, folder, at: "2026-03-10T07:41:00Z", ["feed", "edit", merged, "--memo", "#both"])
+    #expect(edit.status == 0, "\(edit.stderr)")
+    #expect(edit.stdout.contains("Updated feed \(survivor)"), "\(edit.stdout)")
+    #expect(edit.stderr.contains("feed \(merged) merged into feed \(survivor) (both phones logged it"), "\(edit.stderr)")
+    try Self.carry(from: folder, to: other)
+    for (each, eachFolder) in [(mom, momSync), (dad, dadSync)] {
+      let history = try Self.on(each, eachFolder, at: "2026-03-10T07:42:00Z", ["history"]).stdout
+      #expect(history.contains("\"#both\""), "\(history)")
+    }
+    let delete = try Self.on(phone, folder, at: "2026-03-10T07:43:00Z", ["feed", "delete", String(merged.prefix(4))])
+    #expect(delete.status == 0, "\(delete.stderr)")
+    #expect(delete.stdout.contains("Deleted feed \(survivor)"), "\(delete.stdout)")
+    #expect(try Self.on(phone, folder, at: "2026-03-10T07:44:00Z", ["history"]).stdout.contains("No feeds or diaper changes yet."))
+  }
 }

@@ -184,7 +184,7 @@ final class StoreCoordinator: Sendable {
     guard rules != MergedState.rulesVersion, manifest.folded != nil, manifest.retired.map({ !$0.isEmpty }) ?? true else { return }
     throw StoreError(
       .damaged, path: files.display(files.manifestPath),
-      "holds a cache folded by the merge rules of version \(rules), not \(MergedState.rulesVersion) (which object of two that met on a unique key survives).")
+      "holds a cache folded by the merge rules of version \(rules), not \(MergedState.rulesVersion) (which object of two that met on a unique key survives, and where an edit of the other goes).")
   }
 
   /// Whether a folder without store.json may become a store: it is empty, or holds only what a
@@ -595,7 +595,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
         table.apply(.remove(entry.changes[index].id), to: from, sequence: entry.sequence)
       }
       if entry.changes[index].kind == .delete {
-        retired?.insert(ObjectKey(entity: entity, id: entry.changes[index].id))
+        retired?.insert(ObjectKey(entity: entity, id: entry.changes[index].id), mergedInto: entry.changes[index].mergedInto)
       }
       if let value = entry.changes[index].value {
         table.apply(

@@ -37,7 +37,7 @@ import Testing
     let report = try await onOwnThread { Self.run(part: part) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     print(
-      "DifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), deleted ids refused: \(report.refused), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
+      "DifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), deleted ids refused: \(report.refused), edits and deletes of merged-away ids: \(report.staleAddressed), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
     )
     // Both roads into the cache are judged, and copies and conflicts happen: a run where one
     // never happened proves nothing of it. (A part that stopped at its failures ran too few.)
@@ -46,6 +46,7 @@ import Testing
       let engine = report.engine
       #expect(report.copies >= report.seeds / 4 && engine.conflicts > 0 && engine.divergentCopies > 0 && engine.deliveredTwice > 0)
       #expect(report.refused > 0, "no insert under a deleted id was refused")
+      #expect(report.staleAddressed > 0, "no edit or delete was addressed to a merged-away id")
     }
   }
 
@@ -57,6 +58,7 @@ import Testing
     var merges = (arrivalOnly: 0, full: 0)
     var copies = 0
     var refused = 0
+    var staleAddressed = 0
     var engine = DifferentialEngine.Counts()
   }
 
@@ -82,6 +84,7 @@ import Testing
       report.merges.full += run.merges.full
       report.copies += run.copies
       report.refused += run.refused
+      report.staleAddressed += run.staleAddressed
       report.engine += run.engine.counts
     }
     return report
@@ -114,6 +117,10 @@ struct DifferentialRun {
   var deletedFeeds: [UUID] = []
   /// Inserts under a deleted id that were refused.
   var refused = 0
+  /// Each feed as a device first read it: what a context that read it long ago still holds.
+  var firstSeen: [UUID: FeedSession] = [:]
+  /// Edits and deletes addressed to a feed merged into another, which reached the survivor.
+  var staleAddressed = 0
   static let names = ["Ava", "Mia", "Leo", "ava"]
   /// Few starts, so that devices log feeds on the same unique key.
   var starts: [Date] { (0..<4).map { Date(timeIntervalSince1970: 1_773_090_000 + Double($0) * 1_800) } }
@@ -197,6 +204,8 @@ struct DifferentialRun {
     let babies = try context.fetch(FetchDescriptor<BabyProfile>()).sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
     let feeds = try context.fetch(FetchDescriptor<FeedSession>()).sorted { ($0.startTime, $0.id.uuidString) < ($1.startTime, $1.id.uuidString) }
     let diapers = try context.fetch(FetchDescriptor<DiaperChange>()).sorted { ($0.timestamp, $0.id.uuidString) < ($1.timestamp, $1.id.uuidString) }
+    for feed in feeds where firstSeen[feed.uuid] == nil { firstSeen[feed.uuid] = feed }
+    let mergedAway = context.mergedIDs(FeedSession.self).filter { firstSeen[$0.key] != nil }.sorted { $0.key.uuidString < $1.key.uuidString }
     let roll = random.next(below: 100)
     let operation: String
     switch roll {
@@ -222,7 +231,11 @@ struct DifferentialRun {
         amountValue: random.next(below: 2) == 0 ? Double(60 + 10 * random.next(below: 8)) : nil,
         amountUnitSymbol: "mL", memoText: random.next(below: 2) == 0 ? "#memo\(random.next(below: 5))" : nil)
       context.insert(feed)
+      firstSeen[feed.uuid] = feed
       operation = "logs feed \(short(feed.uuid)) for \(baby.map(short) ?? "nobody") at \(Int(start.timeIntervalSince1970) % 10_000)"
+    case 40..<46 where !mergedAway.isEmpty, 97..<100 where !mergedAway.isEmpty:
+      let (alias, survivor) = mergedAway[random.next(below: mergedAway.count)]
+      return try addressMergedAway(on: index, alias, survivor: survivor, context)
     case 40..<62 where !feeds.isEmpty:
       var feed = feeds[random.next(below: feeds.count)]
       var original = feed
@@ -333,6 +346,38 @@ struct DifferentialRun {
   }
 
   func short(_ id: UUID) -> String { String(id.uuidString.suffix(4)) }
+
+  /// A context that read a feed before it merged into another (here, or on another device)
+  /// edits its memo or deletes it, by its old id — or `babydash` is given that id: the edit or
+  /// the delete reaches the survivor, as it does from every other device.
+  mutating func addressMergedAway(on index: Int, _ alias: UUID, survivor: UUID, _ context: StoreContext) throws {
+    let stale = firstSeen[alias]!
+    let memo = stale.memoText == "#stale" ? "#stale2" : "#stale"
+    let deleting = random.next(below: 3) == 0
+    let what = deleting ? "deletes" : "edits the memo of"
+    log.append("device\(index) \(what) feed \(short(alias)), merged into \(short(survivor))" + (devices[index].viaBabydash ? ", with babydash" : ""))
+    if devices[index].viaBabydash {
+      try babydash(index, deleting ? ["feed", "delete", alias.uuidString] : ["feed", "edit", alias.uuidString, "--memo", memo, "--yes"])
+    } else {
+      if deleting {
+        context.delete(FeedSession.self, id: alias)
+      } else {
+        var edited = stale
+        edited.memoText = memo
+        context.update(edited, from: stale)
+      }
+      let saved = try context.save()
+      guard saved.id(of: FeedSession.self, alias) == survivor else {
+        throw DifferentialFailure(description: "saving the feed merged into \(survivor) names \(saved.id(of: FeedSession.self, alias)) as where it went")
+      }
+    }
+    let shown = try devices[index].container.newBackgroundContext().object(FeedSession.self, id: survivor)
+    guard deleting ? shown == nil : shown?.memoText == memo else {
+      throw DifferentialFailure(description: "device\(index) \(what) feed \(alias) by its old id, and its survivor \(survivor) shows \(shown.map { "\($0)" } ?? "nothing")")
+    }
+    if deleting { deletedFeeds.append(survivor) }
+    staleAddressed += 1
+  }
 
   /// Another device, having merged all it holds but not this one's latest, logs a feed at the
   /// unique key of one of this device's `feeds` (one whose baby it knows); then this device
@@ -573,7 +618,12 @@ enum DifferentialExport {
         "\(E.entityName) " + String(decoding: try encoder.encode($0), as: UTF8.self)
       }
     }
-    return try (lines(BabyProfile.self) + lines(FeedSession.self) + lines(DiaperChange.self)).joined(separator: "\n")
+    // Where an edit addressed to a merged-away id goes is part of what a device shows.
+    func merged<E: Entity>(_ type: E.Type) -> [String] {
+      context.mergedIDs(E.self).sorted { $0.key.uuidString < $1.key.uuidString }.map { "\(E.entityName) \($0.key) merged into \($0.value)" }
+    }
+    return try (lines(BabyProfile.self) + lines(FeedSession.self) + lines(DiaperChange.self) + merged(FeedSession.self) + merged(DiaperChange.self))
+      .joined(separator: "\n")
   }
 }
 

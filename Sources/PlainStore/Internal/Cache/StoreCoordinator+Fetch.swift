@@ -92,12 +92,21 @@ extension StoreCoordinator {
     return months
   }
 
-  /// The committed object with this id, looking in every segment if it must.
   /// Whether the cache knows the object as deleted or merged away (see ``RetiredObjects``).
   func isRetired(_ key: ObjectKey) -> Bool {
     state.withLock { $0.retired?.contains(key) ?? false }
   }
 
+  /// The object the cache shows a merged-away object as (see ``RetiredObjects/survivor(of:)``).
+  func survivor(of key: ObjectKey) -> UUID? {
+    state.withLock { $0.retired?.survivor(of: key) }
+  }
+
+  func aliases(of entity: String) -> [UUID: UUID] {
+    state.withLock { $0.retired?.aliases(of: entity) ?? [:] }
+  }
+
+  /// The committed object with this id, looking in every segment if it must.
   func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     try repairingCache {
       try state.withLock { state in

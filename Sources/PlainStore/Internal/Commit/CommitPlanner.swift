@@ -188,6 +188,12 @@ struct CommitPlanner {
     let valueSegment = table.segment(of: value)
     let stored = try current(
       key, segment: change.snapshot.map(table.segment(of:)) ?? valueSegment, thorough: change.kind == .update)
+    if stored == nil, let survivor = state.retired?.survivor(of: key),
+      let target = try current(ObjectKey(entity: key.entity, id: survivor), hint: nil, thorough: true)
+    {
+      try putToSurvivor(change, value, of: key, target)
+      return
+    }
     var merged: any Entity
     var isGiven = false
     switch (change.kind, stored) {
@@ -247,6 +253,22 @@ struct CommitPlanner {
       givenJSON: isGiven && keepingJSON ? change.encoded : nil)
   }
 
+  /// A change addressed to an object that merged into `survivor` on a unique key (here, or on
+  /// another device): it reaches the survivor, as every device's fold takes the alias's later
+  /// writes to it — what the change set (an edit's changes, an insert's set properties), onto
+  /// the survivor's values. A context that read the object before the merge edits it so.
+  private mutating func putToSurvivor(_ change: PendingChange, _ value: any Entity, of key: ObjectKey, _ survivor: any Entity)
+    throws
+  {
+    let changes =
+      change.kind == .insert
+      ? try merge.setProperties(of: value, encoded: change.encoded)
+      : try merge.changes(of: value, encoded: change.encoded, from: change.snapshot)
+    let combined = try merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: survivor)
+    merged[key] = ObjectKey(entity: key.entity, id: survivor.id)
+    try put(PendingChange(entity: key.entity, id: survivor.id, kind: .update, value: combined, snapshot: survivor))
+  }
+
   /// The index of one uniqueness constraint over the objects a value could collide with: its
   /// own segment when the constraint includes the segment key, else the whole entity.
   private mutating func uniqueScope(_ table: EntityTable, constraint: Int, segment valueSegment: String) throws -> IndexScope {
@@ -284,7 +306,14 @@ struct CommitPlanner {
   // MARK: Deletes and delete rules
 
   private mutating func delete(_ key: ObjectKey, hint: (any Entity)?) throws {
-    guard let existing = try current(key, hint: hint, thorough: true) else { return }
+    guard let existing = try current(key, hint: hint, thorough: true) else {
+      // An object merged into another: its delete deletes the survivor, as in every device's fold.
+      if let survivor = state.retired?.survivor(of: key) {
+        merged[key] = ObjectKey(entity: key.entity, id: survivor)
+        try delete(ObjectKey(entity: key.entity, id: survivor), hint: nil)
+      }
+      return
+    }
     try set(key, to: nil, hint: existing)
     for entity in schema.entities {
       for reference in entity.references where reference.targetEntity == key.entity {

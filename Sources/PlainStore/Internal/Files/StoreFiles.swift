@@ -429,11 +429,11 @@ struct LogChange: Codable, JSONRecord {
   /// were kept): what ``RecentWrites`` lists it under.
   var groups: [String]?
   /// For a delete of a commit: the object it merged into on a unique key, which its change file
-  /// says by moving it onto that object's key (see `CommitPlanner.mergeAway`). Not part of the
-  /// log record.
+  /// says by moving it onto that object's key (see `CommitPlanner.mergeAway`), and the cache
+  /// keeps as its survivor (see ``RetiredObjects``).
   var mergedInto: UUID?
 
-  enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, groups, value }
+  enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, groups, mergedInto, value }
 
   init(entity: String, id: UUID, kind: Kind, segment: String, from: String?, value: (any Entity)?) {
     self.entity = entity
@@ -452,6 +452,7 @@ struct LogChange: Codable, JSONRecord {
     segment = try container.decode(String.self, forKey: .segment)
     from = try container.decodeIfPresent(String.self, forKey: .from)
     groups = try container.decodeIfPresent([String].self, forKey: .groups)
+    mergedInto = try container.decodeIfPresent(UUID.self, forKey: .mergedInto)
     for name in [segment] + (from.map { [$0] } ?? []) where !SegmentKey.isValid(name) {
       throw DecodingError.dataCorruptedError(
         forKey: .segment, in: container, debugDescription: "'\(name)' is not a segment name (all or YYYY-MM)")
@@ -482,6 +483,7 @@ struct LogChange: Codable, JSONRecord {
     if let groups { try members.encode(groups, forKey: "groups") }
     try members.encode(id, forKey: "id")
     try members.encode(kind.rawValue, forKey: "kind")
+    if let mergedInto { try members.encode(mergedInto, forKey: "mergedInto") }
     try members.encode(segment, forKey: "segment")
     if let encoded, value != nil {
       try members.encode(encoded, forKey: "value")

@@ -11,8 +11,10 @@ import Foundation
 /// references to deleted objects handled by their delete rule.
 struct MergedState: Sendable {
   /// The version of the rules below, which a cache records (`Manifest.mergeRules`): 2 keeps the
-  /// holder of a unique key as the survivor of a meeting, where 1 kept the object created first.
-  static let rulesVersion = 2
+  /// holder of a unique key as the survivor of a meeting, where 1 kept the object created first;
+  /// 3 keeps each alias's survivor with the cache (``RetiredObjects``), where an edit addressed
+  /// to the alias goes.
+  static let rulesVersion = 3
 
   struct Register: Equatable, Sendable {
     var stamp: ChangeStamp
@@ -140,7 +142,11 @@ struct MergedState: Sendable {
   /// local delete would (nullify makes orphans, cascade deletes), so that orphans take part in
   /// uniqueness as they do locally; then objects sharing a unique key become one, and
   /// references to a merged-away object follow it to its survivor, until nothing changes.
-  func materialize() -> [String: [UUID: [String: RawJSON]]] {
+  func materialize() -> [String: [UUID: [String: RawJSON]]] { materializeWithAliases().objects }
+
+  /// ``materialize()``, and per entity each merged-away id → the object it merged into (its
+  /// final survivor, which may be gone).
+  func materializeWithAliases() -> (objects: [String: [UUID: [String: RawJSON]]], survivors: [String: [UUID: UUID]]) {
     var live: [String: [UUID: Registers]] = [:]
     var gone: [String: Set<UUID>] = [:]
     // Objects that held one unique key at one moment are one object for good.
@@ -220,7 +226,7 @@ struct MergedState: Sendable {
       }
       result[name] = values
     }
-    return result
+    return (result, survivorOf)
   }
 
   /// An object's properties: each group's last writer's, and the defaults of properties that

@@ -132,7 +132,7 @@ extension StoreCoordinator {
     state.statistics.fullFolds += 1
     let merged = fold(scan)
     state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
-    let view = merged.materialize()
+    let (view, survivors) = merged.materializeWithAliases()
     var diff = MergeDiff()
     var retired = RetiredObjects()
     for entity in schema.entities {
@@ -155,7 +155,7 @@ extension StoreCoordinator {
     }
     // Everything the fold knows and the cache does not show: deleted, merged away, unreadable.
     for key in merged.objects.keys where view[key.entity]?[key.id] == nil {
-      retired.insert(key)
+      retired.insert(key, mergedInto: survivors[key.entity]?[key.id])
     }
     return try recordMerge(
       diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent,
