@@ -5,6 +5,10 @@ import PlainStore
 /// What a merge of the other phones' changes did, in a parent's words: "From Dad's phone: 2
 /// feeds and 1 diaper added; Mia's 07:00 feed amount changed to 130 mL (was 110 mL); Leo's 06:40
 /// feed deleted." What `babydash sync now` prints, and what the app can show after a merge.
+///
+/// A feed or diaper change both phones logged (the same baby and time) is one after the merge:
+/// "Mia's 07:00 feed, logged on both phones, kept once", with what that changed of this phone's
+/// values, rather than one added and one deleted.
 public enum MergeReportText {
   /// One line, or nil when the merge changed nothing a parent sees. `babies` names the babies
   /// (after the merge, with the ones it removed).
@@ -14,6 +18,8 @@ public enum MergeReportText {
     func owner(_ id: UUID?) -> String { id.flatMap { babies[$0] }.map { "\($0)'s" } ?? "an orphan" }
     func time(_ date: Date) -> String { TimeText.clock(date, in: zone) }
     var counts: [String: Int] = [:]
+    let survivors = Dictionary(report.changes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let mergedInto = Set(report.changes.compactMap(\.mergedInto))
     // Babies first, in the dashboard's order, then events newest first, as the history lists them.
     func order(_ change: MergeReport.Change) -> (Int, Double, String) {
       let object = change.after ?? change.before
@@ -22,6 +28,11 @@ public enum MergeReportText {
       return (1, -(time?.timeIntervalSince1970 ?? 0), change.id.uuidString)
     }
     for change in report.changes.sorted(by: { order($0) < order($1) }) {
+      if change.kind == .inserted && mergedInto.contains(change.id) { continue }  // said with what merged into it
+      if let survivor = change.mergedInto {
+        details += merged(change.before, into: survivors[survivor]?.after, owner: owner, babies: babies, time: time)
+        continue
+      }
       switch (change.before, change.after) {
       case (nil, let after as BabyProfile):
         details.append("\(after.name) added")
@@ -56,6 +67,29 @@ public enum MergeReportText {
     guard !parts.isEmpty else { return nil }
     let from = report.devices.isEmpty ? "" : "From \(report.devices.joined(separator: " and ")): "
     return from + parts.joined(separator: "; ") + "."
+  }
+
+  /// An event this phone held that merged into one the other phone logged for the same baby
+  /// and time: said once, with what the merge changed of the values this phone showed.
+  private static func merged(
+    _ before: (any Entity)?, into after: (any Entity)?, owner: (UUID?) -> String, babies: [UUID: String], time: (Date) -> String
+  ) -> [String] {
+    switch (before, after) {
+    case (let before as FeedSession, let after):
+      let feed = "\(owner(before.profileID)) \(time(before.startTime)) feed"
+      let changes = (after as? FeedSession).map {
+        feedChanges(before, $0, owner: owner(before.profileID), newBaby: $0.profileID.flatMap { babies[$0] }, time: time)
+      }
+      return ["\(feed), logged on both phones, kept once"] + (changes ?? [])
+    case (let before as DiaperChange, let after):
+      var parts = ["\(owner(before.profileID)) \(time(before.timestamp)) diaper, logged on both phones, kept once"]
+      if let after = after as? DiaperChange, after.type != before.type || after.timestamp != before.timestamp {
+        parts.append("\(owner(before.profileID)) \(time(before.timestamp)) diaper changed to \(after.type.rawValue) at \(time(after.timestamp))")
+      }
+      return parts
+    default:
+      return []
+    }
   }
 
   /// What an update of a feed changed, each part in words.

@@ -15,6 +15,9 @@ public struct MergeReport: Sendable {
     public var before: (any Entity)?
     /// The object as the merge leaves it; nil for one it removed.
     public var after: (any Entity)?
+    /// For one it removed because it met another on a unique key (the same feed logged on two
+    /// devices): the object it is part of now, which edits and deletes of its id reach.
+    public var mergedInto: UUID?
   }
 
   /// The names of the devices whose change files were merged (a device with no name: the

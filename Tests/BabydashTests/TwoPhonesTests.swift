@@ -171,8 +171,9 @@ import Testing
   }
 
   /// Both phones log Mia's 07:00 feed while apart; when their files meet the two become one,
-  /// and Dad's id, still on his screen, names the feed they became: an edit or a delete by it
-  /// reaches that feed, and the tool says so.
+  /// which the phone whose feed merged away says in words, and its id, still on that phone's
+  /// screen, names the feed they became: an edit or a delete by it reaches that feed, and the
+  /// tool says so.
   @Test func aFeedBothPhonesLoggedIsEditedAndDeletedByTheIDEitherPhoneShowed() throws {
     let mom = try BabydashProcess()
     let dad = try BabydashProcess()
@@ -195,6 +196,9 @@ import Testing
     let (momsID, dadsID) = (try feedID(mom, momSync), try feedID(dad, dadSync))
     try Self.carry(from: momSync, to: dadSync)
     try Self.carry(from: dadSync, to: momSync)
+    let said = try [(mom, momSync), (dad, dadSync)].map { try Self.on($0, $1, at: "2026-03-10T07:39:00Z", ["sync", "now"]).stdout }
+    #expect(said.filter { $0.contains("Mia's 07:00 feed, logged on both phones, kept once.") }.count == 1, "\(said)")
+    #expect(!said.joined().contains("deleted") && !said.joined().contains("added"), "\(said)")
     let survivor = try feedID(mom, momSync)
     #expect(try feedID(dad, dadSync) == survivor, "one feed, the same on both phones")
     #expect([momsID, dadsID].contains(survivor))

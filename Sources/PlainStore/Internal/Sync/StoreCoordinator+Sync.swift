@@ -210,12 +210,16 @@ extension StoreCoordinator {
     if entry.changesObjects { state.undelivered.append(entry.transaction) }
     state.statistics.changeFilesMerged += arrived.count
     let devices = Set(arrived.map(\.device) + snapshots.map(\.device)).sorted { $0.text < $1.text }
+    var reported = diff.reported
+    for index in reported.indices where reported[index].kind == .deleted {
+      reported[index].mergedInto = state.retired?.survivor(of: ObjectKey(entity: reported[index].entity, id: reported[index].id))
+    }
     state.lastMergeReport = MergeReport(
       devices: devices.map { device in
         let name = files.changes.deviceInfo(device)?.name ?? ""
         return name.isEmpty ? String(device.text.prefix(8)) : name
       },
-      changes: diff.reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
+      changes: reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
     return entry
   }
 
