@@ -5,6 +5,24 @@ import Testing
 /// engine (here: a copy) carries to the other: once they hold the same files they show the same
 /// dashboard and widget, byte for byte, and a phone that has never written shows the family.
 @Suite struct TwoPhonesTests {
+  /// Mom's and Dad's phones, each with its app group and a sync folder in it.
+  struct Phones {
+    let mom: BabydashProcess
+    let dad: BabydashProcess
+    var momSync: URL { mom.appGroup.appendingPathComponent("sync") }
+    var dadSync: URL { dad.appGroup.appendingPathComponent("sync") }
+
+    init() throws {
+      mom = try BabydashProcess()
+      dad = try BabydashProcess()
+    }
+
+    func removeAll() {
+      mom.removeAll()
+      dad.removeAll()
+    }
+  }
+
   /// Copies every change file of `from`'s sync folder that `to` lacks, as an engine would.
   static func carry(from: URL, to: URL) throws {
     let files = FileManager.default
@@ -25,14 +43,9 @@ import Testing
   }
 
   @Test func twoPhonesThatHoldTheSameChangesShowTheSameDashboardAndWidget() throws {
-    let mom = try BabydashProcess()
-    let dad = try BabydashProcess()
-    defer {
-      mom.removeAll()
-      dad.removeAll()
-    }
-    let momSync = mom.appGroup.appendingPathComponent("sync")
-    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    let phones = try Phones()
+    defer { phones.removeAll() }
+    let (mom, dad, momSync, dadSync) = (phones.mom, phones.dad, phones.momSync, phones.dadSync)
     #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
     #expect(try Self.on(mom, momSync, at: "2026-03-10T06:01:00Z", ["baby", "add", "Leo"]).status == 0)
     try Self.carry(from: momSync, to: dadSync)
@@ -69,14 +82,9 @@ import Testing
   /// it did not make, takes a new id and re-publishes under it what the snapshot covers. Both
   /// phones then show both feeds, and export the same data.
   @Test func aPhoneRestoredFromAnotherPhonesBackupLosesNoFeedWhenTheOtherCompacted() throws {
-    let mom = try BabydashProcess()
-    let dad = try BabydashProcess()
-    defer {
-      mom.removeAll()
-      dad.removeAll()
-    }
-    let momSync = mom.appGroup.appendingPathComponent("sync")
-    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    let phones = try Phones()
+    defer { phones.removeAll() }
+    let (mom, dad, momSync, dadSync) = (phones.mom, phones.dad, phones.momSync, phones.dadSync)
     #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
     for item in try FileManager.default.contentsOfDirectory(atPath: mom.appGroup.path) {
       try FileManager.default.copyItem(at: mom.appGroup.appendingPathComponent(item), to: dad.appGroup.appendingPathComponent(item))
@@ -100,14 +108,9 @@ import Testing
   }
 
   @Test func syncStatusOnlyLooksAndSaysWhatSyncNowWouldBring() throws {
-    let mom = try BabydashProcess()
-    let dad = try BabydashProcess()
-    defer {
-      mom.removeAll()
-      dad.removeAll()
-    }
-    let momSync = mom.appGroup.appendingPathComponent("sync")
-    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    let phones = try Phones()
+    defer { phones.removeAll() }
+    let (mom, dad, momSync, dadSync) = (phones.mom, phones.dad, phones.momSync, phones.dadSync)
     #expect(try mom.run(["--now", "2026-03-10T06:00:00Z", "--sync-folder", momSync.path, "baby", "add", "Mia"]).status == 0)
     #expect(try dad.run(["--now", "2026-03-10T06:01:00Z", "--sync-folder", dadSync.path, "baby", "add", "Leo"]).status == 0)
     try Self.carry(from: dadSync, to: momSync)
@@ -131,14 +134,9 @@ import Testing
   }
 
   @Test func syncNowSaysWhatTheOtherPhoneChangedInWords() throws {
-    let mom = try BabydashProcess()
-    let dad = try BabydashProcess()
-    defer {
-      mom.removeAll()
-      dad.removeAll()
-    }
-    let momSync = mom.appGroup.appendingPathComponent("sync")
-    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    let phones = try Phones()
+    defer { phones.removeAll() }
+    let (mom, dad, momSync, dadSync) = (phones.mom, phones.dad, phones.momSync, phones.dadSync)
     func momRuns(_ now: String, _ arguments: [String]) throws -> BabydashProcess.Result {
       try mom.run(["--now", now, "--sync-folder", momSync.path] + arguments, environment: ["BABYDASH_DEVICE_NAME": "Mom's phone"])
     }
@@ -175,14 +173,9 @@ import Testing
   /// screen, names the feed they became: an edit or a delete by it reaches that feed, and the
   /// tool says so.
   @Test func aFeedBothPhonesLoggedIsEditedAndDeletedByTheIDEitherPhoneShowed() throws {
-    let mom = try BabydashProcess()
-    let dad = try BabydashProcess()
-    defer {
-      mom.removeAll()
-      dad.removeAll()
-    }
-    let momSync = mom.appGroup.appendingPathComponent("sync")
-    let dadSync = dad.appGroup.appendingPathComponent("sync")
+    let phones = try Phones()
+    defer { phones.removeAll() }
+    let (mom, dad, momSync, dadSync) = (phones.mom, phones.dad, phones.momSync, phones.dadSync)
     #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
     try Self.carry(from: momSync, to: dadSync)
     #expect(try Self.on(mom, momSync, at: "2026-03-10T07:30:00Z", ["feed", "log", "Mia", "--start", "07:00", "--amount", "100ml"]).status == 0)

@@ -143,9 +143,7 @@ import Testing
   @Test func aStaleDeleteOfAMergedAwayObjectDeletesTheSurvivor() throws {
     let devices = try Devices()
     defer { devices.scratch.remove() }
-    let (first, second) = (try devices.open(1), try devices.open(2))
-    try seeded(devices, first: first, second: second)
-    _ = try renameAvaToMia(first)
+    let (first, second) = try renamedOnTheFirst(devices)
     let context = first.newBackgroundContext()
     context.delete(Badge.self, id: badge)  // which follows Ava to Mia, and denies her delete
     context.delete(Owner.self, id: ava)
@@ -228,9 +226,7 @@ import Testing
   @Test func anInsertUnderAnIDLetGoIsRefused() throws {
     let devices = try Devices()
     defer { devices.scratch.remove() }
-    let (first, second) = (try devices.open(1), try devices.open(2))
-    try seeded(devices, first: first, second: second)
-    _ = try renameAvaToMia(first)
+    let (first, _) = try renamedOnTheFirst(devices)
     let context = first.newBackgroundContext()
     context.delete(try #require(try context.object(Event.self, id: event)))
     try context.save()
