@@ -128,7 +128,7 @@ final class FileLock: Sendable {
   static func waitInKernel(_ fd: Int32, timeout: Duration, work: Work? = nil, whileWaiting: (@Sendable () -> Void)? = nil) -> Wait {
     let handoff = Handoff()
     let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
+    ParkedThreads.shared.run {
       var result: Int32
       repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
       let wait: Wait = result == 0 ? .acquired : .failed(errno)
@@ -151,9 +151,6 @@ final class FileLock: Sendable {
       }  // and the caller's closure is let go here, before `done` lets the caller return
       done.signal()
     }
-    // The work is a commit, which needs an ordinary thread's stack; a bare wait needs little.
-    thread.stackSize = work == nil ? 64 * 1024 : 4 * 1024 * 1024
-    thread.start()
     let (seconds, attoseconds) = timeout.components
     // Past a year, wait for good: the deadline's arithmetic stays far from overflowing.
     let deadline: DispatchTime =

@@ -223,12 +223,10 @@ enum FileSystem {
       let done = DispatchGroup()
       for lane in 0..<lanes {
         done.enter()
-        let thread = Thread {
+        ParkedThreads.shared.run {
           flushLane(lane)
           done.leave()
         }
-        thread.stackSize = 64 * 1024
-        thread.start()
       }
       done.wait()
     }
