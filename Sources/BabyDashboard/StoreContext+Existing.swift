@@ -8,7 +8,8 @@ extension StoreContext {
   ///
   /// - Throws: ``ScreenModelError/notFound(entity:id:)``, or `StoreError` from the read.
   func existing<E: Entity>(_ type: E.Type, id: UUID) throws -> E {
-    guard let object = try object(type, id: storedID(type, for: id) ?? id) else {
+    if let object = try object(type, id: id) { return object }
+    guard let survivor = try storedID(type, for: id), let object = try object(type, id: survivor) else {
       throw ScreenModelError.notFound(entity: E.entityName, id: id)
     }
     return object

@@ -60,7 +60,7 @@ public final class StoreContext: Sendable {
   ///   or what `body` throws (nothing is recorded then).
   @discardableResult
   public func edit<E: Entity>(_ type: E.Type, id: UUID, _ body: (inout E) throws -> Void) throws -> E {
-    guard let original = try object(E.self, id: storedID(E.self, for: id) ?? id) else {
+    guard let original = try object(E.self, id: id) ?? storedID(E.self, for: id).flatMap({ try object(E.self, id: $0) }) else {
       throw StoreError(.notFound, path: ObjectID(type, id).description, "is not stored, so it cannot be edited — nothing was changed.")
     }
     var edited = original
