@@ -71,6 +71,28 @@ import Testing
     }
   }
 
+  /// A bulk save checks its later half on another thread: whichever half holds unstorable
+  /// values, the one refused is the first in save order, and nothing is written.
+  @Test(arguments: [[1_500, 1_700], [300, 1_500], [1_999], [0, 1_000]])
+  func aBulkSaveRefusesItsFirstUnstorableValueWhicheverHalfHoldsIt(_ unstorable: [Int]) throws {
+    let count = 2_000
+    #expect(count >= StoreCoordinator.concurrentWorkThreshold, "the check takes the concurrent path")
+    try withTemporaryStore { container in
+      let context = container.newBackgroundContext()
+      for serial in 0..<count {
+        let amount = unstorable.contains(serial) ? Double.nan : Double(serial)
+        context.insert(Event(uuid: Sample.id(10 + serial), ownerID: nil, at: Sample.epoch.addingTimeInterval(Double(serial) * 60), title: "feed", amount: amount))
+      }
+      let before = try snapshotFiles(container.directory!)
+      let error = try #require(throws: StoreError.self) { try context.save() }
+      #expect(error.code == .invalidObject)
+      #expect(error.path == "Event \(Sample.id(10 + unstorable[0]).uuidString)")
+      #expect(error.detail.contains("property 'amount'"))
+      #expect(try snapshotFiles(container.directory!) == before)
+      #expect(context.hasChanges)
+    }
+  }
+
   @Test func anInMemoryStoreRefusesWhatAFileStoreCannotHold() throws {
     let container = StoreContainer.inMemory(schema: TestSchema.v1)
     let context = container.newBackgroundContext()

@@ -19,7 +19,7 @@ import Testing
 
   @Test func aLargeCommitWhoseChangeFileFailsLeavesTheStoreAsItWas() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
-    #expect(Self.count >= StoreCoordinator.concurrentWriteThreshold, "the commit takes the concurrent path")
+    #expect(Self.count >= StoreCoordinator.concurrentWorkThreshold, "the commit takes the concurrent path")
     let container = try StoreContainer.file(at: url, schema: TestSchema.v1, options: Sample.options)
     let context = container.newBackgroundContext()
     context.insert(Owner(id: Sample.id(1), name: "first"))

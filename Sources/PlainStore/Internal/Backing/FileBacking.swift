@@ -74,8 +74,8 @@ struct FileBacking: StoreBacking {
     try StoreCoordinator.writeChangeFile(change, spare: spare, files)
   }
 
-  func localLogRecord(of entry: inout LogEntry) -> Data? {
-    StoreCoordinator.localLogRecord(of: &entry)
+  func localLogRecord(of entry: LogEntry) -> Data? {
+    StoreCoordinator.localLogRecord(of: entry)
   }
 
   func appendLocalLog(

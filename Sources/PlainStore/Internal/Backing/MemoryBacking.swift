@@ -47,7 +47,7 @@ struct MemoryBacking: StoreBacking {
     StoreCoordinator.WrittenChange(published: true, journalSize: nil)
   }
 
-  func localLogRecord(of entry: inout LogEntry) -> Data? { nil }
+  func localLogRecord(of entry: LogEntry) -> Data? { nil }
 
   /// The history takes the transaction.
   func appendLocalLog(

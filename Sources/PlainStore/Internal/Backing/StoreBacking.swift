@@ -79,9 +79,10 @@ protocol StoreBacking: Sendable {
   /// returns. Touches no state: it may run on another thread.
   func writeChangeFile(_ change: JournaledChange, spare: SpareFile?) throws -> StoreCoordinator.WrittenChange
 
-  /// The local log's record of a folded entry, its values dropped in place (the change file
-  /// holds them); nil in memory, whose history keeps the transaction.
-  func localLogRecord(of entry: inout LogEntry) -> Data?
+  /// The local log's record of a folded entry (a large one's without its values: the change
+  /// file holds them); nil in memory, whose history keeps the transaction. Touches no state:
+  /// it may run on another thread.
+  func localLogRecord(of entry: LogEntry) -> Data?
 
   /// Commit step 5: the local log takes the commit; returns whether it did.
   func appendLocalLog(

@@ -15,7 +15,12 @@ struct SegmentIDFilter: Equatable, Sendable {
 
   init(_ ids: some Sequence<UUID>, count: Int) {
     bits = Array(repeating: 0, count: max(8, (count * Self.bitsPerID + 7) / 8))
-    for id in ids { for bit in positions(id) { bits[bit >> 3] |= 1 << UInt8(bit & 7) } }
+    for id in ids {
+      for hash in 0..<Self.hashes {
+        let bit = position(id, hash)
+        bits[bit >> 3] |= 1 << UInt8(bit & 7)
+      }
+    }
   }
 
   /// The filter `local/segment-ids` holds as text; nil when the text is not one.
@@ -28,12 +33,18 @@ struct SegmentIDFilter: Equatable, Sendable {
 
   /// False only when the segment certainly does not hold `id`.
   func mayContain(_ id: UUID) -> Bool {
-    positions(id).allSatisfy { bits[$0 >> 3] & (1 << UInt8($0 & 7)) != 0 }
+    (0..<Self.hashes).allSatisfy { hash in
+      let bit = position(id, hash)
+      return bits[bit >> 3] & (1 << UInt8(bit & 7)) != 0
+    }
   }
 
-  private func positions(_ id: UUID) -> [Int] {
-    let (h1, h2) = withUnsafeBytes(of: id.uuid) { (UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) | 1) }
-    let size = UInt64(bits.count * 8)
-    return (0..<UInt64(Self.hashes)).map { Int((h1 &+ $0 &* h2) % size) }
+  /// The bit of one of the id's hashes: two words of the id, combined (double hashing). One at
+  /// a time, not an array of them: a segment's filter is built over tens of thousands of ids.
+  private func position(_ id: UUID, _ hash: Int) -> Int {
+    let (h1, h2) = withUnsafeBytes(of: id.uuid) {
+      (UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) | 1)
+    }
+    return Int((h1 &+ UInt64(hash) &* h2) % UInt64(bits.count * 8))
   }
 }

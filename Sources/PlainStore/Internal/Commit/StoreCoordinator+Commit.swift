@@ -51,24 +51,22 @@ extension StoreCoordinator {
         let journaled = try backing.journal(change)
         return try backing.writeChangeFile(journaled, spare: spare)
       }
-      // 4. Fold into the cache: the tables take the commit in, and the local log's record is
-      // made (see `localLogRecord`). Taken only once the change file is durable.
-      func fold() -> Data? {
-        state.apply(entry)
-        return backing.localLogRecord(of: &entry)
-      }
+      // 4. Fold into the cache: the tables take the commit in (only once the change file is
+      // durable), and the local log's record is made (see `localLogRecord`).
       let written: WrittenChange
       let record: Data?
-      if entry.changes.count < Self.concurrentWriteThreshold {
+      if entry.changes.count < Self.concurrentWorkThreshold {
         written = try write()
-        record = fold()
+        state.apply(entry)
+        record = backing.localLogRecord(of: entry)
       } else {
-        // A large commit: the tables take it in while another thread writes its change file.
-        // Should the write fail, they are read again from the files, which hold nothing of it.
-        let writing = ConcurrentWork(write)
-        record = fold()
+        // A large commit: the tables take it in while another thread writes its change file,
+        // then makes the log's record. Should the write fail, the tables are read again from
+        // the files, which hold nothing of it.
+        let writing = ConcurrentWork { [entry] in (try write(), backing.localLogRecord(of: entry)) }
+        state.apply(entry)
         do {
-          written = try writing.result()
+          (written, record) = try writing.result()
         } catch {
           rereadTables(&state)
           throw error
@@ -136,10 +134,11 @@ extension StoreCoordinator {
     var settlesJournal = false
   }
 
-  /// A commit of this many changes or more writes its change file on another thread while the
-  /// tables take it in (see `ConcurrentWork`): a bulk save's file takes as long to encode and
-  /// flush as the tables take to fill. Below it, a thread costs more than it saves.
-  static let concurrentWriteThreshold = 1_000
+  /// A save of this many changes or more shares its work with another thread (see
+  /// `ConcurrentWork`): its values are checked in two halves (`StorableCheck`), and its change
+  /// file is written while the tables take it in (a bulk save's file takes about as long to
+  /// encode and flush as the tables take to fill). Below it, a thread costs more than it saves.
+  static let concurrentWorkThreshold = 1_000
 
   // MARK: The steps on files (`FileBacking`)
 
@@ -222,6 +221,9 @@ extension StoreCoordinator {
     entry.folded = [change.stamp]
     entry.origin = change.stamp
     if try objects.indices.contains(where: { index in
+      // A new object changes no key that was held (see `reshapes`): a bulk save's inserts
+      // are not looked up.
+      guard entry.changes[index].kind != .insert else { return false }
       let key = ObjectKey(entity: objects[index].entity, id: objects[index].id)
       let values = try originals(key).flatMap { before in
         try entry.changes[index].value.map { (before, $0, try state.table(key.entity).schema) }
@@ -280,13 +282,13 @@ extension StoreCoordinator {
   /// the change file's JSON (`encoded`), so that another process catching up reads the record
   /// alone: among four writers, each commit catches up on about three others, and opening and
   /// decoding their change files was a third of the catch-up. A larger commit's record names
-  /// the changes only, their values dropped in place (the change file holds them, and the
+  /// the changes only, their values dropped (the change file holds them, and the
   /// tables now do): the log does not grow by a bulk save's size.
-  static func localLogRecord(of entry: inout LogEntry) -> Data? {
-    if entry.changes.count > valuesInLogLimit {
-      for index in entry.changes.indices { entry.changes[index].value = nil }
-    }
-    return try? LocalLog.record(entry)
+  static func localLogRecord(of entry: LogEntry) -> Data? {
+    guard entry.changes.count > valuesInLogLimit else { return try? LocalLog.record(entry) }
+    var named = entry
+    for index in named.changes.indices { named.changes[index].value = nil }
+    return try? LocalLog.record(named)
   }
 
   /// The most changes a commit's local log record carries the values of.
