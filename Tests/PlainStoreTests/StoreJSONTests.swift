@@ -239,6 +239,7 @@ import Testing
     } + [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
     let written = String(decoding: try StoreJSONEncoder().encode(ids), as: UTF8.self)
     #expect(written == "[" + ids.map { "\"\($0.uuidString)\"" }.joined(separator: ",") + "]")
+    #expect(ids.map(JSONWriter.uuidString) == ids.map(\.uuidString))
   }
 
   /// A date is written as `ISO8601.format` writes it, with or without a fraction of a second

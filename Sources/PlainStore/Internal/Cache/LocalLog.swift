@@ -165,7 +165,7 @@ struct LocalLog: Sendable {
   /// The fields of a header line (its newline included); nil if it is not one.
   private static func header(_ line: some BidirectionalCollection<UInt8>) -> (sequence: Int, length: Int, checksum: UInt64)? {
     guard line.count == headerLength, line.starts(with: tag), line.last == UInt8(ascii: "\n") else { return nil }
-    return fields(String(decoding: line.dropFirst(tag.count).dropLast(), as: UTF8.self))
+    return fields(line.dropFirst(tag.count).dropLast())
   }
 
   /// Moves `position` past the records before `sequence` by their headers alone, reading and
@@ -194,8 +194,8 @@ struct LocalLog: Sendable {
     }
   }
 
-  private static func fields(_ text: String) -> (sequence: Int, length: Int, checksum: UInt64)? {
-    guard let parsed = RecordFrame.parse(text, fieldCount: 1), parsed.fields[0].count == 12, let sequence = Int(parsed.fields[0]) else { return nil }
+  private static func fields(_ line: some Collection<UInt8>) -> (sequence: Int, length: Int, checksum: UInt64)? {
+    guard let parsed = RecordFrame.parse(line, fieldCount: 1), parsed.fields[0].utf8.count == 12, let sequence = Int(parsed.fields[0]) else { return nil }
     return (sequence, parsed.length, parsed.checksum)
   }
 

@@ -40,10 +40,17 @@ extension StoreCoordinator {
     var compactsChanges = false
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
-      // 1. Plan: the changes checked and resolved against the committed objects.
-      var planner = makePlanner(state)
-      guard var entry = try plan(changes, author: author, &planner, merged: &merged, &state) else { return nil }
-      let change = try backing.nameChangeFile(for: &entry, originals: planner.originalValue, &state, self)
+      // 1. Plan: the changes checked and resolved against the committed objects. The planner
+      // ends here: it holds a copy of the state, and while it lives, each later change to the
+      // state (the fold's) copies what it changes first.
+      var entry: LogEntry
+      let change: Backing.NamedChange
+      do {
+        var planner = makePlanner(state)
+        guard let planned = try plan(changes, author: author, &planner, merged: &merged, &state) else { return nil }
+        entry = planned
+        change = try backing.nameChangeFile(for: &entry, originals: planner.originalValue, &state, self)
+      }
       let transaction = entry.transaction
       // 2. and 3. The journal, then the change file: the commit point, this device's change file
       // durable (in the journal, or on its own). Touches no state: it may run on another thread.

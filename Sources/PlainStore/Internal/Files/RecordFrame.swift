@@ -15,17 +15,16 @@ enum RecordFrame {
     Array(([tag] + fields + [hex16(UInt64(body.count)), hex16(FNV1a.hash(body))]).joined(separator: " ").utf8) + [UInt8(ascii: "\n")]
   }
 
-  /// A header line's parts after the tag (without the tag and the newline): the record's own
-  /// fields, and its body's length and checksum; nil unless it has `fieldCount` fields and a
-  /// well-formed length and checksum.
-  static func parse(_ text: some StringProtocol, fieldCount: Int) -> (fields: [Substring], length: Int, checksum: UInt64)? {
-    let parts = String(text).split(separator: " ", omittingEmptySubsequences: false)
-    guard parts.count == fieldCount + 2 else { return nil }
-    let (lengthText, checksumText) = (parts[fieldCount], parts[fieldCount + 1])
-    guard lengthText.count == 16, let length = Int(lengthText, radix: 16), (0..<maximumLength).contains(length), checksumText.count == 16,
-      let checksum = UInt64(checksumText, radix: 16)
+  /// A header line's parts after the tag (its bytes, without the tag and the newline): the
+  /// record's own fields, and its body's length and checksum; nil unless it has `fieldCount`
+  /// fields and a well-formed length and checksum. Read as bytes, not as text: a settle or a
+  /// catch-up reads a header per record.
+  static func parse(_ line: some Collection<UInt8>, fieldCount: Int) -> (fields: [String], length: Int, checksum: UInt64)? {
+    let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+    guard parts.count == fieldCount + 2, let length = hex16Value(parts[fieldCount]), length < maximumLength,
+      let checksum = hex16Value(parts[fieldCount + 1])
     else { return nil }
-    return (Array(parts.prefix(fieldCount)), length, checksum)
+    return (parts.prefix(fieldCount).map { String(decoding: $0, as: UTF8.self) }, Int(length), checksum)
   }
 
   /// Whether a body is the one its header describes.

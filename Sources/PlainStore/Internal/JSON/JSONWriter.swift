@@ -211,6 +211,23 @@ final class JSONWriter {
     count += 38
   }
 
+  /// `uuidString`, from the digits `appendUUID` writes with: Foundation's formats each byte
+  /// through `snprintf`, and a manifest's recent writes name hundreds of ids by their text.
+  static func uuidString(_ uuid: UUID) -> String {
+    String(unsafeUninitializedCapacity: 36) { out in
+      for dash in [8, 13, 18, 23] { out[dash] = UInt8(ascii: "-") }
+      withUnsafeBytes(of: uuid.uuid) { bytes in
+        for index in 0..<16 {
+          let pair = byteDigits[Int(bytes[index])]
+          let at = uuidDigitOffsets[index] - 1  // without the opening quote
+          out[at] = UInt8(truncatingIfNeeded: pair >> 8)
+          out[at + 1] = UInt8(truncatingIfNeeded: pair)
+        }
+      }
+      return 36
+    }
+  }
+
   /// Where each byte's two digits go in `"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"`.
   private static let uuidDigitOffsets = [1, 3, 5, 7, 10, 12, 15, 17, 20, 22, 25, 27, 29, 31, 33, 35]
 

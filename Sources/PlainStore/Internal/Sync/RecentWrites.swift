@@ -110,8 +110,9 @@ struct RecentWrites: Codable, Equatable, Sendable {
     var newest: [String: [String: UInt64]] = [:]
     var groups: [String: [String: [String: UInt64]]] = [:]
     for (key, written) in objects {
-      newest[key.entity, default: [:]][key.id.uuidString] = written.values.max()!
-      if written.count != 1 || written[Self.allGroups] == nil { groups[key.entity, default: [:]][key.id.uuidString] = written }
+      let id = JSONWriter.uuidString(key.id)  // every compaction writes up to `limit` of them
+      newest[key.entity, default: [:]][id] = written.values.max()!
+      if written.count != 1 || written[Self.allGroups] == nil { groups[key.entity, default: [:]][id] = written }
     }
     try container.encode(newest, forKey: .objects)
     if !groups.isEmpty { try container.encode(groups, forKey: .groups) }

@@ -122,8 +122,8 @@ struct CommitJournal: Sendable {
     var position = 0
     while let start = nextTag(in: bytes, from: position) {
       guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
-      if let header = RecordFrame.parse(String(decoding: bytes[(start + tag.count)..<newline], as: UTF8.self), fieldCount: 2),
-        let device = DeviceID(String(header.fields[0])), header.fields[1].count == 12, let sequence = Int(header.fields[1]),
+      if let header = RecordFrame.parse(bytes[(start + tag.count)..<newline], fieldCount: 2),
+        let device = DeviceID(header.fields[0]), header.fields[1].utf8.count == 12, let sequence = Int(header.fields[1]),
         header.length <= bytes.count - newline - 1
       {
         let length = header.length

@@ -40,3 +40,16 @@ package func hex16(_ value: UInt64) -> String {
     return 16
   }
 }
+
+/// The value `hex16` wrote: exactly sixteen lowercase hex digits; nil for anything else.
+/// From the bytes, digit by digit: record headers are read by the hundred at every settle and
+/// catch-up.
+func hex16Value(_ digits: some Collection<UInt8>) -> UInt64? {
+  guard digits.count == 16 else { return nil }
+  var value: UInt64 = 0
+  for digit in digits {
+    guard DeviceID.isLowerHex(digit) else { return nil }
+    value = value << 4 | UInt64(digit <= UInt8(ascii: "9") ? digit - UInt8(ascii: "0") : digit - UInt8(ascii: "a") + 10)
+  }
+  return value
+}

@@ -55,8 +55,5 @@ struct HybridLogicalClock: Sendable, Equatable {
   /// Sixteen lowercase hex digits: sorts as the number does.
   static func text(_ stamp: UInt64) -> String { hex16(stamp) }
 
-  static func parse<S: StringProtocol>(_ text: S) -> UInt64? {
-    guard text.count == 16, text.utf8.allSatisfy(DeviceID.isLowerHex) else { return nil }
-    return UInt64(text, radix: 16)
-  }
+  static func parse<S: StringProtocol>(_ text: S) -> UInt64? { hex16Value(text.utf8) }
 }
