@@ -174,9 +174,11 @@ public final class StoreContext: Sendable {
   }
 
   /// The objects of `type` that merged into another on a unique key, each id → the stored
-  /// object it is part of now (see ``storedID(_:for:)``).
-  public func mergedIDs<E: Entity>(_ type: E.Type) -> [UUID: UUID] {
-    coordinator.aliases(of: E.entityName)
+  /// object it is part of now (see ``storedID(_:for:)``). With `includingDeleted`, also those
+  /// whose object was deleted since, each → the last object it merged into: what a parent who
+  /// edits by an old id is told was deleted.
+  public func mergedIDs<E: Entity>(_ type: E.Type, includingDeleted: Bool = false) -> [UUID: UUID] {
+    coordinator.aliases(of: E.entityName, includingDeleted: includingDeleted)
   }
 
   /// The object with this id, including this context's unsaved changes; nil if there is none.

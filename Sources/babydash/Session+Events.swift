@@ -29,7 +29,7 @@ extension Session {
     case 1:
       return matches[0]
     case 0:
-      if let deleted = try deletedOnAnotherDevice(wanted) { throw CommandLineError.data(deleted) }
+      if let gone = try mergedAndDeleted(wanted) ?? deletedOnAnotherDevice(wanted) { throw CommandLineError.data(gone) }
       throw CommandLineError.data("no feed or diaper change has an id starting with '\(wanted)': see babydash history")
     default:
       throw CommandLineError.data(
@@ -62,10 +62,36 @@ extension Session {
     for transaction in try store().history(after: nil).reversed() where transaction.author == "sync" {
       for (entity, noun) in [(FeedSession.entityName, "feed"), (DiaperChange.entityName, "diaper change")] {
         guard let id = transaction.changes[entity]?.deleted.first(where: { $0.uuidString.lowercased().hasPrefix(wanted) }) else { continue }
-        return "the \(noun) \(id.uuidString.prefix(8).lowercased()) was deleted on another device "
-          + "(merged \(TimeText.typable(transaction.timestamp, now: now, in: timeZone))): nothing was changed; see babydash history"
+        return "the \(noun) \(shortID(id)) was deleted\(deletion(by: transaction)): nothing was changed; see babydash history"
       }
     }
     return nil
+  }
+
+  /// Why no event has the id, when its event merged into another (both phones logged it) that
+  /// was deleted since, here or on another device: the merge's own delete of the id is not
+  /// what the parent is told.
+  func mergedAndDeleted(_ prefix: String) throws -> String? {
+    guard storeExists else { return nil }
+    let wanted = prefix.lowercased()
+    let context = try storeForReading().viewContext
+    let kinds = [
+      (FeedSession.entityName, "feed", context.mergedIDs(FeedSession.self, includingDeleted: true)),
+      (DiaperChange.entityName, "diaper change", context.mergedIDs(DiaperChange.self, includingDeleted: true)),
+    ]
+    for (entity, noun, merged) in kinds {
+      let matching = merged.filter { $0.key.uuidString.lowercased().hasPrefix(wanted) }.sorted { $0.key.uuidString < $1.key.uuidString }
+      guard let (id, end) = matching.first else { continue }
+      // Its history may have been pruned: then when and where are not said.
+      let deleting = try store().history(after: nil).last { $0.changes[entity]?.deleted.contains(end) == true }
+      return "the \(noun) \(shortID(id)) merged into \(noun) \(shortID(end)) (both phones logged it, for the same baby and time), "
+        + "which was deleted\(deleting.map(deletion(by:)) ?? ""): nothing was changed; see babydash history"
+    }
+    return nil
+  }
+
+  /// Where and when a transaction that deleted an event ran, as the messages above say it.
+  private func deletion(by transaction: Transaction) -> String {
+    transaction.author == "sync" ? " on another device (merged \(text(transaction.timestamp)))" : " (\(text(transaction.timestamp)))"
   }
 }

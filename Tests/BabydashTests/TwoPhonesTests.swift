@@ -210,5 +210,19 @@ import Testing
     #expect(delete.status == 0, "\(delete.stderr)")
     #expect(delete.stdout.contains("Deleted feed \(survivor)"), "\(delete.stdout)")
     #expect(try Self.on(phone, folder, at: "2026-03-10T07:44:00Z", ["history"]).stdout.contains("No feeds or diaper changes yet."))
+
+    // The old id names a feed deleted since: each phone says where it went, and changes nothing.
+    let gone = "the feed \(merged) merged into feed \(survivor) (both phones logged it, for the same baby and time), which was deleted"
+    let here = try Self.on(phone, folder, at: "2026-03-10T07:45:00Z", ["feed", "edit", merged, "--memo", "#again"])
+    #expect(here.status == 65)
+    #expect(here.stderr.contains(gone + " (07:43): nothing was changed"), "\(here.stderr)")
+    try Self.carry(from: folder, to: other)
+    let otherPhone = survivor == momsID ? mom : dad
+    #expect(try Self.on(otherPhone, other, at: "2026-03-10T07:46:00Z", ["history"]).stdout.contains("No feeds or diaper changes yet."))
+    let before = try otherPhone.snapshot()
+    let there = try Self.on(otherPhone, other, at: "2026-03-10T07:47:00Z", ["feed", "delete", merged])
+    #expect(there.status == 65)
+    #expect(there.stderr.contains(gone + " on another device (merged 07:46): nothing was changed"), "\(there.stderr)")
+    #expect(try otherPhone.snapshot() == before)
   }
 }

@@ -21,6 +21,10 @@ import Testing
     retired.insert(key(c))  // and was deleted
     #expect(retired.survivor(of: key(a)) == nil)
     #expect(retired.aliases(of: "Owner").isEmpty)
+    // Where it went is still known: an edit by the old id is told the object was deleted.
+    #expect(retired.lastSurvivor(of: key(a)) == c)
+    #expect(retired.aliases(of: "Owner", includingDeleted: true) == [a: c, b: c])
+    #expect(retired.lastSurvivor(of: key(c)) == nil, "deleted, never merged")
     #expect(retired.survivor(of: key(d)) == nil, "not retired")
     #expect(retired.survivor(of: ObjectKey(entity: "Event", id: a)) == nil, "aliases are per entity")
   }
@@ -30,6 +34,7 @@ import Testing
     retired.insert(key(a), mergedInto: b)
     retired.insert(key(b), mergedInto: a)
     #expect(retired.survivor(of: key(a)) == nil)
+    #expect(retired.lastSurvivor(of: key(a)) == nil)
   }
 
   @Test func itReadsAsItWasWrittenAndAsAnOlderManifestWroteIt() throws {

@@ -102,8 +102,8 @@ extension StoreCoordinator {
     state.withLock { $0.retired?.survivor(of: key) }
   }
 
-  func aliases(of entity: String) -> [UUID: UUID] {
-    state.withLock { $0.retired?.aliases(of: entity) ?? [:] }
+  func aliases(of entity: String, includingDeleted: Bool) -> [UUID: UUID] {
+    state.withLock { $0.retired?.aliases(of: entity, includingDeleted: includingDeleted) ?? [:] }
   }
 
   /// The committed object with this id, looking in every segment if it must.

@@ -32,20 +32,30 @@ struct RetiredObjects: Codable, Equatable, Sendable {
   /// The object the cache shows a merged-away object as: its survivor, after the merges that
   /// survivor went through in turn; nil when the id is not an alias, or its survivor is gone.
   func survivor(of key: ObjectKey) -> UUID? {
+    guard let end = lastSurvivor(of: key), ids[key.entity]?.contains(end) != true else { return nil }
+    return end
+  }
+
+  /// The last object a merged-away object merged into, after the merges of its survivor in
+  /// turn, whether the cache shows it or it was deleted since; nil when the id is not an alias.
+  func lastSurvivor(of key: ObjectKey) -> UUID? {
     guard let aliases = survivors[key.entity], var end = aliases[key.id] else { return nil }
     // A chain only ever runs from an older merge to a newer one: no id is merged twice. The
     // bound is for a damaged manifest.
     for _ in 0...aliases.count {
-      guard ids[key.entity]?.contains(end) == true else { return end }
-      guard let next = aliases[end] else { return nil }  // deleted
+      guard let next = aliases[end] else { return end }
       end = next
     }
     return nil
   }
 
-  /// Every alias of one entity → the object it shows as now (see ``survivor(of:)``).
-  func aliases(of entity: String) -> [UUID: UUID] {
-    (survivors[entity] ?? [:]).keys.reduce(into: [:]) { $0[$1] = survivor(of: ObjectKey(entity: entity, id: $1)) }
+  /// Every alias of one entity → the object it shows as now (see ``survivor(of:)``), or with
+  /// `includingDeleted`, the last it merged into, shown or deleted (``lastSurvivor(of:)``).
+  func aliases(of entity: String, includingDeleted: Bool = false) -> [UUID: UUID] {
+    (survivors[entity] ?? [:]).keys.reduce(into: [:]) { aliases, alias in
+      let key = ObjectKey(entity: entity, id: alias)
+      aliases[alias] = includingDeleted ? lastSurvivor(of: key) : survivor(of: key)
+    }
   }
 
   // {"aliases": {"<entity>": {"<alias>": "<survivor>", …}}, "ids": {"<entity>": ["<id>", …]}},
