@@ -206,7 +206,8 @@ import Testing
         }
         let reopened = try DamageMatrix.run(group, DamageMatrix.now, Array(export.dropFirst(2)), scratch: folder)
         guard reopened.status == 0 else {
-          return results.set(index, .mismatched("\(label): exit \(status), then the store does not open: \(reopened.stderr.prefix(300))"))
+          let how = reopened.status.map { "exits \($0)\(reopened.signalled ? " (a crash)" : "")" } ?? "hangs (no end within \(Int(DamageMatrix.deadline)) s)"
+          return results.set(index, .mismatched("\(label): exit \(status), then opening the store \(how): \(reopened.stderr.prefix(300))"))
         }
         let created = try ownChanges(group).subtracting(ownBefore)
         if scenario.writes {

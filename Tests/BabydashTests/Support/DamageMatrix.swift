@@ -110,6 +110,11 @@ struct DamageMatrix: Sendable {
     try? FileManager.default.removeItem(at: scratch)
   }
 
+  /// How long one babydash run of these tests may take before it counts as a hang: a debug
+  /// build under a busy CI's load (several clones at once) takes well over TimedProcess's usual
+  /// 30 s to import a thousand objects, or to rebuild a cache after a fault.
+  static let deadline: Double = 120
+
   @discardableResult
   static func run(_ group: URL, _ now: String, _ arguments: [String], scratch: URL, expect: Int32? = nil) throws
     -> TimedProcess.Result
@@ -117,7 +122,7 @@ struct DamageMatrix: Sendable {
     let result = try TimedProcess.run(
       BabydashProcess.executable, ["--now", now] + arguments,
       environment: ["BABYDASH_APP_GROUP": group.path, "BABYDASH_DEVICE_NAME": deviceName],
-      scratch: scratch)
+      scratch: scratch, timeout: deadline)
     if let expect, result.status != expect {
       throw CocoaError(
         .fileReadUnknown,

@@ -78,7 +78,8 @@ struct FaultInjection: Sendable {
       environment["FAULT_ERRNO"] = String(code)
       environment["FAULT_HIT"] = hit.path
     }
-    let result = try TimedProcess.run(BabydashProcess.executable, arguments, environment: environment, scratch: scratch)
+    let result = try TimedProcess.run(
+      BabydashProcess.executable, arguments, environment: environment, scratch: scratch, timeout: DamageMatrix.deadline)
     return (result, FileManager.default.fileExists(atPath: hit.path))
   }
 
