@@ -201,6 +201,8 @@ import Testing
     let segment = SegmentFile(entity: "Event", segment: "2026-01", objects: [event])
     let header = StoreHeader(schema: TestSchema.v1)
     #expect(try StoreJSONEncoder().encode(entry) == Self.foundationEncoder().encode(entry))
+    // A log entry is a record too (`JSONRecord`): with every member it can hold, the same bytes.
+    #expect(try StoreJSONEncoder().encode(LogRecordReaderTests.mergeEntry) == Self.foundationEncoder().encode(LogRecordReaderTests.mergeEntry))
     #expect(try StoreJSONEncoder().encode(manifest) == Self.foundationEncoder().encode(manifest))
     #expect(try StoreJSONEncoder().encode(segment) == Self.foundationEncoder().encode(segment))
     #expect(try StoreJSONEncoder().encode(header) == Self.foundationEncoder().encode(header))

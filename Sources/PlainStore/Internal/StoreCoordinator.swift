@@ -316,7 +316,10 @@ final class StoreCoordinator: Sendable {
       let (records, after) = try files.log.read(from: sequence, cursor: cursor)
       for record in records {
         let path = files.log.displayPath(record.stream)
-        entries.append((try files.decode(LogEntry.self, from: record.bytes, path: path, decoder: decoder), path))
+        let entry =
+          try LogRecordReader.entry(record.bytes, schema: schema, userInfo: decoder.userInfo)
+          ?? files.decode(LogEntry.self, from: record.bytes, path: path, decoder: decoder)
+        entries.append((entry, path))
       }
       cursor = after
     }

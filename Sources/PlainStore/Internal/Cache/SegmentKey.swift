@@ -38,10 +38,28 @@ enum SegmentKey {
 
   /// The month index of a segment name, nil for "all" or anything else.
   static func monthIndex(of name: String) -> Int? {
+    // "YYYY-MM", as `name(monthIndex:)` writes every month of years 0–9999, read by its bytes:
+    // every change a catch-up reads names its segment.
+    var name = name
+    if let index = name.withUTF8({ Self.fourDigitMonthIndex($0) }) { return index }
     let parts = name.split(separator: "-")
     guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else {
       return nil
     }
+    return year * 12 + month - 1
+  }
+
+  /// The month index of "YYYY-MM" with a month 01–12; nil for any other text.
+  private static func fourDigitMonthIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard bytes.count == 7, bytes[4] == UInt8(ascii: "-") else { return nil }
+    var year = 0
+    var month = 0
+    for at in 0..<7 where at != 4 {
+      let digit = Int(bytes[at]) - Int(UInt8(ascii: "0"))
+      guard (0...9).contains(digit) else { return nil }
+      if at < 4 { year = year * 10 + digit } else { month = month * 10 + digit }
+    }
+    guard (1...12).contains(month) else { return nil }
     return year * 12 + month - 1
   }
 

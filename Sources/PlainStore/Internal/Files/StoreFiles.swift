@@ -354,6 +354,36 @@ struct LogEntry: Codable {
   }
 }
 
+/// A commit writes one log record, under the store's lock: its members straight into the
+/// encoder's buffer, not through Codable's keyed container (63k instructions a one-feed
+/// record, a sixth of a commit). The same members, keys and order as the synthesized
+/// `Encodable` would write; `encode(to:)` writes them through any other encoder.
+extension LogEntry: JSONRecord {
+  func encode(to encoder: Encoder) throws {
+    try encodeRecord(to: encoder)
+  }
+
+  func encodeMembers(_ members: inout some JSONRecordMembers) throws {
+    try members.encode(author, forKey: "author")
+    try members.encode(changes, forKey: "changes")
+    if let folded { try members.encode(folded.map(\.description), forKey: "folded") }
+    if let foldedDivergent { try members.encode(foldedDivergent.map(\.description), forKey: "foldedDivergent") }
+    if let foldedDivergentSnapshots {
+      try members.encode(foldedDivergentSnapshots.map(\.description), forKey: "foldedDivergentSnapshots")
+    }
+    if let foldedSnapshots { try members.encode(foldedSnapshots, forKey: "foldedSnapshots") }
+    if let foldedThrough { try members.encode(foldedThrough.map(\.description), forKey: "foldedThrough") }
+    try members.encode(formatVersion, forKey: "formatVersion")
+    if let origin { try members.encode(origin.description, forKey: "origin") }
+    if let reshapes { try members.encode(reshapes, forKey: "reshapes") }
+    if let retired { try members.encode(retired, forKey: "retired") }
+    try members.encode(sequence, forKey: "sequence")
+    try members.encode(timestamp, forKey: "timestamp")
+    if let written { try members.encode(written, forKey: "written") }
+    if let writtenUnchanged { try members.encode(writtenUnchanged, forKey: "writtenUnchanged") }
+  }
+}
+
 /// The order a log entry holds its changes in: by entity, then by id.
 enum LogOrder {
   /// The positions `0..<count` in log order, given each one's entity and id. Sorts keys of a

@@ -326,6 +326,8 @@ final class JSONEncoding: Encoder {
         try encodeRecord(unsafeBitCast(value, to: ObjectChange.self))
       } else if T.self == LogChange.self {
         try encodeRecord(unsafeBitCast(value, to: LogChange.self))
+      } else if T.self == LogEntry.self {
+        try encodeRecord(unsafeBitCast(value, to: LogEntry.self))
       } else {
         try value.encode(to: self)
       }

@@ -62,7 +62,8 @@ struct FolderTransport: ChangeTransport {
 
   /// `.NAME.icloud` beside NAME.
   static func placeholderPath(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return ChangeFileName.placeholderName(of: path) }
+    // The slash found among the bytes, not the Characters: a commit asks for its change file's.
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ChangeFileName.placeholderName(of: path) }
     return String(path[...slash]) + ChangeFileName.placeholderName(of: String(path[path.index(after: slash)...]))
   }
 }

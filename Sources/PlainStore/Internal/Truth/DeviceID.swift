@@ -33,12 +33,20 @@ struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
 package func hex16(_ value: UInt64) -> String {
   // Into one buffer: every commit writes several (its clock, its checksums, its stamps).
   String(unsafeUninitializedCapacity: 16) { text in
-    for index in 0..<16 {
-      let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * index)) & 0xf
-      text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
+    for index in 0..<16 { text[index] = hex16Digit(value, index) }
     return 16
   }
+}
+
+/// `hex16`'s digits appended to bytes being built (a record's header).
+func appendHex16(_ value: UInt64, to bytes: inout [UInt8]) {
+  for index in 0..<16 { bytes.append(hex16Digit(value, index)) }
+}
+
+/// Digit `index` (0: the most significant) of `hex16(value)`.
+@inline(__always) private func hex16Digit(_ value: UInt64, _ index: Int) -> UInt8 {
+  let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * index)) & 0xf
+  return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
 }
 
 /// The value `hex16` wrote: exactly sixteen lowercase hex digits; nil for anything else.
