@@ -132,13 +132,11 @@ struct LogRecordReader {
   /// member out: a null is left to the Codable path (absent for an optional member, an error
   /// for a required one, and for a change's value either, by its kind).
   private func members(of object: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) throws {
-    guard document.nodes[object].kind == .object else { throw NotRead() }
-    var key = object + 1
-    for _ in 0..<document.nodes[object].count {
-      guard document.nodes[key + 1].kind != .null else { throw NotRead() }
-      try body(key, key + 1)
-      key = document.next(key + 1)
+    let isObject = try document.forEachMember(of: object) { key, value in
+      guard document.nodes[value].kind != .null else { throw NotRead() }
+      try body(key, value)
     }
+    guard isObject else { throw NotRead() }
   }
 
   private func array<T>(_ node: Int, _ element: (Int) throws -> T) throws -> [T] {

@@ -20,6 +20,19 @@ struct JSONDocument {
     return String(decoding: Self.unescape(raw), as: UTF8.self)
   }
 
+  /// Calls `body` with the key and value nodes of each member of the object at `index`, in
+  /// document order; false when the node is not an object. For readers that walk a document
+  /// of a known shape without Codable's containers (`LogRecordReader`, `RecentWrites`).
+  func forEachMember(of index: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows -> Bool {
+    guard nodes[index].kind == .object else { return false }
+    var key = index + 1
+    for _ in 0..<nodes[index].count {
+      try body(key, key + 1)
+      key = next(key + 1)
+    }
+    return true
+  }
+
   /// Whether the string node at `index` is `key`, compared as UTF-8 without building a String.
   func keyEquals(_ index: Int, _ key: String) -> Bool {
     let node = nodes[index]
