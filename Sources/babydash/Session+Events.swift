@@ -72,22 +72,14 @@ extension Session {
   /// was deleted since, here or on another device: the merge's own delete of the id is not
   /// what the parent is told.
   func mergedAndDeleted(_ prefix: String) throws -> String? {
-    guard storeExists else { return nil }
-    let wanted = prefix.lowercased()
-    let context = try storeForReading().viewContext
-    let kinds = [
-      (FeedSession.entityName, "feed", context.mergedIDs(FeedSession.self, includingDeleted: true)),
-      (DiaperChange.entityName, "diaper change", context.mergedIDs(DiaperChange.self, includingDeleted: true)),
-    ]
-    for (entity, noun, merged) in kinds {
-      let matching = merged.filter { $0.key.uuidString.lowercased().hasPrefix(wanted) }.sorted { $0.key.uuidString < $1.key.uuidString }
-      guard let (id, end) = matching.first else { continue }
-      // Its history may have been pruned: then when and where are not said.
-      let deleting = try store().history(after: nil).last { $0.changes[entity]?.deleted.contains(end) == true }
-      return "the \(noun) \(shortID(id)) merged into \(noun) \(shortID(end)) (both phones logged it, for the same baby and time), "
-        + "which was deleted\(deleting.map(deletion(by:)) ?? ""): nothing was changed; see babydash history"
+    guard storeExists, let merged = try storeForReading().viewContext.mergedIDs(withIDPrefix: prefix, includingDeleted: true).first else {
+      return nil
     }
-    return nil
+    let noun = merged.entityName == FeedSession.entityName ? "feed" : "diaper change"
+    // Its history may have been pruned: then when and where are not said.
+    let deleting = try store().history(after: nil).last { $0.changes[merged.entityName]?.deleted.contains(merged.survivor) == true }
+    return "the \(noun) \(shortID(merged.mergedID)) merged into \(noun) \(shortID(merged.survivor)) (both phones logged it, for the same baby and time), "
+      + "which was deleted\(deleting.map(deletion(by:)) ?? ""): nothing was changed; see babydash history"
   }
 
   /// Where and when a transaction that deleted an event ran, as the messages above say it.
