@@ -16,6 +16,7 @@ import Testing
       grouped.note(ObjectKey(entity: entity, id: Sample.id(number * 7919)), groups: number % 3 == 0 ? nil : ["title", "é", "a\\b", "Z"], at: UInt64(10 + number))
       grouped.note(ObjectKey(entity: entity, id: Sample.id(number * 7919)), groups: ["amount"], at: UInt64.max - UInt64(number))
     }
+    grouped.note(ObjectKey(entity: "Owner", id: Sample.id(99_991)), groups: ["title"], at: 77)  // one group, not all
     grouped.noteReshaped(at: 30)
     return [RecentWrites(horizon: 0), RecentWrites(horizon: 7), objectsOnly, grouped]
   }
