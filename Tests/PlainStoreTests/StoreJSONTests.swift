@@ -225,6 +225,63 @@ import Testing
     #expect(file.objects == [event])
   }
 
+  /// The dictionaries a compaction writes (the segments' id filters, the manifest's segments)
+  /// are written in key order without Codable's containers, and filters read without them: the
+  /// same bytes and values as Foundation's, keys that sort apart only as bytes or need escaping
+  /// included; an object of anything but strings is left to Codable, which refuses it.
+  @Test func compactionsDictionariesAreFoundationsBytes() throws {
+    let keys = ["b", "a", "B", "é", "Event.2026-01.00000009.json", "q\"uote", "back\\slash", "tab\t", "", "zz", "z"]
+    var filters: [String: String] = [:]
+    for (index, key) in keys.enumerated() { filters[key] = index.isMultiple(of: 3) ? "line\nbreak \(index)" : "AAAA/+\(index)==" }
+    let foundation = try Self.foundationEncoder().encode(filters)
+    #expect(String(decoding: try StoreJSONEncoder().encode(filters), as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+    #expect(try StoreJSONDecoder().decode([String: String].self, from: foundation) == filters)
+    #expect(try StoreJSONEncoder().encode([String: String]()) == Self.foundationEncoder().encode([String: String]()))
+
+    var manifest = Manifest()
+    for (index, key) in keys.enumerated() {
+      manifest.segments[key] = [
+        "all": SegmentEntry(file: "\(key).all.json", count: index, size: index.isMultiple(of: 2) ? nil : index * 100, checksum: nil),
+        "2026-0\(index % 9 + 1)": SegmentEntry(file: "f\(index)", count: 1, size: 7, checksum: index.isMultiple(of: 2) ? "0123456789abcdef" : nil),
+      ]
+    }
+    manifest.segments["Empty"] = [:]
+    #expect(try StoreJSONEncoder().encode(manifest) == Self.foundationEncoder().encode(manifest))
+    #expect(try StoreJSONDecoder().decode(Manifest.self, from: StoreJSONEncoder().encode(manifest)) == manifest)
+
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([String: String].self, from: Data(#"{"a":"x","b":1}"#.utf8)) }
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([String: String].self, from: Data(#"["a"]"#.utf8)) }
+  }
+
+  /// The bytes JSON escapes are found eight bytes at a time, by the writer and the parser: each
+  /// of them, and the bytes next to them, at every offset of strings up to three words long.
+  @Test func escapingIsFoundInEveryByteOfAWord() throws {
+    func naive(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+    let probes: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0x9F, 0xA2, 0xDC, 0xFF]
+    for length in 1...24 {
+      for position in 0..<length {
+        for filler: UInt8 in [0x41, 0xFF, 0x80, 0x20] {
+          for probe in probes {
+            var bytes = [UInt8](repeating: filler, count: length)
+            bytes[position] = probe
+            let found = bytes.withUnsafeBytes { JSONSpecialBytes.occur(in: $0) }
+            #expect(found == naive(bytes), "\(bytes)")
+            guard probe < 0x80 && filler < 0x80 else { continue }
+            // The parser stops at the same bytes: the text written reads back, and a control
+            // byte left unescaped is refused where it is.
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(try StoreJSONDecoder().decode([String].self, from: StoreJSONEncoder().encode([text])) == [text])
+            if probe < 0x20 {
+              let raw = Data("[\"".utf8 + bytes + "\"]".utf8)
+              #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([String].self, from: raw) }
+            }
+          }
+        }
+      }
+    }
+    #expect(!JSONSpecialBytes.occur(in: UnsafeRawBufferPointer(start: nil, count: 0)))
+  }
+
   @Test func nestedContainersAndSuperEncodersWriteSortedObjects() throws {
     let ours = try StoreJSONEncoder().encode(Interleaved())
     #expect(ours == (try Self.foundationEncoder().encode(Interleaved())))

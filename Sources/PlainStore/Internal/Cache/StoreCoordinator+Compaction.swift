@@ -87,7 +87,7 @@ extension StoreCoordinator {
     let entities = Set(schema.entities.map(\.name))
     var removed = false
     // Only segment files the store wrote and no longer needs: a file it did not write stays.
-    for name in FileSystem.list(files.segmentsURL)
+    for name in FileSystem.unsortedList(files.segmentsURL)
     where !referenced.contains(name) && SegmentKey.isSegmentFileName(name, entities: entities) {
       FileSystem.remove(files.segmentsURL.appendingPathComponent(name))
       removed = true

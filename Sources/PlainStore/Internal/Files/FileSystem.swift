@@ -359,8 +359,24 @@ enum FileSystem {
 
   /// The names in a folder, skipping hidden entries (the temporary files of atomic writes).
   static func list(_ folder: URL) -> [String] {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-    return names.filter { !$0.hasPrefix(".") }.sorted()
+    unsortedList(folder).sorted()
+  }
+
+  /// ``list(_:)`` in the folder's order, for a caller that visits every name whatever the order:
+  /// a compaction lists the hundreds of segment files under the store's lock, and sorting them
+  /// cost more than reading them. Read with `readdir`: FileManager's listing cost 2k
+  /// instructions a name.
+  static func unsortedList(_ folder: URL) -> [String] {
+    guard let directory = opendir(folder.path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) {
+        String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+      }
+      if !name.hasPrefix(".") { names.append(name) }
+    }
+    return names
   }
 
   /// Removes the temporary files that interrupted atomic writes left in a folder.

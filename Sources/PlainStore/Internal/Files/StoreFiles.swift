@@ -263,6 +263,22 @@ struct SegmentEntry: Codable, Equatable {
   var checksum: String?
 }
 
+/// A compaction writes the manifest under the store's lock, with an entry for each segment
+/// file (hundreds at 100k objects): written member by member, as the synthesized `Encodable`
+/// would write them.
+extension SegmentEntry: JSONRecord {
+  func encode(to encoder: Encoder) throws {
+    try encodeRecord(to: encoder)
+  }
+
+  func encodeMembers(_ members: inout some JSONRecordMembers) throws {
+    if let checksum { try members.encode(checksum, forKey: "checksum") }
+    try members.encode(count, forKey: "count")
+    try members.encode(file, forKey: "file")
+    if let size { try members.encode(size, forKey: "size") }
+  }
+}
+
 /// segments/<entity>.<segment>.<sequence>.json; `Objects` is the array of objects (read as
 /// `[E]`, written from the objects or the JSON their commit encoded).
 struct SegmentFile<Objects> {

@@ -89,6 +89,7 @@ final class JSONDecoding: Decoder {
     if T.self == Bool.self { return unsafeBitCast(try bool(index, base, key), to: T.self) }
     if T.self == JSONValue.self { return unsafeBitCast(jsonValue(index), to: T.self) }
     if T.self == RawJSON.self { return unsafeBitCast(RawJSON(bytes: document.rawText(index)), to: T.self) }
+    if T.self == [String: String].self, let strings = stringDictionary(index) { return unsafeBitCast(strings, to: T.self) }
     if T.self == URL.self {
       let text = try string(index, base, key)
       guard let url = URL(string: text) else {
@@ -121,6 +122,20 @@ final class JSONDecoding: Decoder {
       if let savedPath { path = savedPath } else if key != nil { path.removeLast() }
     }
     return try T(from: self)
+  }
+
+  /// An object of strings (the segments' id filters, 170 KB at 100k objects) read from its
+  /// nodes; nil when it is not one, for Codable's dictionary to refuse with its message.
+  private func stringDictionary(_ index: Int) -> [String: String]? {
+    var strings: [String: String] = [:]
+    strings.reserveCapacity(Int(document.nodes[index].count))
+    var valid = true
+    let isObject = document.forEachMember(of: index) { key, value in
+      let node = document.nodes[value]
+      guard node.kind == .string else { return valid = false }
+      strings[document.string(document.nodes[key])] = document.string(node)
+    }
+    return isObject && valid ? strings : nil
   }
 
   func isNull(_ index: Int) -> Bool { document.nodes[index].kind == .null }

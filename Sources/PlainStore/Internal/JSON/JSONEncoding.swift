@@ -190,6 +190,20 @@ final class JSONEncoding: Encoder {
     return aCount - bCount
   }
 
+  /// Whether key `a` comes before `b` in an object (bytewise UTF-8, as `.sortedKeys` and
+  /// `rebuildObject` order them), for writers that sort their keys before writing them.
+  static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+    // Their bytes in place (a native string's are; a small one's are copied to the stack):
+    // iterating a UTF-8 view costs ten times as much on keys sharing a long prefix.
+    let inPlace = a.utf8.withContiguousStorageIfAvailable { a in
+      b.utf8.withContiguousStorageIfAvailable { b in
+        let order = a.isEmpty || b.isEmpty ? 0 : memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
+        return order != 0 ? order < 0 : a.count < b.count
+      }
+    }
+    return (inPlace ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+  }
+
   /// Rewrites an object's members in key order (bytewise UTF-8, as `.sortedKeys`), keeping the
   /// last of equal keys as Foundation's dictionary does, with children spliced in.
   private func rebuildObject(_ level: Level) {
@@ -328,6 +342,16 @@ final class JSONEncoding: Encoder {
         try encodeRecord(unsafeBitCast(value, to: LogChange.self))
       } else if T.self == LogEntry.self {
         try encodeRecord(unsafeBitCast(value, to: LogEntry.self))
+      } else if T.self == [String: String].self {
+        // The segments' id filters (170 KB at 100k objects) and the manifest's table of
+        // segments, written at every compaction under the store's lock.
+        try encodeDictionary(unsafeBitCast(value, to: [String: String].self))
+      } else if T.self == [String: [String: SegmentEntry]].self {
+        try encodeDictionary(unsafeBitCast(value, to: [String: [String: SegmentEntry]].self))
+      } else if T.self == [String: SegmentEntry].self {
+        try encodeDictionary(unsafeBitCast(value, to: [String: SegmentEntry].self))
+      } else if T.self == SegmentEntry.self {
+        try encodeRecord(unsafeBitCast(value, to: SegmentEntry.self))
       } else {
         try value.encode(to: self)
       }
@@ -345,6 +369,20 @@ final class JSONEncoding: Encoder {
     writer.append(UInt8(ascii: "{"))
     var members = DirectRecordMembers(encoding: self, level: level)
     try record.encodeMembers(&members)
+  }
+
+  /// A dictionary keyed by strings, its members written in key order (bytewise UTF-8, as
+  /// `rebuildObject` sorts them): sorting the pairs first costs a fraction of what Codable's
+  /// container and the rebuild after it cost.
+  private func encodeDictionary<Value: Encodable>(_ dictionary: [String: Value]) throws {
+    let level = levels.count - 1
+    levels[level].kind = .object
+    writer.append(UInt8(ascii: "{"))
+    // The keys alone are sorted: moving (key, value) pairs costs more than looking each up.
+    for key in dictionary.keys.sorted(by: Self.keyPrecedes) {
+      beginRecordMember(key, level: level)
+      try encodeValue(dictionary[key].unsafelyUnwrapped, key: JSONCodingKey(stringValue: key))
+    }
   }
 
   /// The types with a fixed JSON form, written without a level of their own.

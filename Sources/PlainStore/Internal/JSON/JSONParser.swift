@@ -186,7 +186,12 @@ struct JSONParser {
     let start = index
     var escaped = false
     while true {
-      guard index < bytes.count else { throw error("") }
+      // Plain text passed over a word at a time, to the next quote, backslash or control byte.
+      guard let special = JSONSpecialBytes.firstIndex(in: UnsafeRawBufferPointer(bytes), from: index) else {
+        index = bytes.count
+        throw error("")
+      }
+      index = special
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") { break }
       if byte < 0x20 { throw error("unescaped control character in a string") }
@@ -214,8 +219,6 @@ struct JSONParser {
         default:
           throw error("invalid escape")
         }
-      } else {
-        index += 1
       }
     }
     append(.string, flag: escaped, start: start, count: index - start)

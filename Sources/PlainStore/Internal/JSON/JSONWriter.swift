@@ -87,7 +87,7 @@ final class JSONWriter {
   @discardableResult
   func appendString(_ utf8: UnsafeRawBufferPointer) -> Bool {
     reserve(utf8.count + 2)
-    if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+    if !JSONSpecialBytes.occur(in: utf8) {
       // Nothing to escape, as almost always: copied whole, `count` touched once.
       let out = base + count
       out.pointee = UInt8(ascii: "\"")

@@ -199,7 +199,7 @@ struct RecentWrites: Codable, Equatable, Sendable {
   /// "objects" and "groups" (nil when empty) as `encode(to:)` writes them: keys in bytewise
   /// order, as the encoder sorts them.
   private func json() -> (newest: RawJSON, groups: RawJSON?) {
-    func sorted(_ names: some Sequence<String>) -> [String] { names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    func sorted(_ names: some Sequence<String>) -> [String] { names.sorted(by: JSONEncoding.keyPrecedes) }
     var byEntity: [String: [(id: String, written: [String: UInt64])]] = [:]
     for (key, written) in objects { byEntity[key.entity, default: []].append((JSONWriter.uuidString(key.id), written)) }
     let newest = JSONWriter(capacity: 64 + objects.count * 60)
