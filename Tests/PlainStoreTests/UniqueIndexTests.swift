@@ -77,4 +77,45 @@ import Testing
       #expect(seen == [Sample.id(10): "merged", Sample.id(20): "new"])
     }
   }
+
+  /// Another process's compaction swaps the segment files under this one's indexes, which it
+  /// keeps: the commits it has not read yet still reach them, through the log, and a month
+  /// the compaction found empty is free.
+  @Test func anotherContainersCompactionLeavesTheIndexesRight() throws {
+    try withTemporaryStore { container in
+      let first = container.newBackgroundContext()
+      first.insert(mia)
+      first.insert(event(10, days: 0, title: "a"))
+      first.insert(event(11, days: 40, title: "b"))
+      try first.save()
+      first.insert(event(12, days: 1, title: "c"))
+      try first.save()  // the indexes of both months are built and kept
+
+      let other = try StoreContainer.file(at: try #require(container.directory), schema: TestSchema.v1, options: Sample.options)
+      let theirs = other.newBackgroundContext()
+      var changed = try #require(try theirs.object(Event.self, id: Sample.id(10)))
+      changed.at = Sample.date(days: 5)
+      theirs.update(changed)
+      theirs.delete(Event.self, id: Sample.id(11))  // day 40's month is left empty
+      try theirs.save()
+      try other.compact()
+      var later = try #require(try theirs.object(Event.self, id: Sample.id(12)))
+      later.at = Sample.date(days: 6)  // after the compaction: read from the log
+      theirs.update(later)
+      try theirs.save()
+
+      first.insert(event(20, days: 0, title: "new at day 0"))
+      first.insert(event(21, days: 1, title: "new at day 1"))
+      first.insert(event(22, days: 40, title: "new at day 40"))
+      first.insert(event(23, days: 5, title: "merged into 10"))
+      first.insert(event(24, days: 6, title: "merged into 12"))
+      try first.save()
+      let seen = Dictionary(uniqueKeysWithValues: try first.fetch(FetchDescriptor<Event>()).map { ($0.id, $0.title) })
+      #expect(
+        seen == [
+          Sample.id(10): "merged into 10", Sample.id(12): "merged into 12", Sample.id(20): "new at day 0",
+          Sample.id(21): "new at day 1", Sample.id(22): "new at day 40",
+        ])
+    }
+  }
 }

@@ -100,7 +100,7 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
     guard let objects else {
       // The segment's objects are not in memory, so the old value is unknown: drop what it
       // could make stale; they are rebuilt when needed.
-      uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
+      forgetIndexes(covering: segment)
       return
     }
     for (constraint, keyOf) in schema.uniqueKeys.enumerated() {
@@ -120,10 +120,16 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
     }
   }
 
+  /// Drops the indexes a change to `segment`'s objects, unseen by them, may have made stale:
+  /// its own, and those of the whole entity. They are rebuilt when needed.
+  private func forgetIndexes(covering segment: String) {
+    uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
+  }
+
   /// Fills a segment from its file's objects plus the changes committed since.
   func load(_ segment: String, objects: any SegmentObjects) {
     guard var slot = slots[segment], !slot.isLoaded else { return }
-    uniqueIndexes = uniqueIndexes.filter { $0.key.segment != "*" && $0.key.segment != segment }
+    forgetIndexes(covering: segment)
     Self.replay(slot.pending, into: objects)
     // An object already placed elsewhere keeps its place; one hash lookup per object.
     objects.forEachID { id in Self.keep(&segmentOf[id, default: segment]) }
@@ -143,8 +149,12 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
   private static func keep(_ segment: inout String) {}
 
   /// Takes the segment files of a newer manifest, dropping the pending changes they include.
+  /// Only the files change under the loaded segments, whose objects stay as they are (commits
+  /// the new files hold that this process has not read come from the log next, through
+  /// `apply`), so their uniqueness indexes stand: dropping them all at another process's
+  /// compaction, every 64 commits of any writer, cost every other writer its month's index.
+  /// A segment that comes in unloaded is loaded before an index covers it (`load` drops them).
   func adopt(_ entries: [String: SegmentEntry], through sequence: Int) {
-    uniqueIndexes = [:]  // another process compacted: rare, and rebuilt when needed
     for (segment, entry) in entries where slots[segment]?.file != entry.file {
       var slot = slots[segment] ?? Slot(file: nil, objects: nil)
       slot.file = entry.file
@@ -160,6 +170,7 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
         let objects = schema.makeObjects()
         Self.replay(slot.pending, into: objects)
         slot.objects = objects
+        forgetIndexes(covering: segment)
       }
       slots[segment] = slot
     }
