@@ -282,6 +282,43 @@ import Testing
     #expect(!JSONSpecialBytes.occur(in: UnsafeRawBufferPointer(start: nil, count: 0)))
   }
 
+  /// A process that reads another's commit takes each value's JSON from the change file, as
+  /// the committing process keeps the JSON it encoded, and its compaction writes that: the
+  /// same bytes as the store's encoder writes for the objects, escapes and non-ASCII included.
+  @Test func anotherProcesssCompactionWritesTheCommittedJSON() throws {
+    let events = [
+      Event(uuid: Sample.id(10), ownerID: nil, at: Sample.date(days: 0.25), title: "q\"uote \\ é 🍼\n", amount: 90),
+      Event(uuid: Sample.id(11), ownerID: nil, at: Sample.date(days: 3), title: "plain", amount: nil),
+      Event(uuid: Sample.id(12), ownerID: nil, at: Sample.date(days: 40.5), title: "", amount: 1e-7),
+    ]
+    let change = ChangeFile(
+      device: testDevice(7), sequence: 3, hlc: 0x1234_5678_0000_0001, author: "test", timestamp: Sample.epoch, schemaVersion: 1,
+      objects: events.map { ObjectChange(entity: "Event", id: $0.id, kind: .upsert, value: $0, groups: nil) })
+    let values = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(ChangeFileValues.self, from: StoreJSONEncoder().encode(change))
+    #expect(try values.objects.map { $0.encoded?.bytes } == events.map { Array(try StoreJSONEncoder().encode($0)) })
+
+    try withTemporaryStore { container in
+      let context = container.newBackgroundContext()
+      events.forEach(context.insert)
+      try context.save()
+      var edited = events[1]
+      edited.title = "edited \t"
+      context.update(edited)
+      try context.save()
+      let other = try StoreContainer.file(at: try #require(container.directory), schema: TestSchema.v1, options: Sample.options)
+      #expect(try other.newBackgroundContext().fetchCount(FetchDescriptor<Event>()) == 3)  // read through the log
+      try other.compact()
+      let segments = try #require(container.directory).appendingPathComponent("local/segments")
+      let files = try FileManager.default.contentsOfDirectory(atPath: segments.path).filter { $0.hasPrefix("Event.") }
+      #expect(files.count == 2)
+      for name in files {
+        let bytes = try Data(contentsOf: segments.appendingPathComponent(name))
+        let file = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(SegmentFile<[Event]>.self, from: bytes)
+        #expect(try StoreJSONEncoder().encode(SegmentFile(entity: "Event", segment: file.segment, objects: file.objects)) == bytes, "\(name)")
+      }
+    }
+  }
+
   @Test func nestedContainersAndSuperEncodersWriteSortedObjects() throws {
     let ours = try StoreJSONEncoder().encode(Interleaved())
     #expect(ours == (try Self.foundationEncoder().encode(Interleaved())))

@@ -289,14 +289,20 @@ extension StoreCoordinator {
   /// stamp, a value for every object the entry puts. Returns the first object it lacks (nil:
   /// filled); the entry is left as it was then.
   private static func fill(_ entry: inout LogEntry, from values: ChangeFileValues, _ origin: ChangeStamp) -> ObjectKey? {
-    var byKey: [ObjectKey: any Entity] = [:]
-    for object in values.objects { if let value = object.value { byKey[ObjectKey(entity: object.entity, id: object.id)] = value } }
+    var byKey: [ObjectKey: ChangeFileValues.ObjectValue] = [:]
+    for object in values.objects where object.value != nil { byKey[ObjectKey(entity: object.entity, id: object.id)] = object }
     let puts = entry.changes.indices.filter { entry.changes[$0].kind != .delete }
     for index in puts {
       let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
       guard values.hlc == origin.hlc, byKey[key] != nil else { return key }
     }
-    for index in puts { entry.changes[index].value = byKey[ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)] }
+    for index in puts {
+      let object = byKey[ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)]
+      entry.changes[index].value = object?.value
+      // The JSON the commit encoded, kept with the object as the committing process keeps it:
+      // the next compaction writes it rather than encoding the object again under the lock.
+      entry.changes[index].encoded = object?.encoded
+    }
     return nil
   }
 
@@ -333,6 +339,9 @@ struct ChangeFileValues: Decodable {
     var entity: String
     var id: UUID
     var value: (any Entity)?
+    /// The value's JSON as the change file holds it, which its commit encoded (read by the
+    /// store's decoder only).
+    var encoded: RawJSON?
 
     enum CodingKeys: String, CodingKey { case entity, id, kind, fields }
 
@@ -345,6 +354,7 @@ struct ChangeFileValues: Decodable {
         return  // an entity of a newer schema: its device's processes know it
       }
       value = try Self.decode(type, container)
+      if decoder is JSONDecoding { encoded = try container.decode(RawJSON.self, forKey: .fields) }
     }
 
     private static func decode<E: Entity>(_ type: E.Type, _ container: KeyedDecodingContainer<CodingKeys>) throws -> any Entity {
