@@ -296,6 +296,10 @@ import Testing
       objects: events.map { ObjectChange(entity: "Event", id: $0.id, kind: .upsert, value: $0, groups: nil) })
     let values = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(ChangeFileValues.self, from: StoreJSONEncoder().encode(change))
     #expect(try values.objects.map { $0.encoded?.bytes } == events.map { Array(try StoreJSONEncoder().encode($0)) })
+    var older = change
+    older.schemaVersion = 0  // an older schema's JSON: its values are read, its bytes are not kept
+    let olderValues = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(ChangeFileValues.self, from: StoreJSONEncoder().encode(older))
+    #expect(olderValues.objects.map { $0.value as? Event } == events && olderValues.objects.allSatisfy { $0.encoded == nil })
 
     try withTemporaryStore { container in
       let context = container.newBackgroundContext()

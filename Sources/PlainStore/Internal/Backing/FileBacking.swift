@@ -86,7 +86,7 @@ struct FileBacking: StoreBacking {
   }
 
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
-    -> Bool
+    -> StoreCoordinator.CompactionsDue
   {
     store.keepCache(afterLogging: logged, written: written, &state, files)
   }
@@ -94,6 +94,11 @@ struct FileBacking: StoreBacking {
   func settleJournalAfterCommit(_ store: StoreCoordinator) {
     guard let lock else { return }  // a format-1 store read for its migration
     store.settleJournalAfterCommit(files, lock)
+  }
+
+  func compactCacheAfterCommit(_ store: StoreCoordinator) {
+    guard let lock else { return }
+    store.compactAfterCommit(files, lock)
   }
 
   // MARK: History

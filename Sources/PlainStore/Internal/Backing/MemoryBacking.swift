@@ -59,10 +59,12 @@ struct MemoryBacking: StoreBacking {
   }
 
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
-    -> Bool
-  { false }
+    -> StoreCoordinator.CompactionsDue
+  { StoreCoordinator.CompactionsDue() }
 
   func settleJournalAfterCommit(_ store: StoreCoordinator) {}
+
+  func compactCacheAfterCommit(_ store: StoreCoordinator) {}
 
   // MARK: History
 

@@ -89,14 +89,17 @@ protocol StoreBacking: Sendable {
     _ record: Data?, of transaction: Transaction, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator
   ) -> Bool
 
-  /// After the commit: the cache's housekeeping (journal settled, compaction, crashed commits
-  /// merged). A failure here does not undo the commit. Returns whether this device's change
-  /// files are to be compacted once the lock is let go (never in memory).
+  /// After the commit: the cache's housekeeping (journal settled, crashed commits merged). A
+  /// failure here does not undo the commit. Returns what is due once the lock is let go: the
+  /// cache's compaction, this device's change files' (never in memory).
   func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
-    -> Bool
+    -> StoreCoordinator.CompactionsDue
 
   /// After a commit whose record filled the journal, its lock let go: the journal settled.
   func settleJournalAfterCommit(_ store: StoreCoordinator)
+
+  /// After a commit that made the cache's compaction due, its lock let go: the cache compacted.
+  func compactCacheAfterCommit(_ store: StoreCoordinator)
 
   // MARK: History
 

@@ -161,8 +161,8 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
       slot.pending.removeAll { $0.sequence <= sequence }
       slots[segment] = slot
     }
-    for (segment, slot) in slots where slot.file != nil && entries[segment] == nil {
-      // Compaction found the segment empty and dropped its file.
+    for (segment, slot) in slots where entries[segment] == nil && (slot.file != nil || slot.pending.contains { $0.sequence <= sequence }) {
+      // Compaction found the segment empty and dropped its file (or wrote none).
       var slot = slot
       slot.file = nil
       slot.pending.removeAll { $0.sequence <= sequence }

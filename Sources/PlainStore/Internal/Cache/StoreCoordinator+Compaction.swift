@@ -12,10 +12,65 @@ extension StoreCoordinator {
   /// thousand objects, a few hundred kilobytes). A larger one, a bulk save's, lets it go.
   static let segmentJSONKeptLimit = 4_096
 
+  /// Whether the cache is due for compaction: its log is long, in commits or in objects.
+  func isCompactionDue(_ state: StoreState) -> Bool {
+    state.sequence - state.manifest.sequence >= options.compactionThreshold
+      || state.changesSinceManifest >= Self.compactionChangeThreshold
+  }
+
+  /// Compact also once this many objects changed since the last compaction, so a bulk save
+  /// does not leave a huge log for every later open to replay.
+  static let compactionChangeThreshold = 2_000
+
   /// Writes the segments that changed since the manifest, then the manifest (the commit point),
   /// then removes the files nothing refers to any more and the log streams no one needs.
   /// Runs holding the store's flock and the coordinator's lock.
   func compact(_ state: inout StoreState, _ files: StoreFiles) throws {
+    guard let compaction = try writeSegments(&state, files) else { return }
+    try install(compaction, &state, files)
+  }
+
+  /// A commit's compaction, once the commit has let the flock go: the segments are written and
+  /// flushed holding only the coordinator's lock, and the flock is taken again for the
+  /// manifest alone, while other processes commit. Under four writers, writing a month's
+  /// segment held the flock for a few milliseconds every 64 commits. The segments are of one
+  /// state, at one sequence, and named for it: the manifest that names them is written only
+  /// if no other has been since (which a compaction's or a rebuild's removals come with), and
+  /// the commits made meanwhile stay in the log after that sequence. Segments that no manifest
+  /// names are removed by the next compaction, as a crash's are.
+  func compactAfterCommit(_ files: StoreFiles, _ lock: FileLock) {
+    do {
+      guard let compaction = try state.withLock({ state in isCompactionDue(state) ? try writeSegments(&state, files) : nil }) else { return }
+      options.phaseObserver?("compact: segments written")
+      try lock.withLock(timeout: options.lockTimeout) {
+        try state.withLock { state in
+          try catchUp(&state)
+          guard state.manifestIdentity == compaction.replacing else { return }  // another manifest came first
+          try install(compaction, &state, files)
+        }
+      }
+    } catch {
+      state.withLock { $0.statistics.housekeepingFailures += 1 }
+    }
+  }
+
+  /// Segment files written for a compaction, and the manifest that will name them.
+  struct SegmentCompaction {
+    /// The new manifest, of the state at its sequence.
+    var manifest: Manifest
+    /// The identity of the manifest file it was made from.
+    var replacing: FileIdentity?
+    /// The id filters of the segment files written.
+    var idFilters: [String: String]
+    /// The objects changed since the manifest that the new one holds.
+    var changesFolded: Int
+  }
+
+  /// Writes and flushes the segments that changed since the manifest, as the state holds them,
+  /// and makes the manifest that names them; changes nothing on disk that anything names, nor
+  /// any state but what is loaded. nil when the state moved while a segment was loaded (a load
+  /// may read another process's compaction and commits): its segments are not of one state.
+  private func writeSegments(_ state: inout StoreState, _ files: StoreFiles) throws -> SegmentCompaction? {
     let encoder = StoreCoding.makeEncoder()
     var manifest = state.manifest
     manifest.sequence = state.sequence
@@ -24,13 +79,15 @@ extension StoreCoordinator {
     manifest.retired = state.retired
     manifest.recent = state.recent
     manifest.mergeRules = MergedState.rulesVersion
+    let replacing = state.manifestIdentity
     var written: [String] = []
     var idFilters: [String: String] = [:]
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
         try ensureLoaded(table, segment, &state)
+        guard state.sequence == manifest.sequence, state.manifestIdentity == replacing else { return nil }
         if let objects = table.slots[segment]?.objects, objects.count > 0 {
-          let file = "\(name).\(segment).\(ISO8601.pad(state.sequence, 8)).json"
+          let file = "\(name).\(segment).\(ISO8601.pad(manifest.sequence, 8)).json"
           let keepsJSON = objects.count <= Self.segmentJSONKeptLimit
           if keepsJSON { try objects.encodeEach(encoder) }
           let data = try objects.encodeFile(entity: name, segment: segment, encoder: encoder)
@@ -39,14 +96,11 @@ extension StoreCoordinator {
           manifest.segments[name, default: [:]][segment] = SegmentEntry(
             file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
           idFilters[file] = objects.idFilter.text
-          table.slots[segment]?.file = file
           if !keepsJSON { objects.forgetEncoded() }
           written.append(file)
         } else {
           manifest.segments[name]?[segment] = nil
-          table.slots[segment]?.file = nil
         }
-        table.slots[segment]?.pending = []
       }
       if manifest.segments[name]?.isEmpty == true { manifest.segments[name] = nil }
     }
@@ -60,11 +114,22 @@ extension StoreCoordinator {
         paths: written.map { files.segmentsURL.appendingPathComponent($0).path }, folders: [files.segmentsURL],
         displayPath: files.display(files.segmentPath(first)))
     }
-    if !idFilters.isEmpty { writeSegmentIDs(adding: idFilters, for: manifest, &state, files) }
-    try files.write(manifest, to: files.manifestURL, relative: files.manifestPath, encoder: encoder)
+    return SegmentCompaction(manifest: manifest, replacing: replacing, idFilters: idFilters, changesFolded: state.changesSinceManifest)
+  }
+
+  /// Writes the manifest of a compaction (the commit point), which the tables take as they take
+  /// another process's: the commits after its sequence stay pending. Then removes what no one
+  /// needs any more. Runs holding the store's flock and the coordinator's lock.
+  private func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws {
+    let manifest = compaction.manifest
+    if !compaction.idFilters.isEmpty { writeSegmentIDs(adding: compaction.idFilters, for: manifest, &state, files) }
+    try files.write(manifest, to: files.manifestURL, relative: files.manifestPath, encoder: StoreCoding.makeEncoder())
+    for (name, table) in state.tables {
+      table.adopt(manifest.segments[name] ?? [:], through: manifest.sequence)
+    }
     state.manifest = manifest
     state.manifestIdentity = files.manifestIdentity
-    state.changesSinceManifest = 0
+    state.changesSinceManifest = max(0, state.changesSinceManifest - compaction.changesFolded)
     state.statistics.compactions += 1
     removeUnreferencedFiles(manifest, keepingLogsAfter: logsToKeepAfter(manifest), files: files)
   }

@@ -10,7 +10,7 @@ extension StoreCoordinator {
     defer { spare?.discard() }
     // A damaged cache file found before the change file is written: rebuilt, and the commit
     // tried once more (nothing of it is on disk yet).
-    let (result, settlesJournal, compactsChanges) = try repairingCache {
+    let (result, settlesJournal, due) = try repairingCache {
       // While other processes hold the lock, their commits are read as they come: the commit
       // then reads only the last of them holding it (a damaged file is found there).
       try backing.withStoreLock(self, onWaitingThread: true, whileWaiting: { [self] in _ = try? catchUpWithOtherProcesses() }) {
@@ -19,7 +19,8 @@ extension StoreCoordinator {
     }
     // The lock let go: others commit meanwhile.
     if settlesJournal { backing.settleJournalAfterCommit(self) }
-    if compactsChanges {
+    if due.cache { backing.compactCacheAfterCommit(self) }
+    if due.changes {
       do { _ = try backing.compactChanges(self) } catch { state.withLock { $0.statistics.housekeepingFailures += 1 } }
     }
     deliverRemoteChanges()
@@ -30,14 +31,14 @@ extension StoreCoordinator {
   /// The commit protocol, the same for every backing: plan → journal → change file → fold into
   /// the cache → local log, then the cache's housekeeping. A store in memory does its subset:
   /// its journal and change file are nothing, its local log is the history it keeps. Also
-  /// returns whether this commit's record took the journal past its settle size, and whether
-  /// this device's change files are due for compaction: both are done once the lock is let go.
+  /// returns whether this commit's record took the journal past its settle size, and which
+  /// compactions are due: all are done once the lock is let go.
   private func commitHoldingLock<Backing: StoreBacking>(
     _ changes: [PendingChange], author: String, spare: SpareFile?, _ backing: Backing
-  ) throws -> (SaveResult, settlesJournal: Bool, compactsChanges: Bool) {
+  ) throws -> (SaveResult, settlesJournal: Bool, due: CompactionsDue) {
     var merged: [ObjectID: ObjectID] = [:]
     var settlesJournal = false
-    var compactsChanges = false
+    var due = CompactionsDue()
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
       // 1. Plan: the changes checked and resolved against the committed objects. The planner
@@ -82,11 +83,11 @@ extension StoreCoordinator {
       // 5. The local log. It and the rest are the cache's: a failure now does not undo the
       // commit, and is repaired from the journal and the change files at the next open.
       let logged = backing.appendLocalLog(record, of: transaction, written: written, &state, self)
-      compactsChanges = backing.keepCache(afterLogging: logged, written: written, &state, self)
+      due = backing.keepCache(afterLogging: logged, written: written, &state, self)
       settlesJournal = written.settlesJournal
       return transaction
     }
-    return (SaveResult(transaction: transaction, merged: merged), settlesJournal, compactsChanges)
+    return (SaveResult(transaction: transaction, merged: merged), settlesJournal, due)
   }
 
   /// Commit step 1: what the changes do to the committed objects, as one log entry; nil when
@@ -322,30 +323,30 @@ extension StoreCoordinator {
   }
 
   /// After a commit on files: the journal settled when the commit that should have settled it
-  /// did not (see `journalSettleBackstop`), the cache compacted once the log is long, and the
-  /// change files crashed commits left merged. A failure counts as housekeeping's and undoes
-  /// nothing. Returns whether this device's change files are due for compaction, in turn: that
-  /// folds every file (a second at 20k objects), so it runs once the lock is let go.
-  func keepCache(afterLogging logged: Bool, written: WrittenChange, _ state: inout StoreState, _ files: StoreFiles) -> Bool {
+  /// did not (see `journalSettleBackstop`), and the change files crashed commits left merged. A
+  /// failure counts as housekeeping's and undoes nothing. Returns which compactions are due,
+  /// to run once the lock is let go: the cache's once the log is long (see
+  /// `compactAfterCommit`), and, in turn, this device's change files' (that folds every file,
+  /// a second at 20k objects).
+  func keepCache(afterLogging logged: Bool, written: WrittenChange, _ state: inout StoreState, _ files: StoreFiles) -> CompactionsDue {
     if let size = written.journalSize, size >= Self.journalSettleBackstop {
       do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
     }
-    var compactsChanges = false
-    if logged,
-      state.sequence - state.manifest.sequence >= options.compactionThreshold
-        || state.changesSinceManifest >= Self.compactionChangeThreshold
-    {
-      do {
-        compactsChanges = takeChangeCompactionTurn(&state)
-        try compact(&state)
-      } catch {
-        state.statistics.housekeepingFailures += 1
-      }
+    var due = CompactionsDue()
+    if logged, isCompactionDue(state) {
+      due.cache = true
+      due.changes = takeChangeCompactionTurn(&state)
     }
     if !state.crashedCommits.isEmpty {
       do { _ = try mergeArrived(&state, files: files, always: false) } catch { state.statistics.housekeepingFailures += 1 }
     }
-    return compactsChanges
+    return due
+  }
+
+  /// The compactions a commit leaves to do once it has let the lock go.
+  struct CompactionsDue {
+    var cache = false
+    var changes = false
   }
 
   /// What the change file says of an object that merged into `survivor` on a unique key: it
@@ -378,7 +379,4 @@ extension StoreCoordinator {
     return groups.sorted()
   }
 
-  /// Compact also once this many objects changed since the last compaction, so a bulk save
-  /// does not leave a huge log for every later open to replay.
-  static let compactionChangeThreshold = 2_000
 }

@@ -43,10 +43,7 @@ extension StoreCoordinator {
           // A merge keeps the cache as a commit does: a device that only reads (a phone that
           // joined a family, the widget) compacts what it merged into segments and a manifest,
           // rather than reading the merge's log record back at every open.
-          if merged != nil,
-            state.sequence - state.manifest.sequence >= options.compactionThreshold
-              || state.changesSinceManifest >= Self.compactionChangeThreshold
-          {
+          if merged != nil, isCompactionDue(state) {
             options.phaseObserver?("merge: compact")
             do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
           }
@@ -327,12 +324,18 @@ struct ChangeFileValues: Decodable {
   var hlc: UInt64
   var objects: [ObjectValue]
 
-  enum CodingKeys: String, CodingKey { case hlc, objects }
+  enum CodingKeys: String, CodingKey { case hlc, schemaVersion, objects }
 
   init(from decoder: Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     hlc = try container.decodeClock(forKey: .hlc)
     objects = try container.decode([ObjectValue].self, forKey: .objects)
+    // An older schema's JSON decodes to the same values, but is not the bytes the store's
+    // encoder writes for them now: only the decoder's schema's is kept.
+    let schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    if schemaVersion != (decoder.userInfo[.plainStoreSchema] as? SchemaBox)?.schema.version {
+      for index in objects.indices { objects[index].encoded = nil }
+    }
   }
 
   struct ObjectValue: Decodable {
@@ -340,7 +343,7 @@ struct ChangeFileValues: Decodable {
     var id: UUID
     var value: (any Entity)?
     /// The value's JSON as the change file holds it, which its commit encoded (read by the
-    /// store's decoder only).
+    /// store's decoder only, of a change written under its schema's version).
     var encoded: RawJSON?
 
     enum CodingKeys: String, CodingKey { case entity, id, kind, fields }

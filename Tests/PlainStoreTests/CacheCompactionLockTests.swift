@@ -1,0 +1,120 @@
+import BabyDashboardTesting
+import Foundation
+import Testing
+
+@testable import PlainStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The compaction a commit makes due writes the segments after the commit has let the store's
+/// lock go, so that other processes commit meanwhile, and takes the lock again for the
+/// manifest alone: written only if no other manifest came first.
+@Suite struct CacheCompactionLockTests {
+  let scratch: ScratchFolder
+  var store: URL { scratch.url.appendingPathComponent("Family.store") }
+
+  init() throws { scratch = try ScratchFolder() }
+
+  /// A container whose compactions come every `threshold` commits, running `meanwhile` once its
+  /// segments are written, before it takes the lock for the manifest.
+  func container(threshold: Int = 5, meanwhile: (@Sendable () -> Void)? = nil) throws -> StoreContainer {
+    var options = Sample.options
+    options.compactionThreshold = threshold
+    options.phaseObserver = { phase in if phase == "compact: segments written" { meanwhile?() } }
+    return try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+  }
+
+  /// Whether another process could take the store's lock now.
+  func lockIsFree() -> Bool {
+    let probe = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
+    defer { FileLock.release(probe) }
+    return probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) == 0
+  }
+
+  /// The manifest on disk: its sequence, and whether every segment file it names is there.
+  func manifest() throws -> (sequence: Int, filesThere: Bool) {
+    let local = store.appendingPathComponent("local")
+    let manifest = try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(
+      Manifest.self, from: Data(contentsOf: local.appendingPathComponent("manifest.json")))
+    let named = manifest.segments.values.flatMap { $0.values.map(\.file) }
+    let there = named.allSatisfy { FileManager.default.fileExists(atPath: local.appendingPathComponent("segments/\($0)").path) }
+    return (manifest.sequence, there)
+  }
+
+  /// What a process that opens the store now reads, and whether it had to rebuild the cache.
+  func freshRead() throws -> (names: [String], rebuilt: Bool) {
+    let fresh = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Sample.options)
+    let names = try fresh.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted()
+    return (names, fresh.statistics.cacheRebuilds > 0)
+  }
+
+  func insertOwners(_ range: ClosedRange<Int>, _ context: StoreContext) throws {
+    for index in range {
+      context.insert(Owner(id: Sample.id(index), name: "Owner \(index)"))
+      try context.save()
+    }
+  }
+
+  @Test func theCommitWhoseTurnItIsWritesTheSegmentsWithTheLockFree() throws {
+    defer { scratch.remove() }
+    let free = StoreMutex<[Bool]>([])
+    let writer = try container { [self] in free.withLock { $0.append(lockIsFree()) } }
+    try insertOwners(1...5, writer.newBackgroundContext())
+    #expect(free.withLock { $0 } == [true], "one compaction, its segments written with the lock free")
+    #expect(writer.statistics.compactions == 1)
+    #expect(try manifest() == (5, true))
+    #expect(try freshRead() == ((1...5).map { "Owner \($0)" }, false))
+  }
+
+  /// Another process commits while the segments are written: the manifest names them, and its
+  /// commit, after the manifest's sequence, is read from the log by everyone — this process,
+  /// which read it before writing the manifest, included.
+  @Test func commitsMadeWhileTheSegmentsAreWrittenStayInTheLog() throws {
+    defer { scratch.remove() }
+    let other = try container(threshold: 1_000)  // commits without compacting
+    let writer = try container {
+      let context = other.newBackgroundContext()
+      guard var owner = try? context.object(Owner.self, id: Sample.id(1)) else { return }
+      owner.name = "Owner 1, renamed"
+      context.update(owner)
+      context.insert(Owner(id: Sample.id(6), name: "Owner 6"))
+      try? context.save()
+    }
+    let context = writer.newBackgroundContext()
+    try insertOwners(1...5, context)
+    #expect(writer.statistics.compactions == 1)
+    #expect(try manifest() == (5, true), "this compaction's manifest, the other's commit after it")
+    let expected = ["Owner 1, renamed", "Owner 2", "Owner 3", "Owner 4", "Owner 5", "Owner 6"]
+    #expect(try context.fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
+    #expect(try freshRead() == (expected, false))
+    try writer.compact()  // the next compaction starts from the new manifest and the pending commit
+    #expect(try manifest() == (6, true))
+    #expect(try freshRead() == (expected, false))
+  }
+
+  /// Another process compacts while the segments are written, and removes them as files no
+  /// manifest names: its manifest stands, and this process's segments are never named.
+  @Test func aManifestWrittenWhileTheSegmentsAreWrittenStands() throws {
+    defer { scratch.remove() }
+    let other = try container()
+    let overtook = StoreMutex(false)
+    let writer = try container {
+      let context = other.newBackgroundContext()
+      context.insert(Owner(id: Sample.id(6), name: "Owner 6"))
+      try? context.save()
+      overtook.withLock { $0 = (try? other.compact()) != nil }
+    }
+    let context = writer.newBackgroundContext()
+    try insertOwners(1...5, context)
+    #expect(overtook.withLock { $0 })
+    #expect(writer.statistics.compactions == 0, "the other's manifest came first")
+    #expect(try manifest() == (6, true))
+    let expected = (1...6).map { "Owner \($0)" }
+    #expect(try context.fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
+    #expect(try freshRead() == (expected, false))
+  }
+}
