@@ -4,12 +4,6 @@ import Testing
 
 @testable import PlainStore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The compaction a commit makes due writes the segments after the commit has let the store's
 /// lock go, so that other processes commit meanwhile, and takes the lock again for the
 /// manifest alone: written only if no other manifest came first.
@@ -28,12 +22,7 @@ import Testing
     return try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
   }
 
-  /// Whether another process could take the store's lock now.
-  func lockIsFree() -> Bool {
-    let probe = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
-    defer { FileLock.release(probe) }
-    return probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) == 0
-  }
+  func lockIsFree() -> Bool { storeLockIsFree(at: store) }
 
   /// The manifest on disk: its sequence, and whether every segment file it names is there.
   func manifest() throws -> (sequence: Int, filesThere: Bool) {
@@ -76,16 +65,22 @@ import Testing
   @Test func commitsMadeWhileTheSegmentsAreWrittenStayInTheLog() throws {
     defer { scratch.remove() }
     let other = try container(threshold: 1_000)  // commits without compacting
+    let committed = StoreMutex<Result<Void, any Error>?>(nil)
     let writer = try container {
-      let context = other.newBackgroundContext()
-      guard var owner = try? context.object(Owner.self, id: Sample.id(1)) else { return }
-      owner.name = "Owner 1, renamed"
-      context.update(owner)
-      context.insert(Owner(id: Sample.id(6), name: "Owner 6"))
-      try? context.save()
+      let result = Result<Void, any Error> {
+        let context = other.newBackgroundContext()
+        try context.refresh()  // the writer's commits, whether or not its watcher has seen them yet
+        var owner = try #require(try context.object(Owner.self, id: Sample.id(1)))
+        owner.name = "Owner 1, renamed"
+        context.update(owner)
+        context.insert(Owner(id: Sample.id(6), name: "Owner 6"))
+        try context.save()
+      }
+      committed.withLock { $0 = result }
     }
     let context = writer.newBackgroundContext()
     try insertOwners(1...5, context)
+    try #require(committed.withLock { $0 }).get()
     #expect(writer.statistics.compactions == 1)
     #expect(try manifest() == (5, true), "this compaction's manifest, the other's commit after it")
     let expected = ["Owner 1, renamed", "Owner 2", "Owner 3", "Owner 4", "Owner 5", "Owner 6"]

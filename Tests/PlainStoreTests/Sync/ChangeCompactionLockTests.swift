@@ -4,12 +4,6 @@ import Testing
 
 @testable import PlainStore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A change compaction reads and folds every change file and encodes a snapshot of it all — a
 /// second at 20k objects — without the store's lock, so the device's other processes commit
 /// meanwhile; holding it, it only writes the snapshot it made and deletes what is acknowledged.
@@ -30,12 +24,7 @@ import Testing
 
   func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: ownFolder.path).sorted() }
 
-  /// Whether another process could take the store's lock now.
-  func lockIsFree() -> Bool {
-    let probe = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
-    defer { FileLock.release(probe) }  // let go, not only closed: a starting child may share it
-    return probe >= 0 && flock(probe, LOCK_EX | LOCK_NB) == 0
-  }
+  func lockIsFree() -> Bool { storeLockIsFree(at: store) }
 
   @Test func theCommitWhoseTurnItIsPlansTheCompactionWithTheLockFree() throws {
     defer { scratch.remove() }

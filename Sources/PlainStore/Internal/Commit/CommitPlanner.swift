@@ -96,6 +96,20 @@ struct CommitPlanner {
     return try logEntry(author: author, timestamp: timestamp)
   }
 
+  /// Loads what planning `changes` reads — where each object is stored and goes, the
+  /// uniqueness indexes of where it goes — and plans nothing (see
+  /// `StoreCoordinator.prepareCommit`).
+  mutating func load(for changes: [PendingChange]) throws {
+    for index in changes.indices {
+      guard let value = changes[index].value else { continue }
+      let table = try entityTable(changes[index].entity)
+      let segment = table.segment(of: value)
+      let key = ObjectKey(entity: changes[index].entity, id: changes[index].id)
+      _ = try current(key, segment: changes[index].snapshot.map(table.segment(of:)) ?? segment, thorough: changes[index].kind == .update)
+      for constraint in table.schema.uniqueKeys.indices { _ = try uniqueScope(table, constraint: constraint, segment: segment) }
+    }
+  }
+
   // MARK: Reading the state as this transaction leaves it
 
   /// The table of an entity, the last one kept at hand: a save's objects come entity by entity.

@@ -8,12 +8,19 @@ extension StoreCoordinator {
     // The change file's inode is found before the lock is taken, while others may hold it.
     let spare = backing.spareChangeFile()
     defer { spare?.discard() }
+    // While other processes hold the lock, their commits are read as they come, and what this
+    // commit's plan reads is loaded once (its month's segment and uniqueness index, which a
+    // writer's first commit builds): holding the lock, the commit then reads only the last of
+    // them (a damaged file is found there) and plans against what is loaded.
+    let prepared = StoreMutex(false)
+    let whileWaiting: @Sendable () -> Void = { [self] in
+      _ = try? catchUpWithOtherProcesses()
+      if !prepared.withLock({ done in defer { done = true }; return done }) { prepareCommit(changes) }
+    }
     // A damaged cache file found before the change file is written: rebuilt, and the commit
     // tried once more (nothing of it is on disk yet).
     let (result, settlesJournal, due) = try repairingCache {
-      // While other processes hold the lock, their commits are read as they come: the commit
-      // then reads only the last of them holding it (a damaged file is found there).
-      try backing.withStoreLock(self, onWaitingThread: true, whileWaiting: { [self] in _ = try? catchUpWithOtherProcesses() }) {
+      try backing.withStoreLock(self, onWaitingThread: true, whileWaiting: whileWaiting) {
         try commitHoldingLock(changes, author: author, spare: spare, backing)
       }
     }

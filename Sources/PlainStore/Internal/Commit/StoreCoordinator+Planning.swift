@@ -13,4 +13,15 @@ extension StoreCoordinator {
   func makePlanner(_ state: StoreState) -> CommitPlanner {
     CommitPlanner(schema: schema, reader: committedReader, state: state, keepingJSON: backing.keepsEncodedValues)
   }
+
+  /// Loads what planning `changes` reads, as a fetch loads what it reads, without the store's
+  /// lock: a commit waiting for it does this meanwhile. Decides nothing (a failure is the
+  /// plan's to report, holding the lock).
+  func prepareCommit(_ changes: [PendingChange]) {
+    state.withLock { state in
+      var planner = makePlanner(state)
+      try? planner.load(for: changes)
+      state = planner.state
+    }
+  }
 }
