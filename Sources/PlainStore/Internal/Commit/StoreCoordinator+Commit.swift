@@ -385,5 +385,4 @@ extension StoreCoordinator {
     }
     return groups.sorted()
   }
-
 }
