@@ -26,7 +26,10 @@ import Testing
     try context.save()
     try writer.compact()  // the month in its segment file, which a new container has not read
 
-    let waiting = try StoreContainer.file(at: store, schema: TestSchema.v1, options: Sample.options)
+    let prepared = DispatchSemaphore(value: 0)
+    var options = Sample.options
+    options.phaseObserver = { phase in if phase == "commit: prepared" { prepared.signal() } }
+    let waiting = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
     #expect(waiting.statistics.segmentFilesRead == 0)
     let lock = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
     #expect(lock >= 0 && flock(lock, LOCK_EX) == 0, "another process holds the lock")
@@ -40,8 +43,8 @@ import Testing
       outcome.withLock { $0 = result }
       saved.signal()
     }
-    // Until the segment is read, or the save gives up at the lock's timeout (10 s).
-    while waiting.statistics.segmentFilesRead == 0, outcome.withLock({ $0 == nil }) { usleep(500) }
+    // The waiting commit has loaded what its plan reads (it gives up at the lock's timeout, 10 s).
+    #expect(prepared.wait(timeout: .now() + 10) == .success)
     #expect(waiting.statistics.segmentFilesRead == 1, "read while the lock was held elsewhere")
     #expect(outcome.withLock { $0 == nil }, "the save still waits for the lock")
     FileLock.release(lock)

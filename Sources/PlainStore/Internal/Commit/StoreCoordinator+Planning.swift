@@ -23,5 +23,6 @@ extension StoreCoordinator {
       try? planner.load(for: changes)
       state = planner.state
     }
+    options.phaseObserver?("commit: prepared")
   }
 }
