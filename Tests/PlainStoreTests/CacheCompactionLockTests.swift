@@ -112,4 +112,27 @@ import Testing
     #expect(try context.fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
     #expect(try freshRead() == (expected, false))
   }
+
+  /// Another process commits while the segments are written: it finds the compaction due, but
+  /// that is the writer's commit's, so it writes no segments of its own; the compaction after
+  /// is the commit's that takes the log to the next level, whichever process makes it.
+  @Test func aCommitThatFindsTheCompactionDueThroughAnotherLeavesItToThatOne() throws {
+    defer { scratch.remove() }
+    let other = try container()
+    let committed = StoreMutex<Result<Void, any Error>?>(nil)
+    let writer = try container {
+      committed.withLock { $0 = Result { try insertOwners(6...6, other.newBackgroundContext()) } }
+    }
+    try insertOwners(1...5, writer.newBackgroundContext())
+    try #require(committed.withLock { $0 }).get()
+    #expect(writer.statistics.compactions == 1)
+    #expect(other.statistics.compactions == 0, "the writer's commit took the log to the compaction; the other's found it there")
+    #expect(try manifest() == (5, true))
+    try insertOwners(7...9, other.newBackgroundContext())
+    #expect(other.statistics.compactions == 0, "the log at 4 commits past the manifest")
+    try insertOwners(10...10, other.newBackgroundContext())
+    #expect(other.statistics.compactions == 1, "its commit took the log to the next level")
+    #expect(try manifest() == (10, true))
+    #expect(try freshRead() == ((1...10).map { "Owner \($0)" }.sorted(), false))
+  }
 }

@@ -85,10 +85,10 @@ struct FileBacking: StoreBacking {
     store.logCommit(record, sequence: transaction.sequence, written: written, &state, files)
   }
 
-  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
-    -> StoreCoordinator.CompactionsDue
-  {
-    store.keepCache(afterLogging: logged, written: written, &state, files)
+  func keepCache(
+    afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, levelBefore: Int, _ state: inout StoreState, _ store: StoreCoordinator
+  ) -> StoreCoordinator.CompactionsDue {
+    store.keepCache(afterLogging: logged, written: written, levelBefore: levelBefore, &state, files)
   }
 
   func settleJournalAfterCommit(_ store: StoreCoordinator) {

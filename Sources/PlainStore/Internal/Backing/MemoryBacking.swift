@@ -58,9 +58,9 @@ struct MemoryBacking: StoreBacking {
     return true
   }
 
-  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
-    -> StoreCoordinator.CompactionsDue
-  { StoreCoordinator.CompactionsDue() }
+  func keepCache(
+    afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, levelBefore: Int, _ state: inout StoreState, _ store: StoreCoordinator
+  ) -> StoreCoordinator.CompactionsDue { StoreCoordinator.CompactionsDue() }
 
   func settleJournalAfterCommit(_ store: StoreCoordinator) {}
 

@@ -91,9 +91,11 @@ protocol StoreBacking: Sendable {
 
   /// After the commit: the cache's housekeeping (journal settled, crashed commits merged). A
   /// failure here does not undo the commit. Returns what is due once the lock is let go: the
-  /// cache's compaction, this device's change files' (never in memory).
-  func keepCache(afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, _ state: inout StoreState, _ store: StoreCoordinator)
-    -> StoreCoordinator.CompactionsDue
+  /// cache's compaction, when the commit took its log from `levelBefore` to a new level, this
+  /// device's change files' (never in memory).
+  func keepCache(
+    afterLogging logged: Bool, written: StoreCoordinator.WrittenChange, levelBefore: Int, _ state: inout StoreState, _ store: StoreCoordinator
+  ) -> StoreCoordinator.CompactionsDue
 
   /// After a commit whose record filled the journal, its lock let go: the journal settled.
   func settleJournalAfterCommit(_ store: StoreCoordinator)

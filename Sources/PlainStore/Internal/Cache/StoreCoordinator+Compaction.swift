@@ -13,9 +13,15 @@ extension StoreCoordinator {
   static let segmentJSONKeptLimit = 4_096
 
   /// Whether the cache is due for compaction: its log is long, in commits or in objects.
-  func isCompactionDue(_ state: StoreState) -> Bool {
-    state.sequence - state.manifest.sequence >= options.compactionThreshold
-      || state.changesSinceManifest >= Self.compactionChangeThreshold
+  func isCompactionDue(_ state: StoreState) -> Bool { compactionLevel(state) >= 1 }
+
+  /// How many times over the cache's log is long: its commits since the manifest in
+  /// thresholds, or the objects they changed in theirs, whichever is more; due from 1. A
+  /// commit compacts when it takes the log to a new level (``keepCache(afterLogging:written:levelBefore:_:_:)``),
+  /// so that among several writers one commit compacts, not each that finds it due before
+  /// that one's manifest comes.
+  func compactionLevel(_ state: StoreState) -> Int {
+    max((state.sequence - state.manifest.sequence) / options.compactionThreshold, state.changesSinceManifest / Self.compactionChangeThreshold)
   }
 
   /// Compact also once this many objects changed since the last compaction, so a bulk save

@@ -48,6 +48,7 @@ extension StoreCoordinator {
     var due = CompactionsDue()
     let transaction = try state.withLock { state -> Transaction? in
       try catchUp(&state)  // first, the commits of other processes
+      let levelBefore = compactionLevel(state)
       // 1. Plan: the changes checked and resolved against the committed objects. The planner
       // ends here: it holds a copy of the state, and while it lives, each later change to the
       // state (the fold's) copies what it changes first.
@@ -90,7 +91,7 @@ extension StoreCoordinator {
       // 5. The local log. It and the rest are the cache's: a failure now does not undo the
       // commit, and is repaired from the journal and the change files at the next open.
       let logged = backing.appendLocalLog(record, of: transaction, written: written, &state, self)
-      due = backing.keepCache(afterLogging: logged, written: written, &state, self)
+      due = backing.keepCache(afterLogging: logged, written: written, levelBefore: levelBefore, &state, self)
       settlesJournal = written.settlesJournal
       return transaction
     }
@@ -332,15 +333,21 @@ extension StoreCoordinator {
   /// After a commit on files: the journal settled when the commit that should have settled it
   /// did not (see `journalSettleBackstop`), and the change files crashed commits left merged. A
   /// failure counts as housekeeping's and undoes nothing. Returns which compactions are due,
-  /// to run once the lock is let go: the cache's once the log is long (see
-  /// `compactAfterCommit`), and, in turn, this device's change files' (that folds every file,
-  /// a second at 20k objects).
-  func keepCache(afterLogging logged: Bool, written: WrittenChange, _ state: inout StoreState, _ files: StoreFiles) -> CompactionsDue {
+  /// to run once the lock is let go: the cache's when this commit took the log to a new
+  /// compaction level from `levelBefore`, its level after catching up (see `compactAfterCommit`),
+  /// and, in turn, this device's change files' (that folds every file, a second at 20k objects).
+  /// A commit that finds the log long through another's leaves it to that one, whose segments
+  /// are being written: among four writers, each commit until its manifest came wrote the
+  /// same segments again, four compactions in every 64 commits for one. One lost (its process
+  /// killed) or failed is the next level's.
+  func keepCache(afterLogging logged: Bool, written: WrittenChange, levelBefore: Int, _ state: inout StoreState, _ files: StoreFiles)
+    -> CompactionsDue
+  {
     if let size = written.journalSize, size >= Self.journalSettleBackstop {
       do { try settleJournal(files) } catch { state.statistics.housekeepingFailures += 1 }
     }
     var due = CompactionsDue()
-    if logged, isCompactionDue(state) {
+    if logged, compactionLevel(state) > levelBefore {
       due.cache = true
       due.changes = takeChangeCompactionTurn(&state)
     }
