@@ -68,7 +68,7 @@ final class SyncthingPeer {
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
     try process.run()
     self.process = process
-    let deadline = Date().addingTimeInterval(30)
+    let deadline = Date().addingTimeInterval(60)
     while (try? rest("GET", "/rest/system/ping")) == nil {
       guard Date() < deadline, process.isRunning else {
         stop()
@@ -104,12 +104,18 @@ final class SyncthingPeer {
   func rescan(_ folder: String) throws { try rest("POST", "/rest/db/scan?folder=\(folder)") }
 
   /// Calls the REST API through curl, which the machine has: returns the body, throws on any
-  /// HTTP or connection error.
+  /// HTTP or connection error, naming the call. A call may take a minute: with three CI runs
+  /// side by side on 2 cores, a configuration change took syncthing over 10 s to answer (the
+  /// test's time limit still bounds the whole).
   @discardableResult
   func rest(_ method: String, _ path: String, _ body: String? = nil) throws -> String {
-    var arguments = ["-sS", "-f", "-m", "10", "-X", method, "-H", "X-API-Key: \(apiKey)", "http://127.0.0.1:\(guiPort)\(path)"]
+    var arguments = ["-sS", "-f", "-m", "60", "-X", method, "-H", "X-API-Key: \(apiKey)", "http://127.0.0.1:\(guiPort)\(path)"]
     if let body { arguments += ["-H", "Content-Type: application/json", "--data", body] }
-    return try Self.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl"] + arguments)
+    do {
+      return try Self.run(URL(fileURLWithPath: "/usr/bin/env"), ["curl"] + arguments)
+    } catch let error as PeerError {
+      throw PeerError("\(method) \(path) on port \(guiPort): \(error)")
+    }
   }
 
   static func run(_ executable: URL, _ arguments: [String]) throws -> String {
