@@ -10,12 +10,15 @@ import Testing
 #endif
 
 /// A body that waits for the lock on the waiting thread: it runs once the holder lets go, its
-/// result or error reaches the caller, and the lock is free when the call returns.
+/// result or error reaches the caller, and the lock is free when the call returns. A waiter
+/// first leaves the holder its turn (`turnDelays`): most tests here have none, and wait in the
+/// kernel at once.
 @Suite struct FileLockTests {
   /// A lock file in a fresh folder, and another descriptor of it holding the lock as another
   /// process would, until `release` is called.
   func withHeldLock(
-    afterWorkRan: (@Sendable () -> Void)? = nil, _ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void
+    turnDelays: [Duration] = [], afterWorkRan: (@Sendable () -> Void)? = nil,
+    _ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void
   ) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -25,7 +28,7 @@ import Testing
     #expect(flock(holder, LOCK_EX) == 0)
     // Let go before the close, as FileLock.release does: a child another test is starting
     // shares the descriptor until its exec, and closing alone would leave the lock held.
-    try body(FileLock(url: url, displayPath: "lock", afterWorkRan: afterWorkRan)) { FileLock.release(holder) }
+    try body(FileLock(url: url, displayPath: "lock", turnDelays: turnDelays, afterWorkRan: afterWorkRan)) { FileLock.release(holder) }
   }
 
   /// Runs `release` on a thread of its own after 50 ms; the returned semaphore is signalled
@@ -154,6 +157,77 @@ import Testing
     #expect(FileLock.waitInKernel(-1, timeout: .seconds(60), work: work) == .failed(EBADF))
     #expect(captured == nil, "the work is still held")
     _ = work
+  }
+
+  /// A waiter leaves the holder its turn: the lock let go 10 ms in, the body runs only once the
+  /// first delay has passed (300 ms), found free on a look from the caller's thread, with
+  /// `whileWaiting` run before the look. Waiting in the kernel at once, it ran at 10 ms.
+  @Test func aWaiterSleepsThroughTheHoldersTurnBeforeItLooks() throws {
+    try withHeldLock(turnDelays: [.milliseconds(300), .seconds(60)]) { lock, release in
+      let clock = ContinuousClock()
+      let start = clock.now
+      let letGo = StoreMutex<ContinuousClock.Instant?>(nil)
+      let released = DispatchSemaphore(value: 0)
+      Thread {
+        usleep(10_000)
+        release()
+        letGo.withLock { $0 = clock.now }
+        released.signal()
+      }.start()
+      let runs = StoreMutex(0)
+      let caller = Self.threadID()
+      let (ranAt, ranOn) = try lock.withLock(timeout: .seconds(60), onWaitingThread: true, whileWaiting: { runs.withLock { $0 += 1 } }) {
+        (clock.now, Self.threadID())
+      }
+      released.wait()
+      let freedAt = try #require(letGo.withLock { $0 })
+      #expect(freedAt < start + .milliseconds(300), "the holder let go before the first look")
+      #expect(ranAt >= start + .milliseconds(300), "the body ran \(ranAt - start) in, before the first delay passed")
+      #expect(ranOn == caller)
+      #expect(runs.withLock { $0 } == 1)
+      #expect(isFree(lock))
+    }
+  }
+
+  /// A waiter whose delays pass with the lock still held waits in the kernel for the rest of
+  /// its timeout: the body runs on the waiting thread once the holder lets go.
+  @Test func aWaiterWhoseDelaysPassWaitsInTheKernel() throws {
+    try withHeldLock(turnDelays: [.milliseconds(1), .milliseconds(2)]) { lock, release in
+      let runs = StoreMutex(0)
+      let caller = Self.threadID()
+      let ranOn = try lock.withLock(
+        timeout: .seconds(60), onWaitingThread: true,
+        whileWaiting: {
+          // Runs after each delay, then each slice in the kernel's wait: let go on the fourth.
+          if runs.withLock({ $0 += 1; return $0 }) == 4 { release() }
+        }
+      ) { Self.threadID() }
+      #expect(runs.withLock { $0 } >= 4)
+      #expect(ranOn != caller, "the body ran where the lock was waited for in the kernel")
+      #expect(isFree(lock))
+    }
+  }
+
+  /// The timeout counts from the first look: a waiter whose timeout passes during its delays
+  /// gives up then, with the timeout in the message, and the lock's holder keeps it.
+  @Test func aTimeoutWithinTheDelaysGivesUpThen() throws {
+    try withHeldLock(turnDelays: [.milliseconds(20), .seconds(60)]) { lock, release in
+      let clock = ContinuousClock()
+      let start = clock.now
+      let ran = StoreMutex(false)
+      #expect {
+        try lock.withLock(timeout: .milliseconds(50)) { ran.withLock { $0 = true } }
+      } throws: { error in
+        let error = error as? StoreError
+        return error?.code == .locked && error?.detail.contains("over 0.05 seconds") == true
+      }
+      let gaveUp = clock.now - start
+      #expect(gaveUp >= .milliseconds(50) && gaveUp < .seconds(30), "gave up \(gaveUp) in")
+      #expect(!ran.withLock { $0 })
+      #expect(!isFree(lock), "still the holder's")
+      release()
+      #expect(isFree(lock))
+    }
   }
 
   /// A free lock: the body runs at once, and `whileWaiting` never.
