@@ -52,9 +52,10 @@ final class FileLock: Sendable {
   /// thread between one process's commit and the next, a tenth of a millisecond on a busy
   /// 2-core machine while every other writer waits. Only for bodies that may run on any thread.
   ///
-  /// With `whileWaiting` too, the caller's thread runs it every ``waitingSlice`` until the lock
-  /// comes: work the body would otherwise do holding the lock (a commit reads the commits the
-  /// holders make, one by one as they come, rather than all at once when its turn comes).
+  /// With `whileWaiting` too, the caller's thread runs it after each of the turn's delays, then
+  /// every ``waitingSlice`` in the kernel's wait, until the lock comes: work the body would
+  /// otherwise do holding the lock (a commit reads the commits the holders make as they come,
+  /// rather than all at once when its turn comes).
   func withLock<T>(
     timeout: Duration, onWaitingThread: Bool = false, whileWaiting: (@Sendable () -> Void)? = nil, _ body: () throws -> T
   ) throws -> T {
@@ -63,7 +64,7 @@ final class FileLock: Sendable {
     }
   }
 
-  /// How often `whileWaiting` runs while the lock is held elsewhere: about once per commit
+  /// How often `whileWaiting` runs while a waiter waits in the kernel: about once per commit
   /// among four writers (one every ~1 ms), so that a waiter reads each commit as it comes and
   /// has little left to read when its turn comes. Every 200 µs, most runs found nothing new,
   /// and their wake-ups and looks were CPU the holder lacked on a busy machine: four writers × 50
