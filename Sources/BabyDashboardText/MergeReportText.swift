@@ -33,6 +33,12 @@ public enum MergeReportText {
         details += merged(change.before, into: survivors[survivor]?.after, owner: owner, babies: babies, time: time)
         continue
       }
+      if !change.mergedFrom.isEmpty, case let said = merged(change.before, into: change.after, owner: owner, babies: babies, time: time),
+        !said.isEmpty
+      {
+        details += said
+        continue
+      }
       switch (change.before, change.after) {
       case (nil, let after as BabyProfile):
         details.append("\(after.name) added")
@@ -69,8 +75,9 @@ public enum MergeReportText {
     return from + parts.joined(separator: "; ") + "."
   }
 
-  /// An event this phone held that merged into one the other phone logged for the same baby
-  /// and time: said once, with what the merge changed of the values this phone showed.
+  /// An event this phone held that merged with one the other phone logged for the same baby
+  /// and time (into it, or it into this one): said once, with what the merge changed of the
+  /// values this phone showed.
   private static func merged(
     _ before: (any Entity)?, into after: (any Entity)?, owner: (UUID?) -> String, babies: [UUID: String], time: (Date) -> String
   ) -> [String] {

@@ -18,6 +18,11 @@ public struct MergeReport: Sendable {
     /// For one it removed because it met another on a unique key (the same feed logged on two
     /// devices): the object it is part of now, which edits and deletes of its id reach.
     public var mergedInto: UUID?
+    /// For one this store held before the merge: the objects of other devices that merged into
+    /// it, because they met it on a unique key (the same feed logged on two devices), whose ids
+    /// reach it now. Such an object is listed even when the merge changed none of its values,
+    /// as updated, the same before and after.
+    public var mergedFrom: [UUID] = []
   }
 
   /// The names of the devices whose change files were merged (a device with no name: the

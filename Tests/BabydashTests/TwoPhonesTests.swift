@@ -169,8 +169,8 @@ import Testing
   }
 
   /// Both phones log Mia's 07:00 feed while apart; when their files meet the two become one,
-  /// which the phone whose feed merged away says in words, and its id, still on that phone's
-  /// screen, names the feed they became: an edit or a delete by it reaches that feed, and the
+  /// which each phone says in words, and the merged-away id, still on its phone's screen,
+  /// names the feed they became: an edit or a delete by it reaches that feed, and the
   /// tool says so.
   @Test func aFeedBothPhonesLoggedIsEditedAndDeletedByTheIDEitherPhoneShowed() throws {
     let phones = try Phones()
@@ -190,7 +190,10 @@ import Testing
     try Self.carry(from: momSync, to: dadSync)
     try Self.carry(from: dadSync, to: momSync)
     let said = try [(mom, momSync), (dad, dadSync)].map { try Self.on($0, $1, at: "2026-03-10T07:39:00Z", ["sync", "now"]).stdout }
-    #expect(said.filter { $0.contains("Mia's 07:00 feed, logged on both phones, kept once.") }.count == 1, "\(said)")
+    // Each phone says it of the feed it held, and Mom's what the merge changed of hers (Dad's
+    // amount, written after hers).
+    #expect(said[0].contains("Mia's 07:00 feed, logged on both phones, kept once; Mia's 07:00 feed amount changed to 90 mL (was 100 mL)."), "\(said)")
+    #expect(said[1].contains("Mia's 07:00 feed, logged on both phones, kept once."), "\(said)")
     #expect(!said.joined().contains("deleted") && !said.joined().contains("added"), "\(said)")
     let survivor = try feedID(mom, momSync)
     #expect(try feedID(dad, dadSync) == survivor, "one feed, the same on both phones")

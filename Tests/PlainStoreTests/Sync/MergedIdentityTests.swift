@@ -283,5 +283,49 @@ import Testing
     #expect(reopened.cacheRebuildReason?.contains("merge rules of version 1, not \(MergedState.rulesVersion)") == true, "\(reopened.cacheRebuildReason ?? "not rebuilt")")
     #expect(try reopened.newBackgroundContext().fetch(FetchDescriptor<Owner>()) == [Owner(id: mia, name: "Mia")])
   }
-}
 
+  /// Both devices add Zoe before they have seen each other: when their files meet, each
+  /// device's merge report says what happened to the Zoe it held. The device whose Zoe
+  /// survives lists her with the other device's id merged into her, even though the merge
+  /// changed none of her values (the same before and after); the other lists its Zoe merged
+  /// into the survivor, and the survivor added. A later merge says nothing of it again.
+  @Test func eachDevicesMergeReportSaysWhatMergedIntoTheObjectItHeld() throws {
+    let devices = try Devices()
+    defer { devices.scratch.remove() }
+    let (first, second) = (try devices.open(1), try devices.open(2))
+    let (firsts, seconds) = (Sample.id(30), Sample.id(31))
+    for (container, id) in [(first, firsts), (second, seconds)] {
+      let context = container.newBackgroundContext()
+      context.insert(Owner(id: id, name: "Zoe"))
+      try context.save()
+    }
+    try devices.deliver(from: 1, to: 2)
+    try devices.deliver(from: 2, to: 1)
+    try first.sync()
+    try second.sync()
+    let survivor = try #require(try first.newBackgroundContext().fetch(FetchDescriptor<Owner>()).first?.id)
+    #expect(try second.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.id) == [survivor], "one Zoe on both")
+    let (keeper, loser, alias) = survivor == firsts ? (1, 2, seconds) : (2, 1, firsts)
+    let containers = [1: first, 2: second]
+
+    let kept = try #require(containers[keeper]!.lastMergeReport).changes
+    #expect(kept.count == 1, "\(kept)")
+    #expect(kept.first?.id == survivor && kept.first?.kind == .updated && kept.first?.mergedFrom == [alias])
+    #expect(kept.first?.before as? Owner == Owner(id: survivor, name: "Zoe") && kept.first?.after as? Owner == Owner(id: survivor, name: "Zoe"))
+
+    let lost = try #require(containers[loser]!.lastMergeReport).changes
+    #expect(lost.count == 2, "\(lost)")
+    #expect(lost.first { $0.id == alias }?.kind == .deleted && lost.first { $0.id == alias }?.mergedInto == survivor)
+    #expect(lost.first { $0.id == survivor }?.kind == .inserted)
+    #expect(lost.allSatisfy { $0.mergedFrom.isEmpty }, "the survivor is new there: it was added")
+
+    // A later merge says nothing of Zoe again.
+    let context = containers[keeper]!.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(32), name: "Ada"))
+    try context.save()
+    try devices.deliver(from: keeper, to: loser)
+    try containers[loser]!.sync()
+    let later = try #require(containers[loser]!.lastMergeReport).changes
+    #expect(later.map(\.id) == [Sample.id(32)] && later.allSatisfy { $0.mergedFrom.isEmpty }, "\(later)")
+  }
+}

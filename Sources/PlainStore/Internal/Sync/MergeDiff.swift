@@ -9,14 +9,24 @@ struct MergeDiff {
 
   /// Adds one entity's differences. `current`: the cache's objects, `target`: the fold's, each
   /// over the same ids (every object of the entity, or only those a merge touched).
-  mutating func add(entity: String, table: EntityTable, current: [UUID: any Entity], target: [UUID: any Entity]) {
+  /// `mergedFrom`: other devices' objects that merged into one of `current`, by its id; the
+  /// report says so of it even when the merge changed none of its values.
+  mutating func add(
+    entity: String, table: EntityTable, current: [UUID: any Entity], target: [UUID: any Entity], mergedFrom: [UUID: [UUID]] = [:]
+  ) {
     for (id, value) in target {
       let segment = table.segment(of: value)
       if let old = current[id] {
-        guard !entitiesEqual(old, value) else { continue }
+        guard !entitiesEqual(old, value) else {
+          if let aliases = mergedFrom[id] {
+            reported.append(MergeReport.Change(entity: entity, id: id, kind: .updated, before: old, after: value, mergedFrom: aliases))
+          }
+          continue
+        }
         let from = table.segment(of: old)
         changes.append(LogChange(entity: entity, id: id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value))
-        reported.append(MergeReport.Change(entity: entity, id: id, kind: .updated, before: old, after: value))
+        reported.append(
+          MergeReport.Change(entity: entity, id: id, kind: .updated, before: old, after: value, mergedFrom: mergedFrom[id] ?? []))
       } else {
         changes.append(LogChange(entity: entity, id: id, kind: .insert, segment: segment, from: nil, value: value))
         reported.append(MergeReport.Change(entity: entity, id: id, kind: .inserted, before: nil, after: value))

@@ -132,6 +132,11 @@ extension StoreCoordinator {
     let (view, survivors) = merged.materializeWithAliases()
     var diff = MergeDiff()
     var retired = RetiredObjects()
+    // Everything the fold knows and the cache does not show: deleted, merged away (and, below,
+    // unreadable).
+    for key in merged.objects.keys where view[key.entity]?[key.id] == nil {
+      retired.insert(key, mergedInto: survivors[key.entity]?[key.id])
+    }
     for entity in schema.entities {
       let table = try state.table(entity.name)
       try loadAll(table, &state)
@@ -148,15 +153,29 @@ extension StoreCoordinator {
           retired.insert(ObjectKey(entity: entity.name, id: id))
         }
       }
-      diff.add(entity: entity.name, table: table, current: current, target: target)
-    }
-    // Everything the fold knows and the cache does not show: deleted, merged away, unreadable.
-    for key in merged.objects.keys where view[key.entity]?[key.id] == nil {
-      retired.insert(key, mergedInto: survivors[key.entity]?[key.id])
+      diff.add(
+        entity: entity.name, table: table, current: current, target: target,
+        mergedFrom: Self.newlyMerged(entity.name, into: current, retired.aliases(of: entity.name), before: state.retired))
     }
     return try recordMerge(
       diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent,
       divergentSnapshots: scan.divergentSnapshots, retired: retired, &state, files)
+  }
+
+  /// The other devices' objects that this merge made aliases of one the cache shows (the same
+  /// feed logged on two devices), by survivor: ids that were neither aliases before (`before`,
+  /// the cache's; none are said when it kept none) nor the cache's own objects, which the merge
+  /// report says merged away themselves.
+  static func newlyMerged(
+    _ entity: String, into current: [UUID: any Entity], _ aliases: [UUID: UUID], before: RetiredObjects?
+  ) -> [UUID: [UUID]] {
+    guard let before else { return [:] }
+    var merged: [UUID: [UUID]] = [:]
+    for (alias, survivor) in aliases where current[alias] == nil && current[survivor] != nil {
+      guard before.lastSurvivor(of: ObjectKey(entity: entity, id: alias)) == nil else { continue }
+      merged[survivor, default: []].append(alias)
+    }
+    return merged.mapValues { $0.sorted(by: uuidPrecedes) }
   }
 
   /// Whether a change file under this device's id that arrived unfolded was written by another
