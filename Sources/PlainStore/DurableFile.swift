@@ -73,11 +73,15 @@ public enum DurableFile {
   /// Runs `body` holding an exclusive `flock` on the file at `lockURL` (created 0600 if
   /// missing, never renamed or removed); waits up to `timeout` for another process to let go.
   ///
-  /// The kernel releases the lock at once when its holder exits or is killed.
+  /// The kernel releases the lock at once when its holder exits or is killed. A waiter gets it
+  /// the moment it is free: the holder's turn (``FileLock/turnDelays``) is for a store's
+  /// writers, each of whose handoffs costs the next one a catch-up; a file like this has none,
+  /// and a waiter that slept through the turn of a holder writing again and again waited the
+  /// longer for it, on a busy machine past its timeout.
   public static func withExclusiveLock<T>(_ lockURL: URL, timeout: Duration = .seconds(10), _ body: () throws -> T) throws -> T {
     try makeFolders(lockURL.deletingLastPathComponent())
     try refuseAnythingButARegularFile(lockURL)
-    return try FileLock(url: lockURL, displayPath: lockURL.path).withLock(timeout: timeout, body)
+    return try FileLock(url: lockURL, displayPath: lockURL.path, turnDelays: []).withLock(timeout: timeout, body)
   }
 
   /// Removes the temporary files that interrupted writes left in a folder. Call it holding the

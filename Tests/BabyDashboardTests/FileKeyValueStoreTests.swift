@@ -107,15 +107,17 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.url.appendingPathComponent("prefs.json")
-    await withTaskGroup(of: Void.self) { group in
+    // A writer's error fails the test, and the run goes on.
+    try await withThrowingTaskGroup(of: Void.self) { group in
       for writer in 0..<4 {
         group.addTask {
           let store = FileKeyValueStore(fileURL: url)
           for index in 0..<25 {
-            try! store.set(Data("\(writer)".utf8), forKey: "w\(writer).\(index)")
+            try store.set(Data("\(writer)".utf8), forKey: "w\(writer).\(index)")
           }
         }
       }
+      try await group.waitForAll()
     }
     #expect(try FileKeyValueStore(fileURL: url).allKeys().count == 100)
   }
