@@ -29,10 +29,14 @@ public struct FileKeyValueStore: KeyValueStore {
   public let fileURL: URL
   /// The lock file beside it: `<file>.lock`.
   public var lockURL: URL { fileURL.appendingPathExtension("lock") }
+  /// How long a write waits for another process's; past it, the write fails with `StoreError`'s
+  /// `locked` code and changes nothing.
+  public var lockTimeout: Duration
 
   /// A store in the file at `fileURL`; nothing is created until the first write.
-  public init(fileURL: URL) {
+  public init(fileURL: URL, lockTimeout: Duration = .seconds(10)) {
     self.fileURL = fileURL
+    self.lockTimeout = lockTimeout
   }
 
   /// The store in the app group's folder: `Preferences/<group>.json`.
@@ -68,7 +72,7 @@ public struct FileKeyValueStore: KeyValueStore {
   ///
   /// Nothing is written if `change` leaves the values as they were.
   public func modify(_ change: (inout [String: Data]) throws -> Void) throws {
-    try AppGroupFile.withExclusiveLock(lockURL) {
+    try AppGroupFile.withExclusiveLock(lockURL, timeout: lockTimeout) {
       var values = try read()
       let before = values
       try change(&values)

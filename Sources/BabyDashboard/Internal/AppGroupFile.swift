@@ -15,10 +15,10 @@ enum AppGroupFile {
   }
 
   /// Runs `body` holding the exclusive lock at `lockURL`, after removing the temporary files
-  /// an interrupted writer left in the lock's folder.
-  static func withExclusiveLock<T>(_ lockURL: URL, _ body: () throws -> T) throws -> T {
+  /// an interrupted writer left in the lock's folder; waits up to `timeout` for another writer.
+  static func withExclusiveLock<T>(_ lockURL: URL, timeout: Duration = .seconds(10), _ body: () throws -> T) throws -> T {
     try translating {
-      try DurableFile.withExclusiveLock(lockURL) {
+      try DurableFile.withExclusiveLock(lockURL, timeout: timeout) {
         DurableFile.removeTemporaryFiles(in: lockURL.deletingLastPathComponent())
         return try body()
       }
