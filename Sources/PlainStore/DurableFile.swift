@@ -73,11 +73,10 @@ public enum DurableFile {
   /// Runs `body` holding an exclusive `flock` on the file at `lockURL` (created 0600 if
   /// missing, never renamed or removed); waits up to `timeout` for another process to let go.
   ///
-  /// The kernel releases the lock at once when its holder exits or is killed. A waiter gets it
-  /// the moment it is free: the holder's turn (``FileLock/turnDelays``) is for a store's
+  /// The kernel releases the lock at once when its holder exits or is killed. A waiter waits
+  /// for it in the kernel at once: the holder's turn (``FileLock/turnDelays``) is for a store's
   /// writers, each of whose handoffs costs the next one a catch-up; a file like this has none,
-  /// and a waiter that slept through the turn of a holder writing again and again waited the
-  /// longer for it, on a busy machine past its timeout.
+  /// so a waiter asleep through a holder's turn would only wait the longer.
   public static func withExclusiveLock<T>(_ lockURL: URL, timeout: Duration = .seconds(10), _ body: () throws -> T) throws -> T {
     try makeFolders(lockURL.deletingLastPathComponent())
     try refuseAnythingButARegularFile(lockURL)
