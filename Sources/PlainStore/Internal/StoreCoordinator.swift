@@ -35,7 +35,9 @@ final class StoreCoordinator: Sendable {
     let files = StoreFiles(root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport())
     self.schema = schema
     self.options = options
-    let lock = FileLock(url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint, assertion: options.backgroundAssertion)
+    let lock = FileLock(
+      url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint,
+      assertion: options.backgroundAssertion, claimURL: files.lockClaimURL)
     self.backing = FileBacking(files: files, lock: lock)
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)

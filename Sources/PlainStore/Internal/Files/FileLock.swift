@@ -26,16 +26,28 @@ final class FileLock: Sendable {
   /// For tests: runs on the waiting thread once a body it ran is marked as run, before the
   /// thread lets the body go.
   let afterWorkRan: (@Sendable () -> Void)?
+  /// Where a waiter in the kernel claims the lock (``LockClaim``); nil for a lock whose holder
+  /// never keeps a turn, or that a claim file must not sit beside.
+  let claimURL: URL?
+  /// ``shortestTurn`` and ``turnGap``, or a test's.
+  let shortestTurn: Duration
+  let turnGap: Duration
+  /// When this process's holds of the lock began and ended (``shortestTurn``).
+  private let turn = StoreMutex(Turn())
 
   init(
     url: URL, displayPath: String, holderHint: String? = nil, assertion: BackgroundAssertion = .system,
-    turnDelays: [Duration] = FileLock.turnDelays, afterWorkRan: (@Sendable () -> Void)? = nil
+    turnDelays: [Duration] = FileLock.turnDelays, claimURL: URL? = nil, shortestTurn: Duration = FileLock.shortestTurn,
+    turnGap: Duration = FileLock.turnGap, afterWorkRan: (@Sendable () -> Void)? = nil
   ) {
     self.url = url
     self.displayPath = displayPath
     self.holderHint = holderHint
     self.assertion = assertion
     self.turnDelays = turnDelays
+    self.claimURL = claimURL
+    self.shortestTurn = shortestTurn
+    self.turnGap = turnGap
     self.afterWorkRan = afterWorkRan
   }
 
@@ -44,7 +56,9 @@ final class FileLock: Sendable {
   /// A waiter first leaves the holder its turn, as SQLite's busy handler does: it sleeps for
   /// each of ``turnDelays`` in turn and looks at the lock after each, so a holder with more to
   /// commit takes the lock again at once, and only then waits in the kernel, where it gets the
-  /// lock the moment the holder lets go.
+  /// lock the moment the holder lets go. There it claims the lock (``claimURL``): a holder that
+  /// has kept the lock for ``shortestTurn`` and takes it again lets it go at once and waits in
+  /// turn, so that the claimant's wait ends with the holder's turn.
   ///
   /// With `onWaitingThread`, a `body` that has to wait runs on the thread that waited for the
   /// lock in the kernel, the moment the lock comes, and the lock goes the moment it returns; the
@@ -72,16 +86,78 @@ final class FileLock: Sendable {
   /// 978 at 1.18 ms every 1 ms (2 ms, or no runs at all: ~990).
   static let waitingSlice = Duration.milliseconds(1)
 
-  /// A waiter's sleeps before it waits in the kernel (the first of SQLite's busy handler's):
-  /// 18 ms at most. Among writers, one that lets go and commits again a moment later keeps the
-  /// lock, while the others sleep; with each waiter in the kernel at once, the lock went to
-  /// another process at every commit, which read the commit before first, and every waiter
-  /// woke for each. Four writers × 50 commits, ten interleaved rounds twice: 0.83 and 0.95 of
-  /// GRDB's commits per second (median; 0.61 and 0.66 the least) against 0.70 and 0.79 (0.53,
-  /// 0.54), a commit at 0.42–0.47 ms p50 against 2.6–2.9 ms, p95 20 ms against 6–8 ms, and a
-  /// quarter less CPU per commit. Sleeping 25 ms and more (SQLite's next) left the lock free
-  /// for as long once the others were done; 0.5–4 ms, or 1 ms eight times, gave 0.73.
-  static let turnDelays: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10)]
+  /// A waiter's sleeps before it waits in the kernel and claims the lock (the first of SQLite's
+  /// busy handler's, shorter): 6 ms at most. Among writers, one that lets go and commits again
+  /// a moment later keeps the lock, while the others sleep; with each waiter in the kernel at
+  /// once, the lock went to another process at every commit, which read the commit before
+  /// first, and every waiter woke for each. Four writers × 50 commits, ten interleaved rounds
+  /// twice: 0.83 and 0.95 of GRDB's commits per second (median; 0.61 and 0.66 the least)
+  /// against 0.70 and 0.79 (0.53, 0.54), a commit at 0.42–0.47 ms p50 against 2.6–2.9 ms, and a
+  /// quarter less CPU per commit. Sleeping 25 ms and more (SQLite's next) left the lock free for
+  /// as long once the others were done.
+  ///
+  /// The turn made the tail: sleeping 1, 2, 5 and 10 ms, then waiting in the kernel without a
+  /// claim, a waiter waited out the holder's run: p95 21 ms and p99 23 ms, twice eef634a's (each
+  /// waiter in the kernel at once). With the claim, in rounds of `babydash-bench --mp 20000
+  /// --procs 4 --commits 50` interleaved with GRDB's and eef634a's (median ratio to GRDB's
+  /// commits per second; p95, p99):
+  /// - sleeping 1, 2 and 3 ms, turns of 3 ms: 0.52 and 0.50; 9.8 and 9.6 ms; 12.7 and 13.3 ms
+  ///   (10 and 12 rounds; eef634a 0.43 and 0.41; 10.1 and 10.7 ms; 12.7 and 13.1 ms);
+  /// - sleeping 1, 2 and 5 ms, turns of 4 ms: 0.56 and 0.47; 11.2 and 11.3; 15.4 and 15.8;
+  /// - sleeping 1, 1, 2 and 2 ms, turns of 3 ms: 0.56 and 0.49; 9.7 and 9.8; 13.0 and 15.0;
+  /// - no claim (12 rounds): sleeping 1, 2, 5 and 10 ms 0.44, 20.8, 23.2; sleeping 1, 2 and
+  ///   5 ms 0.46, 11.7, 14.8 (eef634a 0.42, 10.8, 13.6).
+  static let turnDelays: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(3)]
+
+  /// How long a holder keeps the lock, taking it again commit after commit, before it lets a
+  /// claimant in (``LockClaim``): long enough for several commits, so that the lock changes
+  /// hands (a wake-up, and the next holder reading what it missed) once per several commits,
+  /// and short enough that a waiter behind two others waits about as long as when the lock
+  /// changed hands at every commit (see ``turnDelays``).
+  static let shortestTurn = Duration.milliseconds(3)
+
+  /// A hold that begins within this long of the last one's end continues its turn; later, it
+  /// begins a new one.
+  static let turnGap = Duration.milliseconds(2)
+
+  /// This process's holds of the lock, one after the other.
+  private struct Turn {
+    var start: ContinuousClock.Instant?
+    var lastEnd: ContinuousClock.Instant?
+    /// Whether this lock's first hold has made the claim's file.
+    var claimFileMade = false
+  }
+
+  /// Notes a hold's start: a new turn after a wait, or after the lock stood free a while. The
+  /// first hold makes the claim's file, if it is not there.
+  private func holdBegins(afterWaiting waited: Bool) {
+    let now = ContinuousClock.now
+    let makesClaimFile = turn.withLock { turn in
+      if waited || turn.start == nil || turn.lastEnd.map({ now - $0 > turnGap }) ?? true { turn.start = now }
+      defer { turn.claimFileMade = true }
+      return !turn.claimFileMade
+    }
+    if makesClaimFile, let claimURL { LockClaim.makeFile(at: claimURL) }
+  }
+
+  private func holdEnds() {
+    let now = ContinuousClock.now
+    turn.withLock { $0.lastEnd = now }
+  }
+
+  /// Whether a holder that took the lock at once lets it go again for a claimant: its turn has
+  /// lasted ``shortestTurn``, and a waiter holds the claim.
+  private func yieldsToAClaimant() -> Bool {
+    guard let claimURL else { return false }
+    let now = ContinuousClock.now
+    let due = turn.withLock { turn in
+      guard let start = turn.start, let end = turn.lastEnd, now - end <= turnGap else { return false }
+      return now - start >= shortestTurn
+    }
+    guard due, LockClaim.isTaken(at: claimURL) else { return false }
+    turn.withLock { $0.start = nil }
+    return true
+  }
 
   private func withLockInsideAssertion<T>(
     timeout: Duration, onWaitingThread: Bool, whileWaiting: (@Sendable () -> Void)?, _ body: () throws -> T
@@ -89,31 +165,45 @@ final class FileLock: Sendable {
     try FileSystem.refuseSymbolicLink(at: url, displayPath: displayPath)
     let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw FileSystem.error(errno, displayPath, "cannot open the lock file") }
-    if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+    var holds = flock(fd, LOCK_EX | LOCK_NB) == 0
+    if !holds {
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR else {
         close(fd)
         throw FileSystem.error(code, displayPath, "cannot take the lock")
       }
-      let deadline = ContinuousClock.now + timeout
-      if try takeAfterTheHoldersTurn(fd, deadline: deadline, timeout: timeout, whileWaiting: whileWaiting) {
-        defer { Self.release(fd) }
-        return try body()
-      }
-      guard onWaitingThread else {
-        try wait(fd, deadline: deadline, timeout: timeout, work: nil, whileWaiting: whileWaiting)
-        defer { Self.release(fd) }
-        return try body()
-      }
-      return try withoutActuallyEscaping(body) { body in
-        let outcome = Outcome<T>()
-        let work = Work(afterRun: afterWorkRan) { outcome.result = Result { try body() } }
-        try wait(fd, deadline: deadline, timeout: timeout, work: work, whileWaiting: whileWaiting)
-        return try outcome.result!.get()
-      }
+    } else if yieldsToAClaimant() {
+      flock(fd, LOCK_UN)
+      holds = false
     }
-    defer { Self.release(fd) }
-    return try body()
+    defer { holdEnds() }
+    if holds {
+      holdBegins(afterWaiting: false)
+      defer { Self.release(fd) }
+      return try body()
+    }
+    let deadline = ContinuousClock.now + timeout
+    if try takeAfterTheHoldersTurn(fd, deadline: deadline, timeout: timeout, whileWaiting: whileWaiting) {
+      holdBegins(afterWaiting: true)
+      defer { Self.release(fd) }
+      return try body()
+    }
+    let claim = claimURL.map(LockClaim.init)
+    guard onWaitingThread else {
+      try wait(fd, deadline: deadline, timeout: timeout, work: nil, claim: claim, whileWaiting: whileWaiting)
+      holdBegins(afterWaiting: true)
+      defer { Self.release(fd) }
+      return try body()
+    }
+    return try withoutActuallyEscaping(body) { body in
+      let outcome = Outcome<T>()
+      let work = Work(afterRun: afterWorkRan) { [self] in
+        holdBegins(afterWaiting: true)
+        outcome.result = Result { try body() }
+      }
+      try wait(fd, deadline: deadline, timeout: timeout, work: work, claim: claim, whileWaiting: whileWaiting)
+      return try outcome.result!.get()
+    }
   }
 
   /// The waiter's first part (see ``turnDelays``): sleeps for each delay, runs `whileWaiting`,
@@ -155,9 +245,9 @@ final class FileLock: Sendable {
   /// Waits for the lock until `deadline` (`timeout` after the wait began), throwing when it
   /// does not come; with `work`, runs it holding the lock and lets the lock go.
   private func wait(
-    _ fd: Int32, deadline: ContinuousClock.Instant, timeout: Duration, work: Work?, whileWaiting: (@Sendable () -> Void)?
+    _ fd: Int32, deadline: ContinuousClock.Instant, timeout: Duration, work: Work?, claim: LockClaim?, whileWaiting: (@Sendable () -> Void)?
   ) throws {
-    switch Self.waitInKernel(fd, timeout: max(.zero, deadline - .now), work: work, whileWaiting: whileWaiting) {
+    switch Self.waitInKernel(fd, timeout: max(.zero, deadline - .now), work: work, claim: claim, whileWaiting: whileWaiting) {
     case .acquired, .ran:
       break
     case .failed(let code):
@@ -185,15 +275,20 @@ final class FileLock: Sendable {
   /// its `flock` returns. With `work`, the thread runs it as soon as it holds the lock, then
   /// closes the descriptor (`.ran`); a caller whose deadline passes while the work runs waits
   /// for it to end. `whileWaiting` runs on the caller's thread every ``waitingSlice`` meanwhile.
-  static func waitInKernel(_ fd: Int32, timeout: Duration, work: Work? = nil, whileWaiting: (@Sendable () -> Void)? = nil) -> Wait {
+  static func waitInKernel(
+    _ fd: Int32, timeout: Duration, work: Work? = nil, claim: LockClaim? = nil, whileWaiting: (@Sendable () -> Void)? = nil
+  ) -> Wait {
     let handoff = Handoff()
     let done = DispatchSemaphore(value: 0)
+    claim?.take()
+    defer { claim?.letGo() }
     ParkedThreads.shared.run {
       var result: Int32
       repeat { result = flock(fd, LOCK_EX) } while result != 0 && errno == EINTR
       let wait: Wait = result == 0 ? .acquired : .failed(errno)
       var run: (() -> Void)?
       let gaveUp = handoff.state.withLock { state -> Bool in
+        claim?.letGo()  // the wait is over: the next waiter may claim the lock
         if case .abandoned = state { return true }
         // Taken either way: a work not run is let go here, not when the thread ends.
         let taken = work?.take()
@@ -217,7 +312,7 @@ final class FileLock: Sendable {
       seconds > 365 * 86_400 ? .distantFuture : .now() + .nanoseconds(Int(max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000))
     // Whether the thread has signalled `done`, which it does once it holds nothing of the caller's.
     var signalled = false
-    if let whileWaiting {
+    if whileWaiting != nil || claim != nil {
       // Every slice until the lock comes (the work then runs, and is waited for below) or the
       // deadline passes.
       let (seconds, attoseconds) = waitingSlice.components
@@ -227,8 +322,14 @@ final class FileLock: Sendable {
           signalled = true
           break
         }
-        guard DispatchTime.now() < deadline, handoff.state.withLock({ if case .waiting = $0 { true } else { false } }) else { break }
-        whileWaiting()
+        // Claims under the handoff's lock, where the thread lets the claim go once the wait is over.
+        let waiting = handoff.state.withLock { state -> Bool in
+          guard case .waiting = state else { return false }
+          claim?.take()
+          return true
+        }
+        guard DispatchTime.now() < deadline, waiting else { break }
+        whileWaiting?()
       }
     } else {
       signalled = done.wait(timeout: deadline) == .success

@@ -48,6 +48,8 @@ struct StoreFiles: Sendable {
   /// The local transactions (format 2): see ``LocalLog``.
   let log: LocalLog
   let lockURL: URL
+  /// Where a writer that has waited long claims the lock: see ``LockClaim``.
+  var lockClaimURL: URL { lockURL.appendingPathExtension("claim") }
   let deviceIDURL: URL
   /// This device's newest commits, each flushed once: see ``CommitJournal``.
   let journal: CommitJournal
