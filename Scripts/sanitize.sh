@@ -15,9 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Every suite where threads or processes meet: watchers, live queries and observations, the
-# cross-process monitor, arrival watches, the file lock, concurrent and multi-process writers,
-# the widget's observer and the key-value stores.
-THREAD_SUITES='StoreMutexTests|WatcherLifetimeTests|LiveQueryTests|StoreObservationTests|LiveQueryAcrossProcessesTests|MultiProcessTests|HistoryAcrossProcessesTests|ArrivalWatchTests|FileLockTests|ContextTests|ContainerTests|SimulatedICloudTests|BabyWidgetSnapshotsTests|FileKeyValueStoreTests|CrossProcessTests'
+# cross-process monitor, arrival watches, the file lock and its claim, concurrent and
+# multi-process writers, the widget's observer and the key-value stores.
+THREAD_SUITES='StoreMutexTests|WatcherLifetimeTests|LiveQueryTests|StoreObservationTests|LiveQueryAcrossProcessesTests|MultiProcessTests|HistoryAcrossProcessesTests|ArrivalWatchTests|FileLockTests|LockClaimTests|ContextTests|ContainerTests|SimulatedICloudTests|BabyWidgetSnapshotsTests|FileKeyValueStoreTests|CrossProcessTests'
 # The engine's own test target: every suite of PlainStoreTests.
 ADDRESS_SUITES='PlainStoreTests\.'
 
