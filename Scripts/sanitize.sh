@@ -16,8 +16,9 @@ cd "$(dirname "$0")/.."
 
 # Every suite where threads or processes meet: watchers, live queries and observations, the
 # cross-process monitor, arrival watches, the file lock and its claim, concurrent and
-# multi-process writers, the widget's observer and the key-value stores.
-THREAD_SUITES='StoreMutexTests|WatcherLifetimeTests|LiveQueryTests|StoreObservationTests|LiveQueryAcrossProcessesTests|MultiProcessTests|HistoryAcrossProcessesTests|ArrivalWatchTests|FileLockTests|LockClaimTests|ContextTests|ContainerTests|SimulatedICloudTests|BabyWidgetSnapshotsTests|FileKeyValueStoreTests|CrossProcessTests'
+# multi-process writers, the compaction's manifest a save leaves to a thread of its own, the
+# widget's observer and the key-value stores.
+THREAD_SUITES='StoreMutexTests|CacheCompactionLockTests|WatcherLifetimeTests|LiveQueryTests|StoreObservationTests|LiveQueryAcrossProcessesTests|MultiProcessTests|HistoryAcrossProcessesTests|ArrivalWatchTests|FileLockTests|LockClaimTests|ContextTests|ContainerTests|SimulatedICloudTests|BabyWidgetSnapshotsTests|FileKeyValueStoreTests|CrossProcessTests'
 # The engine's own test target: every suite of PlainStoreTests.
 ADDRESS_SUITES='PlainStoreTests\.'
 

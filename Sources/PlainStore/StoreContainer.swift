@@ -39,6 +39,9 @@ public final class StoreContainer: Sendable {
   deinit {
     watchers.withLock { for watcher in $0 { watcher.stop() } }
     coordinator.broadcaster.finish()
+    // What its saves left to do holding the store's lock (a compaction's manifest) lands
+    // before it goes: a tool's last save is not cut off by its exit.
+    coordinator.lockedHousekeeping.wait()
   }
 
   /// Opens the store folder at `directory` (created, mode 0700, if it is not there).
@@ -72,6 +75,7 @@ public final class StoreContainer: Sendable {
   /// Removes a temporary store's folder (the explicit teardown). A no-op for other stores.
   public func destroy() throws {
     stopWatching()
+    coordinator.lockedHousekeeping.wait()
     guard isTemporary, let directory else { return }
     try FileManager.default.removeItem(at: directory.deletingLastPathComponent())
   }
@@ -223,7 +227,10 @@ public final class StoreContainer: Sendable {
   }
 
   /// Counters of the work this container did: segment files read, log records written, compactions.
+  /// Waits first for what its saves left to do holding the store's lock (a compaction's
+  /// manifest), so that its work and failures are counted.
   public var statistics: StoreStatistics {
-    coordinator.statistics
+    coordinator.lockedHousekeeping.wait()
+    return coordinator.statistics
   }
 }

@@ -4,9 +4,15 @@ import Testing
 
 @testable import PlainStore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The compaction a commit makes due writes the segments after the commit has let the store's
 /// lock go, so that other processes commit meanwhile, and takes the lock again for the
-/// manifest alone: written only if no other manifest came first.
+/// manifest alone, off the saving thread: written only if no other manifest came first.
 @Suite struct CacheCompactionLockTests {
   let scratch: ScratchFolder
   var store: URL { scratch.url.appendingPathComponent("Family.store") }
@@ -46,6 +52,66 @@ import Testing
       context.insert(Owner(id: Sample.id(index), name: "Owner \(index)"))
       try context.save()
     }
+  }
+
+  var manifestIsThere: Bool { FileManager.default.fileExists(atPath: store.appendingPathComponent("local/manifest.json").path) }
+
+  /// Takes the store's lock as another process would, until `letGo()`.
+  final class LockHolder: Sendable {
+    private let fd = StoreMutex<Int32>(-1)
+    func take(_ store: URL) {
+      let taken = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
+      flock(taken, LOCK_EX)
+      fd.withLock { $0 = taken }
+    }
+    func letGo() {
+      fd.withLock { fd in
+        if fd >= 0 { FileLock.release(fd) }
+        fd = -1
+      }
+    }
+  }
+
+  /// Compactions every 5 commits; `holder` takes the store's lock once one's segments are written.
+  func optionsTakingTheLock(atCompaction holder: LockHolder) -> StoreOptions {
+    var options = Sample.options
+    options.compactionThreshold = 5
+    options.phaseObserver = { [store] phase in if phase == "compact: segments written" { holder.take(store) } }
+    return options
+  }
+
+  /// The save whose commit made the compaction due returns once its segments are written; the
+  /// manifest, which waits for the lock behind another holder, lands once that one lets it go,
+  /// and is counted then.
+  @Test func aSaveDoesNotWaitForTheLockItsCompactionsManifestNeeds() throws {
+    defer { scratch.remove() }
+    let holder = LockHolder()
+    let options = optionsTakingTheLock(atCompaction: holder)
+    let writer = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+    defer { holder.letGo() }  // should an expectation throw first
+    try insertOwners(1...5, writer.newBackgroundContext())
+    // The fifth save returned while another holds the lock: its manifest is still to come.
+    #expect(!lockIsFree())
+    #expect(!manifestIsThere)
+    holder.letGo()
+    #expect(writer.statistics.compactions == 1, "counted once it landed")
+    #expect(try manifest() == (5, true))
+    #expect(try freshRead() == ((1...5).map { "Owner \($0)" }, false))
+  }
+
+  /// A container that goes away waits for its saves' manifests: a tool's last save is not cut
+  /// off by its exit.
+  @Test func aContainerThatGoesAwayWaitsForItsCompactionsManifest() throws {
+    defer { scratch.remove() }
+    let holder = LockHolder()
+    let options = optionsTakingTheLock(atCompaction: holder)
+    var writer: StoreContainer? = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
+    defer { holder.letGo() }
+    try insertOwners(1...5, try #require(writer).newBackgroundContext())
+    #expect(!manifestIsThere)
+    holder.letGo()
+    writer = nil
+    #expect(try manifest() == (5, true), "written before the container went")
   }
 
   @Test func theCommitWhoseTurnItIsWritesTheSegmentsWithTheLockFree() throws {

@@ -9,6 +9,8 @@ final class StoreCoordinator: Sendable {
   let backing: any StoreBacking
   let state: StoreMutex<StoreState>
   let broadcaster = ChangeBroadcaster()
+  /// A commit's housekeeping that takes the store's lock again, once its save has returned.
+  let lockedHousekeeping = LockedHousekeeping()
   /// The schema by property name, as the merge and the change files see it.
   let mergeSchema: MergeSchema
 
