@@ -162,31 +162,49 @@ import Testing
   /// A waiter leaves the holder its turn: the lock let go 10 ms in, the body runs only once the
   /// first delay has passed (300 ms), found free on a look from the caller's thread, with
   /// `whileWaiting` run before the look. Waiting in the kernel at once, it ran at 10 ms.
+  /// The scenario needs the holder's thread to let go within the first delay: on a machine
+  /// too busy for that (three CI runs on two cores once woke it 319 ms in), it is run again.
   @Test func aWaiterSleepsThroughTheHoldersTurnBeforeItLooks() throws {
-    try withHeldLock(turnDelays: [.milliseconds(300), .seconds(60)]) { lock, release in
-      let clock = ContinuousClock()
-      let start = clock.now
-      let letGo = StoreMutex<ContinuousClock.Instant?>(nil)
-      let released = DispatchSemaphore(value: 0)
-      Thread {
-        usleep(10_000)
-        release()
-        letGo.withLock { $0 = clock.now }
-        released.signal()
-      }.start()
-      let runs = StoreMutex(0)
-      let caller = Self.threadID()
-      let (ranAt, ranOn) = try lock.withLock(timeout: .seconds(60), onWaitingThread: true, whileWaiting: { runs.withLock { $0 += 1 } }) {
-        (clock.now, Self.threadID())
-      }
-      released.wait()
-      let freedAt = try #require(letGo.withLock { $0 })
-      #expect(freedAt < start + .milliseconds(300), "the holder let go before the first look")
-      #expect(ranAt >= start + .milliseconds(300), "the body ran \(ranAt - start) in, before the first delay passed")
-      #expect(ranOn == caller)
-      #expect(runs.withLock { $0 } == 1)
-      #expect(isFree(lock))
+    struct Outcome {
+      var freedIn: Duration
+      var ranIn: Duration
+      var ranOnCaller: Bool
+      var looks: Int
+      var freeAfter: Bool
     }
+    let firstDelay = Duration.milliseconds(300)
+    var attempts: [Outcome] = []
+    while attempts.count < 5 {
+      try withHeldLock(turnDelays: [firstDelay, .seconds(1)]) { lock, release in
+        let clock = ContinuousClock()
+        let start = clock.now
+        let letGo = StoreMutex<ContinuousClock.Instant?>(nil)
+        let released = DispatchSemaphore(value: 0)
+        Thread {
+          usleep(10_000)
+          release()
+          letGo.withLock { $0 = clock.now }
+          released.signal()
+        }.start()
+        let runs = StoreMutex(0)
+        let caller = Self.threadID()
+        let (ranAt, ranOn) = try lock.withLock(timeout: .seconds(60), onWaitingThread: true, whileWaiting: { runs.withLock { $0 += 1 } }) {
+          (clock.now, Self.threadID())
+        }
+        released.wait()
+        let freedAt = try #require(letGo.withLock { $0 })
+        attempts.append(
+          Outcome(
+            freedIn: freedAt - start, ranIn: ranAt - start, ranOnCaller: ranOn == caller, looks: runs.withLock { $0 }, freeAfter: isFree(lock)))
+      }
+      guard let last = attempts.last, last.freedIn >= firstDelay else { break }
+    }
+    let outcome = try #require(attempts.last)
+    try #require(outcome.freedIn < firstDelay, "the holder let go before the first look in none of \(attempts.count) attempts: \(attempts.map(\.freedIn))")
+    #expect(outcome.ranIn >= firstDelay, "the body ran \(outcome.ranIn) in, before the first delay passed")
+    #expect(outcome.ranOnCaller)
+    #expect(outcome.looks == 1)
+    #expect(outcome.freeAfter)
   }
 
   /// A waiter whose delays pass with the lock still held waits in the kernel for the rest of
