@@ -168,6 +168,37 @@ import Testing
     #expect(edit.stderr.contains("the feed \(ids[1].lowercased()) was deleted on another device"), "\(edit.stderr)")
   }
 
+  /// Mom logs Mia's feed 10:00–10:20; Dad, before it has reached his phone, notes its amount
+  /// (`feed log Mia --start 10:00 --amount 150ml`, which on a phone that holds Mom's feed sets
+  /// the amount and keeps 10:00–10:20). Once the files cross, both phones show what one phone
+  /// making both saves shows: the end Dad never set stays, the feed is finished, and Mia can
+  /// start her next one.
+  @Test func aFeedsAmountNotedOnThePhoneWithoutItKeepsTheEndTheOtherPhoneLogged() throws {
+    let phones = try Phones()
+    defer { phones.removeAll() }
+    let (mom, dad, momSync, dadSync) = (phones.mom, phones.dad, phones.momSync, phones.dadSync)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    #expect(try Self.on(mom, momSync, at: "2026-03-10T10:25:00Z", ["feed", "log", "Mia", "--start", "10:00", "--end", "10:20"]).status == 0)
+    #expect(try Self.on(dad, dadSync, at: "2026-03-10T10:30:00Z", ["feed", "log", "Mia", "--start", "10:00", "--amount", "150ml"]).status == 0)
+    try Self.carry(from: momSync, to: dadSync)
+    try Self.carry(from: dadSync, to: momSync)
+    let shown = try [(mom, momSync), (dad, dadSync)].map { phone, folder in
+      let history = try Self.on(phone, folder, at: "2026-03-10T10:40:00Z", ["history"])
+      #expect(history.status == 0, "\(history.stderr)")
+      return history.stdout
+    }
+    #expect(shown[0] == shown[1], "the phones differ:\n\(shown[0])\n---\n\(shown[1])")
+    for history in shown {
+      #expect(history.contains("Feed    20m, to 10:20 · 150 mL"), "one feed, 10:00–10:20, 150 mL:\n\(history)")
+      #expect(!history.contains("in progress"), "\(history)")
+    }
+    for (phone, folder) in [(mom, momSync), (dad, dadSync)] {
+      let start = try Self.on(phone, folder, at: "2026-03-10T12:00:00Z", ["feed", "start", "Mia"])
+      #expect(start.status == 0, "Mia is not feeding: \(start.stderr)")
+    }
+  }
+
   /// Both phones log Mia's 07:00 feed while apart; when their files meet the two become one,
   /// which each phone says in words, and the merged-away id, still on its phone's screen,
   /// names the feed they became: an edit or a delete by it reaches that feed, and the

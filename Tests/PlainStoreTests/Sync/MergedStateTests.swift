@@ -106,6 +106,58 @@ import Testing
     #expect(state(files).aliases()["Feed"]?[feed] == MergedState.Alias(survivor: younger, since: move.stamp))
   }
 
+  /// Mom logs a feed 10:00–10:20; Dad, whose phone does not have it, logs the same start with
+  /// an amount and no end. One phone making both saves, in either order, keeps the end (an
+  /// insert's nil sets nothing) and the amount: so does the fold, in every order of the files,
+  /// and the feed that held the key first survives.
+  @Test func aMemberAnInsertLeftNilKeepsTheValueAnotherWriteGaveIt() throws {
+    let dads = testID(11)
+    let end = rawString("2026-03-10T07:20:00.000Z")
+    for (momsClock, dadsClock) in [(30, 40), (40, 30)] {
+      let moms = change(1, 3, hlc: UInt64(momsClock), [upsert("Feed", feed, ["profileID": rawID(mia), "startTime": start, "endTime": end])])
+      let theirs = change(
+        2, 1, hlc: UInt64(dadsClock),
+        [upsert("Feed", dads, ["profileID": rawID(mia), "startTime": start, "amountValue": raw("150"), "amountUnitSymbol": rawString("mL")])])
+      let files = [baseFiles[0], moms, theirs]
+      let expected = try state(files).canonicalExport()
+      var generator = SplitMix64(seed: 5)
+      for _ in 0..<20 { #expect(try state(files.shuffled(using: &generator)).canonicalExport() == expected) }
+      let feeds = try #require(state(files).materialize()["Feed"])
+      let survivor = momsClock < dadsClock ? feed : dads
+      #expect(Set(feeds.keys) == [survivor], "the feed logged first holds the key")
+      #expect(feeds[survivor]?["endTime"] == end, "Dad's insert left the end nil: it set nothing there")
+      #expect(feeds[survivor]?["amountValue"] == raw("150"))
+    }
+    // Under one id (an import that names feeds the same on every phone) too; and an update that
+    // names the group sets it whole: its nil is a value.
+    let logged = change(1, 3, hlc: 30, [upsert("Feed", feed, ["profileID": rawID(mia), "startTime": start, "endTime": end])])
+    let again = change(2, 1, hlc: 40, [upsert("Feed", feed, ["profileID": rawID(mia), "startTime": start, "amountValue": raw("150")])])
+    for order in [[logged, again], [again, logged]] {
+      #expect(state([baseFiles[0]] + order).materialize()["Feed"]?[feed]?["endTime"] == end)
+    }
+    var cleared = upsert("Feed", feed, ["startTime": start])
+    cleared.groups = ["endTime+startTime"]
+    let clear = change(1, 4, hlc: 50, [cleared])
+    for order in [[logged, again, clear], [clear, again, logged], [again, clear, logged]] {
+      #expect(state([baseFiles[0]] + order).materialize()["Feed"]?[feed]?["endTime"] == .null, "an update's nil clears")
+    }
+    // A compaction's snapshot carries which member which write set: folding it with a write
+    // that came between keeps the answer.
+    var edited = upsert("Feed", feed, ["startTime": start, "endTime": rawString("2026-03-10T07:10:00.000Z")])
+    edited.groups = ["endTime+startTime"]
+    let between = change(3, 1, hlc: 35, [edited])
+    let snapshot = state([baseFiles[0], logged, again]).snapshot(device: testDevice(1), number: 1, hlc: 60, schemaVersion: 1)
+    var resumed = MergedState(schema: SyncTestSchema.merge)
+    guard case .success(let read) = ChangeFileCodec.decodeSnapshot(try ChangeFileCodec.encode(snapshot)) else {
+      Issue.record("the snapshot does not read back")
+      return
+    }
+    resumed.apply(read)
+    resumed.apply(between)
+    #expect(resumed.materialize()["Feed"]?[feed]?["endTime"] == rawString("2026-03-10T07:10:00.000Z"), "the end the insert left is the edit's")
+    #expect(try resumed.canonicalExport() == state([baseFiles[0], logged, again, between]).canonicalExport())
+  }
+
   @Test func foldingIsOrderFreeAndIdempotent() throws {
     let files =
       baseFiles + [

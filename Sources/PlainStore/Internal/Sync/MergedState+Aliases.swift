@@ -151,7 +151,9 @@ private struct AliasSweep {
         let group = entity.group(of: property)
         var last: MergedState.Register?
         for id in ids {
-          for write in registers[id]?.keyWrites[group] ?? [] where write.stamp <= stamp && (last.map { write.wins(over: $0) } ?? true) {
+          // An insert's nil is no write of that member: the member keeps its earlier value.
+          for write in registers[id]?.keyWrites[group] ?? []
+          where write.stamp <= stamp && write.fields[property] != nil && (last.map { write.wins(over: $0) } ?? true) {
             last = write
           }
         }
@@ -172,12 +174,12 @@ private struct AliasSweep {
 }
 
 extension MergedState.Registers {
-  /// Takes in an alias's writes from `since` on (nil: all of them): per group the last writer of
-  /// the two, the earlier creation, the earlier delete.
+  /// Takes in an alias's writes from `since` on (nil: all of them): per member of a group the
+  /// last writer of the two, the earlier creation, the earlier delete.
   mutating func absorb(_ alias: MergedState.Registers, since: ChangeStamp? = nil) {
-    for (group, register) in alias.groups
-    where since.map({ register.stamp >= $0 }) ?? true && (groups[group].map({ register.wins(over: $0) }) ?? true) {
-      groups[group] = register
+    for (group, register) in alias.groups {
+      guard let brought = since.map({ register.written(since: $0) }) ?? register else { continue }
+      write(brought, group: group)
     }
     created = min(created, alias.created)
     if let deleted = alias.deleted { delete(at: deleted) }

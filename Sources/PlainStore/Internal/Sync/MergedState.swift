@@ -16,23 +16,6 @@ struct MergedState: Sendable {
   /// to the alias goes.
   static let rulesVersion = 3
 
-  struct Register: Equatable, Sendable {
-    var stamp: ChangeStamp
-    var fields: [String: RawJSON]
-
-    /// Whether this write wins over `other`: the later stamp; for two writes with one stamp
-    /// (two copies of a device's store that wrote the same sequence at the same instant), the
-    /// greater value, so that the order the files are folded in never matters.
-    func wins(over other: Register) -> Bool {
-      if stamp != other.stamp { return stamp > other.stamp }
-      return Self.orderKey(other.fields).lexicographicallyPrecedes(Self.orderKey(fields))
-    }
-
-    private static func orderKey(_ fields: [String: RawJSON]) -> [UInt8] {
-      fields.sorted { $0.key < $1.key }.flatMap { Array($0.key.utf8) + [0] + $0.value.bytes + [0] }
-    }
-  }
-
   struct Registers: Equatable, Sendable {
     /// The earliest write of the object: who created it first, which decides which of two
     /// objects sharing a unique key survives.
@@ -51,6 +34,16 @@ struct MergedState: Sendable {
       let place = writes.firstIndex { register.stamp < $0.stamp || (register.stamp == $0.stamp && $0.wins(over: register)) }
       writes.insert(register, at: place ?? writes.endIndex)
       keyWrites[group] = writes
+    }
+
+    /// Folds one write of a group in: per member, the later writer's value.
+    mutating func write(_ register: Register, group: String) {
+      if var held = groups[group] {
+        held.join(register)
+        groups[group] = held
+      } else {
+        groups[group] = register
+      }
     }
 
     /// Ends the object's life at `stamp`, if that is earlier than its end so far.
@@ -112,7 +105,7 @@ struct MergedState: Sendable {
         for (group, fields) in touched {
           let register = Register(stamp: stamp, fields: fields)
           if entity?.keyGroups.contains(group) == true { registers.recordKeyWrite(register, group: group) }
-          if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
+          registers.write(register, group: group)
         }
       }
       objects[key] = registers
@@ -271,9 +264,7 @@ struct MergedState: Sendable {
           let survivor = ordered[0]
           var merged = objects[survivor]!
           for loser in ordered.dropFirst() {
-            for (group, register) in objects[loser]!.groups where merged.groups[group].map({ register.wins(over: $0) }) ?? true {
-              merged.groups[group] = register
-            }
+            for (group, register) in objects[loser]!.groups { merged.write(register, group: group) }
             objects[loser] = nil
             survivorOf[loser] = survivor
           }

@@ -38,6 +38,10 @@ struct ChangeSnapshot: Codable, Equatable, Sendable {
   struct Register: Codable, Equatable, Sendable {
     var stamp: ChangeStamp
     var fields: [String: RawJSON]
+    /// The members an older write than `stamp` set (an insert after it left them nil), with
+    /// that write's stamp; absent when one write set them all. A reader that predates it takes
+    /// the whole group as written at `stamp`.
+    var earlier: [String: ChangeStamp]?
   }
 
   var fileName: String { ChangeFileName.snapshotName(number: number) }
@@ -109,7 +113,7 @@ extension MergedState {
       }
       for (group, write) in object.groups ?? [:] {
         guard let (group, register) = migrated(group, write, object, from: snapshot.schemaVersion) else { continue }
-        if registers.groups[group].map({ register.wins(over: $0) }) ?? true { registers.groups[group] = register }
+        registers.write(register, group: group)
       }
       objects[key] = registers
     }
@@ -126,7 +130,7 @@ extension MergedState {
       guard !fields.isEmpty else { return nil }
       group = groups?.first ?? group
     }
-    return (group, Register(stamp: write.stamp, fields: fields))
+    return (group, Register(stamp: write.stamp, fields: fields, earlier: (write.earlier ?? [:]).filter { fields[$0.key] != nil }))
   }
 
   /// This view as a snapshot: objects by entity and id, so equal views give equal bytes.
@@ -137,7 +141,10 @@ extension MergedState {
       ChangeSnapshot.Object(
         entity: item.key.entity, id: item.key.id, created: item.registers.created, deleted: item.registers.deleted,
         groups: item.registers.deleted != nil
-          ? nil : item.registers.groups.mapValues { ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields) },
+          ? nil
+          : item.registers.groups.mapValues {
+            ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields, earlier: $0.earlier.isEmpty ? nil : $0.earlier)
+          },
         keyWrites: item.registers.keyWrites.isEmpty
           ? nil : item.registers.keyWrites.mapValues { $0.map { ChangeSnapshot.Register(stamp: $0.stamp, fields: $0.fields) } })
     }
