@@ -39,14 +39,18 @@ extension Tracker {
       throw ScreenModelError.invalid([.sameDiaperChangeExists])
     }
     guard diaper != stored else { return stored }
-    context.update(diaper, from: stored)  // only what changed: another process may have changed the rest meanwhile
+    // Only what changed, under the id the parent gave (see `editFeed`).
+    var (addressed, from) = (diaper, stored)
+    (addressed.uuid, from.uuid) = (id, id)
+    context.update(addressed, from: from)
     try save()
     return diaper
   }
 
   /// Deletes a diaper change.
   public func deleteDiaper(_ id: UUID) throws {
-    context.delete(try context.existing(DiaperChange.self, id: id))
+    _ = try context.existing(DiaperChange.self, id: id)
+    context.delete(DiaperChange.self, id: id)  // the id the parent gave (see `editFeed`)
     try save()
   }
 }

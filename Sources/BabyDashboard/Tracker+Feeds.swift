@@ -137,7 +137,11 @@ extension Tracker {
     try refuse(issues)
     guard feed != stored else { return stored }
     if !confirmed { try refuseDoubts(try doubts(about: feed, changes: changes)) }
-    context.update(feed, from: stored)  // only what changed: another process may have changed the rest meanwhile
+    // Only what changed (another process may have changed the rest meanwhile), under the id the
+    // parent gave: a feed merged into another is edited as that one, by every device's fold.
+    var (addressed, from) = (feed, stored)
+    (addressed.uuid, from.uuid) = (id, id)
+    context.update(addressed, from: from)
     try save()
     rememberAmount(of: feed)
     return feed
@@ -146,7 +150,7 @@ extension Tracker {
   /// Deletes a feed; the baby's cached amount follows its newest feed with one that is left.
   public func deleteFeed(_ id: UUID) throws {
     let feed = try context.existing(FeedSession.self, id: id)
-    context.delete(feed)
+    context.delete(FeedSession.self, id: id)  // the id the parent gave (see `editFeed`)
     try save()
     rememberAmount(of: feed)
   }

@@ -4,15 +4,16 @@ import PlainStore
 import Foundation
 
 extension Session {
-  /// The feed or diaper change an ID argument means: a full id or a prefix only it has (as
-  /// `babydash history` shows them).
-  func event(_ idPrefix: String) throws -> HistoryEvent.Kind {
+  /// The feed or diaper change an ID argument means (a full id or a prefix only it has, as
+  /// `babydash history` shows them), and the id it was addressed by: the event's own, or one that
+  /// merged into it, which the change is saved under (every device's fold takes it to the event).
+  func event(_ idPrefix: String) throws -> (addressed: UUID, event: HistoryEvent.Kind) {
     let wanted = idPrefix.trimmingCharacters(in: .whitespaces)
     guard wanted.count >= 4, wanted.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
       throw CommandLineError.data("'\(idPrefix)' is not an event id: give at least 4 characters of an id that babydash history shows")
     }
     let context = try storeForReading().viewContext
-    var matches = try context.events(withIDPrefix: wanted)
+    var matches = try context.events(withIDPrefix: wanted).map { (addressed: HistoryEvent($0, babyName: nil).id, event: $0) }
     if matches.isEmpty {
       // An id the other phone's history showed before the two logged the same event: it stands
       // for the one they merged into.
@@ -23,7 +24,7 @@ extension Session {
         try output.error(
           "babydash: \(noun) \(shortID(id)) merged into \(noun) \(shortID(into.id)) (both phones logged it, for the same baby and time), which this command changes")
       }
-      matches = merged.map(\.event)
+      matches = merged.map { (addressed: $0.mergedID, event: $0.event) }
     }
     switch matches.count {
     case 1:
@@ -34,24 +35,24 @@ extension Session {
     default:
       throw CommandLineError.data(
         "\(matches.count) events have an id starting with '\(wanted)': give more of it, one of "
-          + matches.map { HistoryEvent($0, babyName: nil).id.uuidString.lowercased() }.joined(separator: ", "))
+          + matches.map { HistoryEvent($0.event, babyName: nil).id.uuidString.lowercased() }.joined(separator: ", "))
     }
   }
 
-  /// The feed an ID argument means.
-  func feed(_ idPrefix: String) throws -> FeedSession {
-    guard case .feed(let feed) = try event(idPrefix) else {
+  /// The feed an ID argument means, and the id it was addressed by.
+  func feed(_ idPrefix: String) throws -> (addressed: UUID, feed: FeedSession) {
+    guard case let (addressed, .feed(feed)) = try event(idPrefix) else {
       throw CommandLineError.data("'\(idPrefix)' is a diaper change, not a feed: use babydash diaper edit or diaper delete")
     }
-    return feed
+    return (addressed, feed)
   }
 
-  /// The diaper change an ID argument means.
-  func diaper(_ idPrefix: String) throws -> DiaperChange {
-    guard case .diaper(let diaper) = try event(idPrefix) else {
+  /// The diaper change an ID argument means, and the id it was addressed by.
+  func diaper(_ idPrefix: String) throws -> (addressed: UUID, diaper: DiaperChange) {
+    guard case let (addressed, .diaper(diaper)) = try event(idPrefix) else {
       throw CommandLineError.data("'\(idPrefix)' is a feed, not a diaper change: use babydash feed edit or feed delete")
     }
-    return diaper
+    return (addressed, diaper)
   }
 
   /// Why no event has the id, when a merge of another device's changes deleted it: said, rather

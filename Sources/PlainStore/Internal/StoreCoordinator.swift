@@ -333,7 +333,7 @@ final class StoreCoordinator: Sendable {
         throw StoreError(
           .damaged, path: read.path, "holds transaction \(entry.sequence), not \(sequence + index) — \(StoreFiles.untouched)")
       }
-      let carried = !entry.changes.contains(where: { $0.kind != .delete && $0.value == nil })
+      let carried = !entry.changes.contains(where: { $0.isPut && $0.value == nil })
       if values == .skipped || (values == .asRecorded && carried) {
         return entry
       } else if let origin = entry.origin {
@@ -601,9 +601,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       if let from = entry.changes[index].from, from != segment {
         table.apply(.remove(entry.changes[index].id), to: from, sequence: entry.sequence)
       }
-      if entry.changes[index].kind == .delete {
+      if entry.changes[index].kind == .delete || entry.changes[index].kind == .retire {
         retired?.insert(ObjectKey(entity: entity, id: entry.changes[index].id), mergedInto: entry.changes[index].mergedInto)
       }
+      if entry.changes[index].kind == .retire { continue }  // never in the tables
       if let value = entry.changes[index].value {
         table.apply(
           .put(value, entry.changes[index].encoded), to: segment, sequence: entry.sequence,

@@ -39,12 +39,12 @@ enum DiaperCommand {
     let at = try invocation.time(DiaperCommand.editAt)
     let type = try invocation.value(DiaperCommand.editType).map { try DiaperCommand.type($0, invocation) }
     let container = try session.storeForReading()
-    let diaper = try session.diaper(invocation.arguments[0])
+    let (addressed, _) = try session.diaper(invocation.arguments[0])
     let baby = try invocation.value(DiaperCommand.editBaby).map { try session.baby($0, in: container) }
     guard at != nil || type != nil || baby != nil else {
       throw invocation.usageError("nothing to change: give --at, --type or --baby")
     }
-    let edited = try session.tracker().editDiaper(diaper.uuid, timestamp: at, type: type, profileID: baby.map { .some($0.id) })
+    let edited = try session.tracker().editDiaper(addressed, timestamp: at, type: type, profileID: baby.map { .some($0.id) })
     try invocation.output.print(
       "Updated diaper change \(session.shortID(edited.uuid)): a \(edited.type.rawValue) at \(session.text(edited.timestamp)).")
   }
@@ -56,8 +56,8 @@ enum DiaperCommand {
     details: "Example:\n  babydash diaper delete 9c41"
   ) { invocation in
     let session = invocation.session
-    let diaper = try session.diaper(invocation.arguments[0])
-    try session.tracker().deleteDiaper(diaper.uuid)
+    let (addressed, diaper) = try session.diaper(invocation.arguments[0])
+    try session.tracker().deleteDiaper(addressed)
     try invocation.output.print(
       "Deleted diaper change \(session.shortID(diaper.uuid)) (a \(diaper.type.rawValue) at \(session.text(diaper.timestamp))).")
   }

@@ -98,7 +98,7 @@ enum FeedCommands {
     let end = try invocation.time(FeedCommands.editEnd)
     let amount = try invocation.value(FeedCommands.amount)?.amount
     let container = try session.storeForReading()
-    let feed = try session.feed(invocation.arguments[0])
+    let (addressed, _) = try session.feed(invocation.arguments[0])
     let baby = try invocation.value(FeedCommands.editBaby).map { try session.baby($0, in: container) }
     let changes = FeedChanges(
       startTime: start, endTime: end.map { .some($0) }, amount: amount.map { .some($0) },
@@ -107,7 +107,7 @@ enum FeedCommands {
       throw invocation.usageError("nothing to change: give --start, --end, --amount, --memo or --baby")
     }
     let tracker = try session.tracker()
-    let edited = try tracker.editFeed(feed.uuid, changes, confirmed: invocation.has(FeedCommands.yes))
+    let edited = try tracker.editFeed(addressed, changes, confirmed: invocation.has(FeedCommands.yes))
     if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
     try invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
   }
@@ -119,8 +119,8 @@ enum FeedCommands {
     details: "Example:\n  babydash feed delete 3f2a9c1e"
   ) { invocation in
     let session = invocation.session
-    let feed = try session.feed(invocation.arguments[0])
-    try session.tracker().deleteFeed(feed.uuid)
+    let (addressed, feed) = try session.feed(invocation.arguments[0])
+    try session.tracker().deleteFeed(addressed)
     try invocation.output.print("Deleted feed \(session.shortID(feed.uuid)) (\(session.describe(feed))).")
   }
 }

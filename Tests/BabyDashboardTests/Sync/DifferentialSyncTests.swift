@@ -18,13 +18,15 @@ import Testing
 ///
 /// After every step, the acting device's cache (and a copy's) equals a rebuild from its files (a
 /// copy of its store without `local/`); after everything is exchanged, every device holds the
-/// same data.
+/// same data, and — in runs without a copied store — the data one device shows that makes
+/// every save of the run in stamp order (``DifferentialOracle``): the fold means what a save
+/// means.
 ///
 /// `DIFFERENTIAL_SEEDS=10000 swift test --filter DifferentialSyncTests` runs more seeds;
 /// `DIFFERENTIAL_SEED=N` runs one.
 @Suite struct DifferentialSyncTests {
   static let environment = ProcessInfo.processInfo.environment
-  static let seedCount = environment["DIFFERENTIAL_SEEDS"].flatMap(Int.init) ?? 300
+  static let seedCount = environment["DIFFERENTIAL_SEEDS"].flatMap(Int.init) ?? 640
   static let parts = 4
   /// Seeds past the usual count that once failed (found by a longer local run), run every time
   /// in part 0: 2620, a copy's local log naming changes the original compacted away.
@@ -37,7 +39,7 @@ import Testing
     let report = try await onOwnThread { Self.run(part: part) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     print(
-      "DifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), deleted ids refused: \(report.refused), edits and deletes of merged-away ids: \(report.staleAddressed), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
+      "DifferentialSyncTests part \(part): \(report.seeds) seeds (\(report.checkedAgainstOneDevice) held to one device making their saves in stamp order, which refused \(report.refusedByOneDevice) of them), \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), deleted ids refused: \(report.refused), edits and deletes of merged-away ids: \(report.staleAddressed), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
     )
     // Both roads into the cache are judged, and copies and conflicts happen: a run where one
     // never happened proves nothing of it. (A part that stopped at its failures ran too few.)
@@ -47,6 +49,8 @@ import Testing
       #expect(report.copies >= report.seeds / 4 && engine.conflicts > 0 && engine.divergentCopies > 0 && engine.deliveredTwice > 0)
       #expect(report.refused > 0, "no insert under a deleted id was refused")
       #expect(report.staleAddressed > 0, "no edit or delete was addressed to a merged-away id")
+      #expect(report.checkedAgainstOneDevice >= report.seeds / 3, "too few seeds without a copied store were held to one device")
+      #expect(report.refusedByOneDevice > 0, "one device never had to refuse a save: no delete met a later edit")
     }
   }
 
@@ -60,6 +64,9 @@ import Testing
     var refused = 0
     var staleAddressed = 0
     var engine = DifferentialEngine.Counts()
+    /// Seeds held to one device making their saves in stamp order, and the saves it refused.
+    var checkedAgainstOneDevice = 0
+    var refusedByOneDevice = 0
   }
 
   /// Runs one part's seeds (every `parts`-th), stopping at the third failure.
@@ -86,6 +93,8 @@ import Testing
       report.refused += run.refused
       report.staleAddressed += run.staleAddressed
       report.engine += run.engine.counts
+      if run.checkedAgainstOneDevice { report.checkedAgainstOneDevice += 1 }
+      report.refusedByOneDevice += run.refusedByOneDevice
     }
     return report
   }
@@ -108,6 +117,12 @@ struct DifferentialRun {
   var merges = (arrivalOnly: 0, full: 0)
   /// Carries the files between the devices.
   var engine = DifferentialEngine()
+  /// Every save, to be made again on one device in stamp order.
+  var oracle = DifferentialOracle()
+  /// Whether the run was held to what one device making its saves shows, and how many of those
+  /// saves that device refused (an edit of a feed already deleted, say).
+  var checkedAgainstOneDevice = false
+  var refusedByOneDevice = 0
   /// App groups copied onto another device.
   var copies = 0
   /// The simulated wall clock: a few minutes a step, each device off it by its own skew.
@@ -186,6 +201,21 @@ struct DifferentialRun {
       throw DifferentialFailure(
         description: "after a full exchange device\(index) holds other data than device0:\n\(exports[index])\n---\n\(exports[0])")
     }
+    // What they hold is what one device shows that makes every save, in stamp order. Not
+    // after a copy of a store: two copies write under one device id, sequence and clock until
+    // they notice, and what one of them wrote there is re-published under its new id, so
+    // "stamp order" no longer names one order.
+    guard copies == 0 else { return }
+    checkedAgainstOneDevice = true
+    let oneDevice = try oracle.replay(in: scratch.appendingPathComponent("oracle"))
+    refusedByOneDevice = oracle.refused
+    guard exports[0] == oneDevice else {
+      let (shown, expected) = (exports[0].split(separator: "\n"), oneDevice.split(separator: "\n"))
+      let differences = shown.filter { !expected.contains($0) }.map { "- devices: \($0)" } + expected.filter { !shown.contains($0) }.map { "+ one device: \($0)" }
+      throw DifferentialFailure(
+        description: "after a full exchange the devices show other data than one device making their saves in stamp order (\(oracle.refused) of them refused):\n\(differences.joined(separator: "\n"))"
+          + (DifferentialSyncTests.environment["DIFFERENTIAL_SEED"] == nil ? "" : "\ndevices:\n\(exports[0])\none device:\n\(oneDevice)\nsaves:\n\(oracle.saves.sorted { $0.stamp < $1.stamp }.map { "\($0.stamp) device\($0.device) \($0.operation)" }.joined(separator: "\n"))"))
+    }
   }
 
   // MARK: Operations
@@ -208,19 +238,24 @@ struct DifferentialRun {
     let mergedAway = context.mergedIDs(FeedSession.self).filter { firstSeen[$0.key] != nil }.sorted { $0.key.uuidString < $1.key.uuidString }
     let roll = random.next(below: 100)
     let operation: String
+    let made: DifferentialOracle.Operation
     switch roll {
     case 0..<10:
       let baby = BabyProfile(id: freshID(), name: Self.names[random.next(below: Self.names.count)], createdAt: now)
       context.insert(baby)
+      made = .insert(baby)
       operation = "adds baby \(baby.name) \(short(baby.id))"
     case 10..<14 where !babies.isEmpty:
-      var baby = babies[random.next(below: babies.count)]
+      let original = babies[random.next(below: babies.count)]
+      var baby = original
       baby.name = Self.names[random.next(below: Self.names.count)] + "\(random.next(below: 3))"
       context.update(baby)
+      made = .update(baby, from: original)
       operation = "renames \(short(baby.id)) to \(baby.name)"
     case 14..<18 where !babies.isEmpty:
       let baby = babies[random.next(below: babies.count)]
       context.delete(baby)
+      made = .delete(BabyProfile.self, baby.id)
       operation = "removes baby \(short(baby.id))"
     case 18..<40:
       let baby = babies.isEmpty || random.next(below: 5) == 0 ? nil : babies[random.next(below: babies.count)].id
@@ -231,6 +266,7 @@ struct DifferentialRun {
         amountValue: random.next(below: 2) == 0 ? Double(60 + 10 * random.next(below: 8)) : nil,
         amountUnitSymbol: "mL", memoText: random.next(below: 2) == 0 ? "#memo\(random.next(below: 5))" : nil)
       context.insert(feed)
+      made = .insert(feed)
       firstSeen[feed.uuid] = feed
       operation = "logs feed \(short(feed.uuid)) for \(baby.map(short) ?? "nobody") at \(Int(start.timeIntervalSince1970) % 10_000)"
     case 40..<46 where !mergedAway.isEmpty, 97..<100 where !mergedAway.isEmpty:
@@ -273,7 +309,7 @@ struct DifferentialRun {
         var there = feed
         there.memoText = feed.memoText == "#there" ? nil : "#there"
         context.update(there, from: original)
-        _ = try context.save()
+        try save(context, on: index, .update(there, from: original))
         log.append("device\(index) edits feed \(short(feed.uuid)): memo \(there.memoText ?? "cleared"), to be put back")
         original = there
         what = "memo back to \(feed.memoText ?? "none")"
@@ -281,30 +317,34 @@ struct DifferentialRun {
       let asTyped = [0: ["--memo", feed.memoText ?? ""], 1: ["--memo", ""], 4: ["--end", feed.endTime.map(ISO8601.format) ?? ""]]
       if devices[index].viaBabydash, let options = asTyped[choice] {
         log.append("device\(index) edits feed \(short(feed.uuid)): \(what), with babydash")
-        try babydash(index, ["feed", "edit", feed.uuid.uuidString] + options + ["--yes"])
+        try babydash(index, ["feed", "edit", feed.uuid.uuidString] + options + ["--yes"], saving: .update(feed, from: original))
         return
       }
       context.update(feed, from: original)
+      made = .update(feed, from: original)
       operation = "edits feed \(short(feed.uuid)): \(what)"
     case 62..<70 where !feeds.isEmpty:
       let feed = feeds[random.next(below: feeds.count)]
       deletedFeeds.append(feed.uuid)
       if devices[index].viaBabydash {
         log.append("device\(index) deletes feed \(short(feed.uuid)), with babydash")
-        try babydash(index, ["feed", "delete", feed.uuid.uuidString])
+        try babydash(index, ["feed", "delete", feed.uuid.uuidString], saving: .delete(FeedSession.self, feed.uuid))
         return
       }
       context.delete(feed)
+      made = .delete(FeedSession.self, feed.uuid)
       operation = "deletes feed \(short(feed.uuid))"
     case 70..<78:
       let baby = babies.isEmpty ? nil : babies[random.next(below: babies.count)].id
       let diaper = DiaperChange(
         uuid: freshID(), profileID: baby, timestamp: starts[random.next(below: starts.count)], type: random.next(below: 2) == 0 ? .pee : .poo)
       context.insert(diaper)
+      made = .insert(diaper)
       operation = "logs diaper \(short(diaper.uuid))"
     case 78..<82 where !diapers.isEmpty:
       let diaper = diapers[random.next(below: diapers.count)]
       context.delete(diaper)
+      made = .delete(DiaperChange.self, diaper.uuid)
       operation = "deletes diaper \(short(diaper.uuid))"
     case 82..<86:
       log.append("device\(index) compacts its changes" + (devices[index].viaBabydash ? ", with babydash" : ""))
@@ -328,7 +368,7 @@ struct DifferentialRun {
         memoText: "#again")
       context.insert(again)
       do {
-        _ = try context.save()
+        try save(context, on: index, .insert(again))
         log.append("device\(index) logs deleted feed \(short(id)) again, unaware of its delete")
       } catch let error as StoreError where error.code == .notFound {
         log.append("device\(index) logs deleted feed \(short(id)) again: refused")
@@ -342,7 +382,7 @@ struct DifferentialRun {
       return
     }
     log.append("device\(index) \(operation)")
-    _ = try context.save()
+    try save(context, on: index, made)
   }
 
   func short(_ id: UUID) -> String { String(id.uuidString.suffix(4)) }
@@ -356,17 +396,19 @@ struct DifferentialRun {
     let deleting = random.next(below: 3) == 0
     let what = deleting ? "deletes" : "edits the memo of"
     log.append("device\(index) \(what) feed \(short(alias)), merged into \(short(survivor))" + (devices[index].viaBabydash ? ", with babydash" : ""))
+    var edited = stale
+    edited.memoText = memo
+    let made: DifferentialOracle.Operation = deleting ? .delete(FeedSession.self, alias) : .update(edited, from: stale)
     if devices[index].viaBabydash {
-      try babydash(index, deleting ? ["feed", "delete", alias.uuidString] : ["feed", "edit", alias.uuidString, "--memo", memo, "--yes"])
+      try babydash(
+        index, deleting ? ["feed", "delete", alias.uuidString] : ["feed", "edit", alias.uuidString, "--memo", memo, "--yes"], saving: made)
     } else {
       if deleting {
         context.delete(FeedSession.self, id: alias)
       } else {
-        var edited = stale
-        edited.memoText = memo
         context.update(edited, from: stale)
       }
-      let saved = try context.save()
+      let saved = try save(context, on: index, made)
       guard saved.id(of: FeedSession.self, alias) == survivor else {
         throw DifferentialFailure(description: "saving the feed merged into \(survivor) names \(saved.id(of: FeedSession.self, alias)) as where it went")
       }
@@ -400,7 +442,7 @@ struct DifferentialRun {
       memoText: "#crossed")
     theirContext.insert(theirs)
     log.append("device\(other) logs feed \(short(theirs.uuid)) at feed \(short(feed.uuid))'s key, unaware of device\(index)'s latest")
-    _ = try theirContext.save()
+    try save(theirContext, on: other, .insert(theirs))
     try checkCacheIsTheFold(other)
     var moved = feed
     let elsewhere = starts.filter { $0 != feed.startTime }
@@ -409,7 +451,7 @@ struct DifferentialRun {
     let context = devices[index].container.newBackgroundContext(author: "device\(index)")
     context.update(moved, from: feed)
     log.append("device\(index) edits feed \(short(feed.uuid)): start moved to \(Int(moved.startTime.timeIntervalSince1970) % 10_000)")
-    _ = try context.save()
+    try save(context, on: index, .update(moved, from: feed))
   }
 
   /// The built `babydash`, beside the tests in the build products folder.
@@ -418,6 +460,36 @@ struct DifferentialRun {
     while folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) { folder.deleteLastPathComponent() }
     return folder.appendingPathComponent("babydash")
   }()
+
+  /// Runs `babydash` on a device's store to save `operation`, and records the save for the
+  /// oracle.
+  mutating func babydash(_ index: Int, _ arguments: [String], saving operation: DifferentialOracle.Operation) throws {
+    let before = Set(devices[index].ownChangeFiles())
+    try babydash(index, arguments)
+    try record(operation, on: index, since: before)
+  }
+
+  /// Saves `context` on device `index`, and records the save for the oracle.
+  @discardableResult
+  mutating func save(_ context: StoreContext, on index: Int, _ operation: DifferentialOracle.Operation) throws -> SaveResult {
+    let before = Set(devices[index].ownChangeFiles())
+    let saved = try context.save()
+    try record(operation, on: index, since: before)
+    return saved
+  }
+
+  /// Records a save with the stamp of the change file it wrote; a save that wrote none
+  /// changed nothing.
+  mutating func record(_ operation: DifferentialOracle.Operation, on index: Int, since before: Set<String>) throws {
+    let written = devices[index].ownChangeFiles().filter { !before.contains($0) }
+    guard let name = written.max(), let file = devices[index].read(name) else { return }
+    guard let document = try JSONSerialization.jsonObject(with: file) as? [String: Any], let object = document["change"] as? [String: Any],
+      let hlc = object["hlc"] as? String,
+      let device = object["device"] as? String, let sequence = object["sequence"] as? Int
+    else { throw DifferentialFailure(description: "device\(index)'s change file \(name) has no stamp") }
+    let stamp = hlc + "." + device + "." + String(repeating: "0", count: max(0, 12 - String(sequence).count)) + String(sequence)
+    oracle.saves.append(DifferentialOracle.Save(stamp: stamp, device: index, operation: operation, file: file))
+  }
 
   /// Runs `babydash` on a device's store at the device's time, as a second process of its
   /// app would; a refusal fails the run with what the tool said.
@@ -454,6 +526,15 @@ struct DifferentialRun {
       devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false))
     } else {
       log.append("device\(source)'s app group is copied over device\(target)'s")
+      // What the device saved and no engine carried off, in its change file or a snapshot
+      // that covers it, is gone with its app group.
+      var carried = engine.published.map { ($0.key, $0.value) } + engine.deleted.map { ($0.key, $0.value.data) }
+      for other in devices.indices where other != target {
+        carried += devices[other].changeFiles().compactMap { name in devices[other].read(name).map { (name, $0) } }
+      }
+      let files = Set(carried.map(\.1))
+      let covered = DifferentialOracle.coverage(ofSnapshots: carried)
+      oracle.forget(unsentBy: target) { save in files.contains(save.file) || covered[save.deviceID, default: 0] >= save.sequence }
       try devices[target].replace(with: devices[source].root)
     }
     devices[target].clock.set(devices[source].clock.now)
@@ -467,7 +548,7 @@ struct DifferentialRun {
       let context = devices[index].container.newBackgroundContext(author: "device\(index)")
       let diaper = DiaperChange(uuid: freshID(), profileID: nil, timestamp: starts[random.next(below: starts.count)], type: .pee)
       context.insert(diaper)
-      _ = try context.save()
+      try save(context, on: index, .insert(diaper))
       _ = try devices[index].container.compactChanges()
       log.append("device\(index) logs diaper \(short(diaper.uuid)) and compacts its changes")
       try checkCacheIsTheFold(index)
@@ -526,6 +607,12 @@ struct DifferentialDevice {
   }
 
   var changes: URL { root.appendingPathComponent("changes") }
+
+  /// The change files this device wrote under the id it writes under now.
+  func ownChangeFiles() -> [String] {
+    guard let id = deviceID else { return [] }
+    return changeFiles().filter { $0.hasPrefix(id + "/") && ChangeFileNames.isChange($0.dropFirst(id.count + 1)) }
+  }
 
   /// Every file of `changes/`, as `<device>/<name>`, temporary files left out.
   func changeFiles() -> [String] {

@@ -9,7 +9,7 @@ struct CommitPlanner {
   let schema: Schema
   let reader: CommittedReader
   var state: StoreState
-  let merge = PropertyMerge()
+  let merge: PropertyMerge
 
   /// The objects this transaction wrote, each with its committed value before it, in the
   /// order first written; `places` finds one by key. Kept in an array rather than a dictionary
@@ -57,6 +57,13 @@ struct CommitPlanner {
     var givenJSON: RawJSON?
     /// For an object gone because it met another on a unique key: that object, its survivor.
     var mergedInto: UUID?
+    /// Whether the context gave this write (an insert, an edit, a delete), which the change
+    /// file carries as given; the rest (a delete rule's, a holder's that another met) every
+    /// device's fold derives from those.
+    var given = false
+    /// For a given change whose object merged away, or that was addressed to an alias: the
+    /// groups it set (nil: an insert, which sets what it carries).
+    var givenGroups: [String]?
   }
 
   struct SegmentRef: Hashable {
@@ -70,11 +77,12 @@ struct CommitPlanner {
     var segment: String
   }
 
-  init(schema: Schema, reader: CommittedReader, state: StoreState, keepingJSON: Bool) {
+  init(schema: Schema, mergeSchema: MergeSchema, reader: CommittedReader, state: StoreState, keepingJSON: Bool) {
     self.schema = schema
     self.reader = reader
     self.state = state
     self.keepingJSON = keepingJSON
+    merge = PropertyMerge(schema: mergeSchema)
   }
 
   /// The committed value an object had before this transaction.
@@ -89,7 +97,7 @@ struct CommitPlanner {
       try put(changes[index])
     }
     for index in changes.indices where changes[index].kind == .delete {
-      try delete(ObjectKey(entity: changes[index].entity, id: changes[index].id), hint: changes[index].snapshot)
+      try delete(ObjectKey(entity: changes[index].entity, id: changes[index].id), hint: changes[index].snapshot, given: true)
     }
     try checkDenyRules()
     try checkReferences()
@@ -208,6 +216,13 @@ struct CommitPlanner {
       try putToSurvivor(change, value, of: key, target)
       return
     }
+    if stored == nil, change.kind == .insert, state.retired?.contains(key) == true {
+      // The fold keeps a delete (and a merge) for good: the id's new writes would never show,
+      // here or in an object whose key it meets.
+      throw StoreError(
+        .notFound, path: "\(key.entity) \(key.id.uuidString)",
+        "was deleted or merged into another object, and every device keeps that for good, so its id cannot be inserted again — nothing was saved; insert it under a new id.")
+    }
     var merged: any Entity
     var isGiven = false
     switch (change.kind, stored) {
@@ -250,21 +265,31 @@ struct CommitPlanner {
         : try self.merge.changes(of: value, encoded: change.encoded, from: change.snapshot)
       let combined = try self.merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: other)
       if stored != nil {
-        try mergeAway(key, into: otherKey, hint: stored)  // the object became the stored one
+        // The object became the stored one: its change file carries the edit as given, which
+        // every fold joins to the holder.
+        try mergeAway(key, into: otherKey, hint: stored)
+        written[places[key]!].given = true
+        if change.kind == .insert {
+          written[places[key]!].givenJSON = try change.encoded ?? EntityFields.json(of: value)
+        } else {
+          written[places[key]!].givenJSON = try EntityFields.json(of: merged)
+          written[places[key]!].givenGroups = merge.groups(of: changes, entity: key.entity)
+        }
+      } else {
+        // A new object is the holder's alias for good, as every device's fold makes it of an
+        // insert that meets a held key: an edit or a delete addressed to it reaches the holder.
+        // Its change file carries it as it was inserted, which every fold joins to the holder
+        // as this plan did, or, where the holder was deleted before, keeps as it was logged.
+        noteGiven(to: key, aliasOf: otherID, in: segment, json: try change.encoded ?? EntityFields.json(of: value), groups: nil)
       }
       try set(otherKey, to: combined, hint: other)
       self.merged[key] = otherKey
       return
     }
-    if stored == nil, state.retired?.contains(key) == true {
-      // The fold keeps a delete (and a merge) for good: the id's new writes would never show.
-      throw StoreError(
-        .notFound, path: "\(key.entity) \(key.id.uuidString)",
-        "was deleted or merged into another object, and every device keeps that for good, so its id cannot be inserted again — nothing was saved; insert it under a new id.")
-    }
     try set(
       key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys),
       givenJSON: isGiven && keepingJSON ? change.encoded : nil)
+    written[places[key]!].given = true
   }
 
   /// A change addressed to an object that merged into `survivor` on a unique key (here, or on
@@ -279,8 +304,31 @@ struct CommitPlanner {
       ? try merge.setProperties(of: value, encoded: change.encoded)
       : try merge.changes(of: value, encoded: change.encoded, from: change.snapshot)
     let combined = try merge.apply(changes.filter { $0.key != type(of: value).identityKey }, to: survivor)
-    merged[key] = ObjectKey(entity: key.entity, id: survivor.id)
+    let survivorKey = ObjectKey(entity: key.entity, id: survivor.id)
+    merged[key] = survivorKey
+    let survivorWasGiven = places[survivorKey].map { written[$0].given } ?? false
     try put(PendingChange(entity: key.entity, id: survivor.id, kind: .update, value: combined, snapshot: survivor))
+    // The change file carries the change under the id it was addressed to: every fold takes it
+    // to the survivor, or, where the two never joined there, to the object it named.
+    written[places[survivorKey]!].given = survivorWasGiven
+    noteGiven(
+      to: key, aliasOf: survivor.id, in: try entityTable(key.entity).segment(of: combined), json: try EntityFields.json(of: value),
+      groups: change.kind == .insert ? nil : merge.groups(of: changes, entity: key.entity))
+  }
+
+  /// Records a change the context gave to an id that is not stored: an insert that merged into
+  /// `survivor`, or an edit or a delete (`json` nil) addressed to one of its aliases. The cache
+  /// keeps the id as the survivor's alias; the change file carries the change as given.
+  private mutating func noteGiven(to key: ObjectKey, aliasOf survivor: UUID, in segment: String, json: RawJSON?, groups: [String]?) {
+    let entry = Written(
+      key: key, original: nil, originalSegment: nil, value: nil, segment: segment, givenJSON: json, mergedInto: survivor, given: true,
+      givenGroups: groups)
+    if let place = places[key] {
+      written[place] = entry
+    } else {
+      places[key] = written.count
+      written.append(entry)
+    }
   }
 
   /// The index of one uniqueness constraint over the objects a value could collide with: its
@@ -319,16 +367,20 @@ struct CommitPlanner {
 
   // MARK: Deletes and delete rules
 
-  private mutating func delete(_ key: ObjectKey, hint: (any Entity)?) throws {
+  private mutating func delete(_ key: ObjectKey, hint: (any Entity)?, given: Bool) throws {
     guard let existing = try current(key, hint: hint, thorough: true) else {
       // An object merged into another: its delete deletes the survivor, as in every device's fold.
       if let survivor = state.retired?.survivor(of: key) {
-        merged[key] = ObjectKey(entity: key.entity, id: survivor)
-        try delete(ObjectKey(entity: key.entity, id: survivor), hint: nil)
+        let survivorKey = ObjectKey(entity: key.entity, id: survivor)
+        merged[key] = survivorKey
+        let segment = try current(survivorKey, hint: nil, thorough: true).map { try entityTable(key.entity).segment(of: $0) }
+        try delete(survivorKey, hint: nil, given: false)
+        if given, let segment { noteGiven(to: key, aliasOf: survivor, in: segment, json: nil, groups: nil) }
       }
       return
     }
     try set(key, to: nil, hint: existing)
+    if given { written[places[key]!].given = true }
     for entity in schema.entities {
       for reference in entity.references where reference.targetEntity == key.entity {
         let referrers = try referrers(of: key.id, in: entity, through: reference)
@@ -338,7 +390,7 @@ struct CommitPlanner {
             try putRewritten(ObjectKey(entity: entity.name, id: referrer.id), reference.pointing(referrer, nil), was: referrer)
           }
         case .cascade:
-          for referrer in referrers { try delete(ObjectKey(entity: entity.name, id: referrer.id), hint: referrer) }
+          for referrer in referrers { try delete(ObjectKey(entity: entity.name, id: referrer.id), hint: referrer, given: false) }
         case .deny:
           if !referrers.isEmpty { denyChecks.append(key) }
         }
@@ -365,9 +417,10 @@ struct CommitPlanner {
   }
 
   /// Writes a referrer whose reference a delete nullified, or a merge pointed at the survivor.
-  /// Its unique key may now be another object's (two orphans of one start): as for any write,
-  /// the stored holder of the key takes its values and it merges away, and the change file
-  /// says so, so the merge never has to choose.
+  /// Its unique key may now be another object's (two orphans of one start): the stored holder
+  /// of the key survives as it is, and the referrer merges away, bringing nothing but its
+  /// moved reference — what the change that moved it wrote of it, as every device's fold
+  /// joins them (`MergedState.absorb`).
   private mutating func putRewritten(_ key: ObjectKey, _ value: any Entity, was referrer: any Entity) throws {
     let table = try entityTable(key.entity)
     let segment = table.segment(of: value)
@@ -376,10 +429,7 @@ struct CommitPlanner {
       guard let otherID = indexed(keyOf(value), in: scope, table), otherID != key.id else { continue }
       let otherKey = ObjectKey(entity: key.entity, id: otherID)
       guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
-      let combined = try merge.apply(
-        try merge.setProperties(of: value).filter { $0.key != type(of: value).identityKey }, to: other)
       try mergeAway(key, into: otherKey, hint: referrer)
-      try set(otherKey, to: combined, hint: other)
       return
     }
     try set(key, to: value, hint: referrer)
@@ -469,6 +519,17 @@ struct CommitPlanner {
     // (binding an entry to a name would copy all of it).
     let order = LogOrder.positions(count: written.count, entity: { written[$0].key.entity }, id: { written[$0].key.id })
     for entry in order {
+      if written[entry].original == nil, written[entry].mergedInto != nil, let segment = written[entry].segment {
+        // An id never stored here: an insert that merged into a stored object, or an alias an
+        // edit or a delete was addressed to. Kept as its survivor's alias.
+        var change = LogChange(entity: written[entry].key.entity, id: written[entry].key.id, kind: .retire, segment: segment, from: nil, value: nil)
+        change.mergedInto = survivor(of: entry) ?? written[entry].mergedInto
+        change.encoded = written[entry].givenJSON
+        change.isGiven = true
+        change.givenGroups = written[entry].givenGroups
+        changes.append(change)
+        continue
+      }
       if entitiesEqual(written[entry].original, written[entry].value) { continue }
       let key = written[entry].key
       switch (written[entry].original, written[entry].originalSegment, written[entry].value, written[entry].segment) {
@@ -476,16 +537,24 @@ struct CommitPlanner {
         var change = LogChange(entity: key.entity, id: key.id, kind: .insert, segment: segment, from: nil, value: value)
         change.uniqueKeys = written[entry].uniqueKeys
         change.encoded = written[entry].givenJSON
+        change.isGiven = written[entry].given
         changes.append(change)
       case (_?, let from?, nil, _):
         var change = LogChange(entity: key.entity, id: key.id, kind: .delete, segment: from, from: nil, value: nil)
         change.mergedInto = survivor(of: entry)
+        change.isGiven = written[entry].given
+        // A moved object that merged away: the edit as given, which its change file carries.
+        if change.mergedInto != nil {
+          change.encoded = written[entry].givenJSON
+          change.givenGroups = written[entry].givenGroups
+        }
         changes.append(change)
       case (_?, let from?, let value?, let segment?):
         var change = LogChange(
           entity: key.entity, id: key.id, kind: .update, segment: segment, from: from == segment ? nil : from, value: value)
         change.uniqueKeys = written[entry].uniqueKeys
         change.encoded = written[entry].givenJSON
+        change.isGiven = written[entry].given
         changes.append(change)
       default:
         continue

@@ -95,7 +95,9 @@ extension StoreCoordinator {
       settlesJournal = written.settlesJournal
       return transaction
     }
-    return (SaveResult(transaction: transaction, merged: merged), settlesJournal, due)
+    // A commit that only let ids go as aliases (an insert that merged into an object holding
+    // every value it carries) changed no object: no transaction to the caller either.
+    return (SaveResult(transaction: transaction?.changes.isEmpty == false ? transaction : nil, merged: merged), settlesJournal, due)
   }
 
   /// Commit step 1: what the changes do to the committed objects, as one log entry; nil when
@@ -190,13 +192,19 @@ extension StoreCoordinator {
       state.cleanedTemporaryFiles = true
     }
     let device = try ensureDevice(&state, files)
-    // By index, each change read in place: binding one to a name copies it.
-    let objects = try entry.changes.indices.map { index -> ObjectChange in
+    // By index, each change read in place: binding one to a name copies it. The change file
+    // carries what the context gave; what a delete rule or a merge made of it, every device's
+    // fold makes again.
+    let given = entry.changes.indices.filter { entry.changes[$0].isGiven }
+    let objects = try given.map { index -> ObjectChange in
       let (entity, id) = (entry.changes[index].entity, entry.changes[index].id)
       switch entry.changes[index].kind {
-      case .delete:
-        if let survivor = entry.changes[index].mergedInto {
-          return try mergedAwayChange(entity: entity, id: id, into: survivor, entry, originals: originals)
+      case .delete, .retire:
+        if entry.changes[index].mergedInto != nil, let moved = entry.changes[index].encoded {
+          // An insert or an edit that took the object onto another's unique key, or was
+          // addressed to an alias, as given: every fold joins the two, or finds they never met.
+          return ObjectChange(
+            entity: entity, id: id, kind: .upsert, fields: try EntityFields.of(json: moved), groups: entry.changes[index].givenGroups)
         }
         return ObjectChange(entity: entity, id: id, kind: .delete, fields: nil)
       case .insert:
@@ -236,16 +244,16 @@ extension StoreCoordinator {
       schemaVersion: schema.version, objects: objects)
     entry.folded = [change.stamp]
     entry.origin = change.stamp
-    if try objects.indices.contains(where: { index in
+    if try zip(given, objects).contains(where: { index, object in
       // A new object changes no key that was held (see `reshapes`): a bulk save's inserts
       // are not looked up.
       guard entry.changes[index].kind != .insert else { return false }
-      let key = ObjectKey(entity: objects[index].entity, id: objects[index].id)
+      let key = ObjectKey(entity: object.entity, id: object.id)
       let values = try originals(key).flatMap { before in
         try entry.changes[index].value.map { (before, $0, try state.table(key.entity).schema) }
       }
       return entry.changes[index].mergedInto != nil
-        || RecentWrites.reshapes(objects[index], existed: entry.changes[index].kind == .update, mergeSchema, values: values)
+        || RecentWrites.reshapes(object, existed: entry.changes[index].kind == .update, mergeSchema, values: values)
     }) {
       entry.reshapes = true
     }
@@ -299,11 +307,12 @@ extension StoreCoordinator {
   /// alone: among four writers, each commit catches up on about three others, and opening and
   /// decoding their change files was a third of the catch-up. A larger commit's record names
   /// the changes only, their values dropped (the change file holds them, and the
-  /// tables now do): the log does not grow by a bulk save's size.
+  /// tables now do): the log does not grow by a bulk save's size. What the change file does not
+  /// hold (a delete rule's writes) keeps its value.
   static func localLogRecord(of entry: LogEntry) -> Data? {
     guard entry.changes.count > valuesInLogLimit else { return try? LocalLog.record(entry) }
     var named = entry
-    for index in named.changes.indices { named.changes[index].value = nil }
+    for index in named.changes.indices where named.changes[index].isGiven { named.changes[index].value = nil }
     return try? LocalLog.record(named)
   }
 
@@ -361,23 +370,6 @@ extension StoreCoordinator {
   struct CompactionsDue {
     var cache = false
     var changes = false
-  }
-
-  /// What the change file says of an object that merged into `survivor` on a unique key: it
-  /// moved onto the survivor's key — its key groups set to the survivor's values as the commit
-  /// leaves them — and nothing else. Every device's fold then finds the two holding one key at
-  /// this change, and keeps the holder, with the commit's values (see `MergedState.aliases()`).
-  private func mergedAwayChange(
-    entity: String, id: UUID, into survivor: UUID, _ entry: LogEntry, originals: (ObjectKey) -> (any Entity)?
-  ) throws -> ObjectChange {
-    let survivorKey = ObjectKey(entity: entity, id: survivor)
-    let change = entry.changes.first { $0.entity == entity && $0.id == survivor && $0.kind != .delete }
-    guard let merge = mergeSchema.entities[entity], let value = change?.value ?? originals(survivorKey) else {
-      throw StoreError(.invalidObject, path: "\(entity) \(id.uuidString)", "merged into \(survivor.uuidString), which the commit does not hold.")
-    }
-    var fields = try change?.encoded.map(EntityFields.of(json:)) ?? EntityFields.of(value)
-    fields[merge.identityKey] = MergedState.rawUUID(id)
-    return ObjectChange(entity: entity, id: id, kind: .upsert, fields: fields, groups: merge.keyGroups.sorted())
   }
 
   /// The field groups an update changes: those with a property whose JSON differs. The new

@@ -338,7 +338,7 @@ struct LogEntry: Codable {
   /// Whether the entry changes an object. One that does not only records what a merge folded
   /// (a snapshot that held nothing new): it keeps its place in the log, so that every process
   /// folds the same, but it is no transaction to history readers or observers.
-  var changesObjects: Bool { !changes.isEmpty }
+  var changesObjects: Bool { changes.contains { $0.kind != .retire } }
 
   var transaction: Transaction {
     var byEntity: [String: EntityChanges] = [:]
@@ -356,7 +356,7 @@ struct LogEntry: Codable {
       byEntity[runEntity] = run
       run = EntityChanges()
     }
-    for index in changes.indices {
+    for index in changes.indices where changes[index].kind != .retire {
       if changes[index].entity != runEntity {
         endRun()
         runEntity = changes[index].entity
@@ -365,6 +365,7 @@ struct LogEntry: Codable {
       case .insert: run.inserted.append(changes[index].id)
       case .update: run.updated.append(changes[index].id)
       case .delete: run.deleted.append(changes[index].id)
+      case .retire: break  // left out above
       }
     }
     endRun()
@@ -456,7 +457,13 @@ extension [LogChange] {
 }
 
 struct LogChange: Codable, JSONRecord {
-  enum Kind: String, Codable { case insert, update, delete }
+  /// `retire`: an id the cache keeps as an alias of another object without ever having held
+  /// it — an insert that merged into a stored object, an edit or a delete addressed to an
+  /// alias. No object changes: history and observers are not told of it.
+  enum Kind: String, Codable { case insert, update, delete, retire }
+
+  /// Whether the change puts a value into the tables.
+  var isPut: Bool { kind == .insert || kind == .update }
   var entity: String
   var id: UUID
   var kind: Kind
@@ -476,10 +483,17 @@ struct LogChange: Codable, JSONRecord {
   /// group, as for an insert, a delete, a merge's change, or a record written before groups
   /// were kept): what ``RecentWrites`` lists it under.
   var groups: [String]?
-  /// For a delete of a commit: the object it merged into on a unique key, which its change file
-  /// says by moving it onto that object's key (see `CommitPlanner.mergeAway`), and the cache
-  /// keeps as its survivor (see ``RetiredObjects``).
+  /// For a delete of a commit: the object it merged into on a unique key, which the cache keeps
+  /// as its survivor (see ``RetiredObjects``); its change file carries the insert or the edit
+  /// that took it there, as given (`encoded`).
   var mergedInto: UUID?
+  /// Whether the commit's context gave this change; one it did not (a delete rule's, a holder's
+  /// that another object met) is in no change file: every device's fold derives it. Not part of
+  /// the log record.
+  var isGiven = true
+  /// For a given change whose object merged away, or that was addressed to an alias: the field
+  /// groups it set (nil: an insert, which sets what it carries). Not part of the log record.
+  var givenGroups: [String]?
 
   enum CodingKeys: String, CodingKey { case entity, id, kind, segment, from, groups, mergedInto, value }
 

@@ -23,17 +23,36 @@ extension MergedState {
     var since: ChangeStamp
   }
 
-  /// Per entity, each alias → its survivor.
+  /// Per entity, each alias → its survivor. An entity's referents go first: a reference to an
+  /// object that became an alias follows it to its survivor from that moment, which may bring
+  /// the referrer onto a key another holds.
   func aliases() -> [String: [UUID: Alias]] {
     var result: [String: [UUID: Alias]] = [:]
-    for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
+    for entity in referentsFirst() where !entity.uniqueKeys.isEmpty {
       var registers: [UUID: Registers] = [:]
-      for (key, value) in objects where key.entity == name { registers[key.id] = value }
-      var sweep = AliasSweep(entity: entity, registers: registers) { self.objects[ObjectKey(entity: $0, id: $1)]?.deleted }
+      for (key, value) in objects where key.entity == entity.name { registers[key.id] = value }
+      var sweep = AliasSweep(
+        entity: entity, registers: registers, deletedAt: { self.objects[ObjectKey(entity: $0, id: $1)]?.deleted },
+        aliasOf: { [result] in result[$0]?[$1] })
       let found = sweep.run()
-      if !found.isEmpty { result[name] = found }
+      if !found.isEmpty { result[entity.name] = found }
     }
     return result
+  }
+
+  /// The schema's entities, each after those its references point at (by name where a cycle
+  /// leaves no such order).
+  private func referentsFirst() -> [MergeSchema.Entity] {
+    var ordered: [MergeSchema.Entity] = []
+    var left = schema.entities.values.sorted { $0.name < $1.name }
+    while !left.isEmpty {
+      let placed = Set(ordered.map(\.name))
+      let next =
+        left.firstIndex { entity in entity.references.allSatisfy { placed.contains($0.targetEntity) || $0.targetEntity == entity.name } }
+        ?? 0
+      ordered.append(left.remove(at: next))
+    }
+    return ordered
   }
 }
 
@@ -47,6 +66,8 @@ private struct AliasSweep {
   let registers: [UUID: MergedState.Registers]
   /// When an object of another entity was deleted, if it was.
   let deletedAt: (String, UUID) -> ChangeStamp?
+  /// The survivor an object of another entity merged into, and since when, if it did.
+  let aliasOf: (String, UUID) -> MergedState.Alias?
   private var classes = AliasClasses()
   /// Per class (by its root): the ids in it, and its keys per constraint (nil: none written yet).
   private var members: [UUID: [UUID]] = [:]
@@ -58,10 +79,14 @@ private struct AliasSweep {
   private var holders: [[[RawJSON]: UUID]]
   private var dead: Set<UUID> = []
 
-  init(entity: MergeSchema.Entity, registers: [UUID: MergedState.Registers], deletedAt: @escaping (String, UUID) -> ChangeStamp?) {
+  init(
+    entity: MergeSchema.Entity, registers: [UUID: MergedState.Registers], deletedAt: @escaping (String, UUID) -> ChangeStamp?,
+    aliasOf: @escaping (String, UUID) -> MergedState.Alias?
+  ) {
     self.entity = entity
     self.registers = registers
     self.deletedAt = deletedAt
+    self.aliasOf = aliasOf
     holders = entity.uniqueKeys.map { _ in [:] }
   }
 
@@ -77,10 +102,12 @@ private struct AliasSweep {
       }
       for reference in entity.references where entity.keyGroups.contains(entity.group(of: reference.keyName)) {
         for write in object.keyWrites[entity.group(of: reference.keyName)] ?? [] {
-          guard let target = write.fields[reference.keyName].flatMap(MergedState.uuid),
-            let deleted = deletedAt(reference.targetEntity, target)
-          else { continue }
-          touches[deleted, default: []].append(id)
+          guard let target = write.fields[reference.keyName].flatMap(MergedState.uuid) else { continue }
+          if let deleted = deletedAt(reference.targetEntity, target) { touches[deleted, default: []].append(id) }
+          if let alias = aliasOf(reference.targetEntity, target) {
+            touches[alias.since, default: []].append(id)
+            if let deleted = deletedAt(reference.targetEntity, alias.survivor) { touches[deleted, default: []].append(id) }
+          }
         }
       }
     }
@@ -159,11 +186,16 @@ private struct AliasSweep {
         }
         written = written || last != nil
         var value = last?.fields[property] ?? .null
-        if let reference = entity.references.first(where: { $0.keyName == property }), let target = MergedState.uuid(value),
-          let deleted = deletedAt(reference.targetEntity, target), deleted <= stamp
-        {
-          if reference.deleteRule == .cascade { return nil }
-          value = .null
+        if let reference = entity.references.first(where: { $0.keyName == property }), var target = MergedState.uuid(value) {
+          // A referent merged into another by then: the reference follows it to its survivor.
+          if let alias = aliasOf(reference.targetEntity, target), alias.since <= stamp {
+            target = alias.survivor
+            value = MergedState.rawUUID(target)
+          }
+          if let deleted = deletedAt(reference.targetEntity, target), deleted <= stamp {
+            if reference.deleteRule == .cascade { return nil }
+            value = .null
+          }
         }
         values.append(value)
       }

@@ -131,10 +131,11 @@ struct MergedState: Sendable {
   // MARK: What the contexts see
 
   /// The live objects per entity, as property name → exact JSON text (the identity included),
-  /// after delete rules and uniqueness. References to deleted objects are handled first, as a
-  /// local delete would (nullify makes orphans, cascade deletes), so that orphans take part in
-  /// uniqueness as they do locally; then objects sharing a unique key become one, and
-  /// references to a merged-away object follow it to its survivor, until nothing changes.
+  /// after delete rules and uniqueness. Objects that held one unique key at one moment are one
+  /// (`aliases()`, the one survivor rule, which reads when a delete nullified a reference or a
+  /// referent merged away); references to deleted objects are handled as a local delete would
+  /// (nullify makes orphans, cascade deletes), and references to a merged-away object follow
+  /// it to its survivor.
   func materialize() -> [String: [UUID: [String: RawJSON]]] { materializeWithAliases().objects }
 
   /// ``materialize()``, and per entity each merged-away id → the object it merged into (its
@@ -184,26 +185,15 @@ struct MergedState: Sendable {
         }
       }
     }
-    var survivorOf = aliases.mapValues { $0.mapValues(\.survivor) }
-    changed = true
-    while changed {
-      changed = false
-      for (name, entity) in schema.entities where !entity.uniqueKeys.isEmpty {
-        let merged = Self.mergeDuplicates(&live[name, default: [:]], entity, schema.migrations)
-        guard !merged.isEmpty else { continue }
-        survivorOf[name, default: [:]].merge(merged) { $1 }
-        for (loser, survivor) in survivorOf[name]! where merged[survivor] != nil {
-          survivorOf[name]![loser] = merged[survivor]  // a survivor that merged away in turn
-        }
-      }
-      for (name, entity) in schema.entities {
-        for reference in entity.references {
-          guard let survivors = survivorOf[reference.targetEntity], !survivors.isEmpty else { continue }
-          for (id, registers) in live[name] ?? [:] {
-            guard let target = Self.fields(registers, entity, schema.migrations)[reference.keyName].flatMap(Self.uuid), let survivor = survivors[target] else { continue }
-            live[name]?[id] = Self.setting(reference.keyName, to: Self.rawUUID(survivor), in: registers, entity)
-            changed = true
-          }
+    // References to a merged-away object follow it to its survivor (`aliases()` has met the
+    // keys this brings together already).
+    let survivorOf = aliases.mapValues { $0.mapValues(\.survivor) }
+    for (name, entity) in schema.entities {
+      for reference in entity.references {
+        guard let survivors = survivorOf[reference.targetEntity], !survivors.isEmpty else { continue }
+        for (id, registers) in live[name] ?? [:] {
+          guard let target = Self.fields(registers, entity, schema.migrations)[reference.keyName].flatMap(Self.uuid), let survivor = survivors[target] else { continue }
+          live[name]?[id] = Self.setting(reference.keyName, to: Self.rawUUID(survivor), in: registers, entity)
         }
       }
     }
@@ -236,50 +226,6 @@ struct MergedState: Sendable {
     var registers = registers
     registers.groups[entity.group(of: property)]?.fields[property] = value
     return registers
-  }
-
-  /// Makes objects that still share a unique key one object: those whose key writes never met
-  /// (see `aliases()`), as two whose references came to point at one survivor. The one created
-  /// first survives (ties: the smaller id), and each field group takes the last writer's value
-  /// among them all.
-  /// Returns each merged-away id → its survivor.
-  private static func mergeDuplicates(
-    _ objects: inout [UUID: Registers], _ entity: MergeSchema.Entity, _ migrations: MigrationPlan
-  ) -> [UUID: UUID] {
-    var survivorOf: [UUID: UUID] = [:]
-    var changed = true
-    while changed {
-      changed = false
-      for keyNames in entity.uniqueKeys {
-        var holders: [[RawJSON]: [UUID]] = [:]
-        for (id, registers) in objects {
-          let fields = Self.fields(registers, entity, migrations)
-          holders[keyNames.map { fields[$0] ?? .null }, default: []].append(id)
-        }
-        for ids in holders.values where ids.count > 1 {
-          let ordered = ids.sorted { lhs, rhs in
-            let (l, r) = (objects[lhs]!.created, objects[rhs]!.created)
-            return l != r ? l < r : uuidPrecedes(lhs, rhs)
-          }
-          let survivor = ordered[0]
-          var merged = objects[survivor]!
-          for loser in ordered.dropFirst() {
-            for (group, register) in objects[loser]!.groups { merged.write(register, group: group) }
-            objects[loser] = nil
-            survivorOf[loser] = survivor
-          }
-          objects[survivor] = merged
-          changed = true
-        }
-      }
-    }
-    // A loser of a loser points at the final survivor.
-    for (loser, survivor) in survivorOf {
-      var end = survivor
-      while let next = survivorOf[end] { end = next }
-      survivorOf[loser] = end
-    }
-    return survivorOf
   }
 
   static func rawUUID(_ id: UUID) -> RawJSON { RawJSON(bytes: Array("\"\(id.uuidString)\"".utf8)) }

@@ -307,7 +307,11 @@ extension StoreCoordinator {
   private static func fill(_ entry: inout LogEntry, from values: ChangeFileValues, _ origin: ChangeStamp) -> ObjectKey? {
     var byKey: [ObjectKey: ChangeFileValues.ObjectValue] = [:]
     for object in values.objects where object.value != nil { byKey[ObjectKey(entity: object.entity, id: object.id)] = object }
-    let puts = entry.changes.indices.filter { entry.changes[$0].kind != .delete }
+    // A put the change file does not hold (a delete rule's) carries its value in the record.
+    let puts = entry.changes.indices.filter { index in
+      entry.changes[index].isPut
+        && (entry.changes[index].value == nil || byKey[ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)] != nil)
+    }
     for index in puts {
       let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
       guard values.hlc == origin.hlc, byKey[key] != nil else { return key }
