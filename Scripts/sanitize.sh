@@ -37,6 +37,13 @@ run() {
   env "$variable=log_path=$folder/report $options" \
     swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --filter "$filter" >"$folder/test.log" 2>&1 || status=$?
   tail -n 3 "$folder/test.log"
+  # `swift test --filter` exits 0 when nothing matches: a filter that ran no test fails.
+  local ran
+  ran=$(grep -o 'Test run with [0-9]* test' "$folder/test.log" | grep -o '[0-9][0-9]*' | tail -n 1 || true)
+  if [ "${ran:-0}" = 0 ]; then
+    echo "== $sanitizer: the filter '$filter' ran no test"
+    failed=1
+  fi
   local reports
   reports=$(cat "$folder"/report.* 2>/dev/null | grep -c '^WARNING: \|^==[0-9]*==ERROR: ' || true)
   echo "== $sanitizer: $reports report(s), tests exited $status, $(($(date +%s) - started)) s"

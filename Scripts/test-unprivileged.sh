@@ -9,9 +9,22 @@ cd "$(dirname "$0")/.."
 filter="${1:?usage: Scripts/test-unprivileged.sh <filter regex>}"
 user="${UNPRIVILEGED_USER:-nobody}"
 group="$(id -gn "$user")"
+# `swift test --filter` exits 0 when nothing matches: a filter that ran no test fails.
+log="$(mktemp /tmp/babydash-unprivileged-log.XXXXXX)"
+check_ran() {
+  local ran
+  ran=$(grep -o 'Test run with [0-9]* test' "$log" | grep -o '[0-9][0-9]*' | tail -n 1 || true)
+  rm -f "$log"
+  if [ "${ran:-0}" = 0 ]; then
+    echo "test-unprivileged: the filter '$filter' ran no test" >&2
+    exit 1
+  fi
+}
 if [ "$(id -u)" != 0 ]; then
   echo "test-unprivileged: not root, so running the tests as $(id -un) in place" >&2
-  exec swift test --skip-build --filter "$filter"
+  swift test --skip-build --filter "$filter" 2>&1 | tee "$log"
+  check_ran
+  exit 0
 fi
 products="$(swift build --show-bin-path)"
 scratch="$(mktemp -d /tmp/babydash-unprivileged.XXXXXX)"
@@ -24,4 +37,5 @@ chmod 0700 "$scratch/tmp"
 cd "$scratch/bin"
 setpriv --reuid="$user" --regid="$group" --clear-groups \
   env -i PATH="$PATH" HOME="$scratch/tmp" TMPDIR="$scratch/tmp" CI="${CI:-}" LANG=C.UTF-8 \
-  ./BabyDashboardPackageTests.xctest --testing-library swift-testing --filter "$filter"
+  ./BabyDashboardPackageTests.xctest --testing-library swift-testing --filter "$filter" 2>&1 | tee "$log"
+check_ran

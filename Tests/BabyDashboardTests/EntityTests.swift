@@ -1,4 +1,5 @@
 import BabyDashboard
+import PlainStore
 import Foundation
 import Testing
 
@@ -14,11 +15,18 @@ import Testing
     #expect(feed.duration == 900)
   }
 
-  @Test func feedsAndDiapersAreIdentifiedByTheirUUID() {
+  /// The store finds an object's identity in its JSON under the entity's identity key: the
+  /// SwiftData models' `uuid`, which change files and exports carry.
+  @Test func feedsAndDiapersAreStoredUnderTheirUUID() throws {
     let feed = FeedSession(profileID: nil, startTime: start)
     let diaper = DiaperChange(profileID: nil, timestamp: start, type: .poo)
-    #expect(feed.id == feed.uuid)
-    #expect(diaper.id == diaper.uuid)
+    for (key, id, json) in [
+      (FeedSession.identityKey, feed.uuid, try JSONEncoder().encode(feed)), (DiaperChange.identityKey, diaper.uuid, try JSONEncoder().encode(diaper)),
+    ] {
+      let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+      #expect(key == "uuid")
+      #expect(object[key] as? String == id.uuidString)
+    }
   }
 
   @Test func aNewBabyIsDueEveryThreeHoursByDefault() {

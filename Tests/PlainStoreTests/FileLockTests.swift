@@ -17,7 +17,7 @@ import Testing
   /// A lock file in a fresh folder, and another descriptor of it holding the lock as another
   /// process would, until `release` is called.
   func withHeldLock(
-    turnDelays: [Duration] = [], afterWorkRan: (@Sendable () -> Void)? = nil,
+    turnDelays: [Duration] = [], afterWorkRan: (@Sendable () -> Void)? = nil, afterGivenUp: (@Sendable () -> Void)? = nil,
     _ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void
   ) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
@@ -28,7 +28,9 @@ import Testing
     #expect(flock(holder, LOCK_EX) == 0)
     // Let go before the close, as FileLock.release does: a child another test is starting
     // shares the descriptor until its exec, and closing alone would leave the lock held.
-    try body(FileLock(url: url, displayPath: "lock", turnDelays: turnDelays, afterWorkRan: afterWorkRan)) { FileLock.release(holder) }
+    try body(FileLock(url: url, displayPath: "lock", turnDelays: turnDelays, afterWorkRan: afterWorkRan, afterGivenUp: afterGivenUp)) {
+      FileLock.release(holder)
+    }
   }
 
   /// Runs `release` on a thread of its own after 50 ms; the returned semaphore is signalled
@@ -78,19 +80,16 @@ import Testing
   /// Past the deadline the body never runs, and the lock the waiting thread gets later is let
   /// go at once.
   @Test func aBodyWhoseLockComesTooLateNeverRuns() throws {
-    try withHeldLock { lock, release in
+    let letGo = DispatchSemaphore(value: 0)
+    try withHeldLock(afterGivenUp: { letGo.signal() }) { lock, release in
       let ran = StoreMutex(false)
       #expect {
         try lock.withLock(timeout: .milliseconds(100), onWaitingThread: true) { ran.withLock { $0 = true } }
       } throws: { ($0 as? StoreError)?.code == .locked }
       release()
-      var free = false
-      for _ in 0..<200 where !free {
-        free = isFree(lock)
-        if !free { usleep(5_000) }
-      }
-      #expect(free)
-      usleep(20_000)
+      // The waiting thread gets the lock and, its caller gone, lets it go without the body.
+      #expect(letGo.wait(timeout: .now() + 60) == .success, "the waiting thread never let the lock go")
+      #expect(isFree(lock))
       #expect(!ran.withLock { $0 })
     }
   }

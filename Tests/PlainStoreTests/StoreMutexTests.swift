@@ -20,6 +20,13 @@ import Testing
         throw Refused()
       }
     }
-    #expect(value.withLock { $0 } == [1, 2, 3])
+    // Looked at without waiting: a lock left held fails the test rather than hanging it.
+    #expect(value.withLockIfAvailable { $0 } == [1, 2, 3], "the lock was left held")
+  }
+
+  @Test func aHeldLockIsNotAvailable() {
+    let value = StoreMutex(0)
+    value.withLock { _ in #expect(value.withLockIfAvailable { $0 } == nil) }
+    #expect(value.withLockIfAvailable { $0 } == 0)
   }
 }

@@ -63,13 +63,16 @@ import Testing
   }
 
   /// An update's new value is encoded once, by its check: the field groups it changes are read
-  /// from that JSON, not from the value encoded again.
+  /// from that JSON, not from the value encoded again; its old value once more.
   @Test func anUpdatesNewValueIsEncodedOnce() throws {
     let (container, context) = try Self.storeHoldingATallied(named: "before")
     defer { try? container.destroy() }
+    let before = Tallied.encodings.withLock { $0["before"] ?? 0 }
     _ = try context.edit(Tallied.self, id: Sample.id(1)) { $0.name = "after" }
     try context.save()
     #expect(Tallied.encodings.withLock { $0["after"] } == 1)
+    // The old value too: once, for the properties the edit changed (its JSON is not kept).
+    #expect(Tallied.encodings.withLock { $0["before"] ?? 0 } - before == 1)
     #expect(try Self.secondChange(container).groups == ["name"], "the groups read from the checked JSON")
   }
 

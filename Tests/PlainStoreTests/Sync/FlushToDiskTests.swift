@@ -24,6 +24,17 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let urls = try files(count)
     try FileSystem.flushToDisk(paths: urls.map(\.path), folders: [folder], displayPath: "local/journal")
+    // Every file is opened to be flushed, whichever lane it falls to: a symbolic link put in
+    // its place, one place at a time, is met and refused.
+    let link = folder.appendingPathComponent("link.json")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: urls.first ?? folder)
+    for place in 0..<count {
+      var paths = urls.map(\.path)
+      paths[place] = link.path
+      #expect(throws: StoreError.self, "the file at \(place) of \(count) was not flushed") {
+        try FileSystem.flushToDisk(paths: paths, folders: [folder], displayPath: "local/journal")
+      }
+    }
   }
 
   @Test func theFirstFailingFileInOrderIsReported() throws {

@@ -49,12 +49,12 @@ struct MemoryBacking: StoreBacking {
 
   func localLogRecord(of entry: LogEntry) -> Data? { nil }
 
-  /// The history takes the transaction.
+  /// The history takes the transaction (not one that only let ids go as aliases).
   func appendLocalLog(
     _ record: Data?, of transaction: Transaction, written: StoreCoordinator.WrittenChange, _ state: inout StoreState,
     _ store: StoreCoordinator
   ) -> Bool {
-    state.memoryHistory.append(transaction)
+    if !transaction.changes.isEmpty { state.memoryHistory.append(transaction) }
     return true
   }
 

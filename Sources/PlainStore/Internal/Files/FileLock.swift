@@ -24,8 +24,9 @@ final class FileLock: Sendable {
   /// waits in the kernel (``turnDelays``; none in tests of the kernel's wait).
   let turnDelays: [Duration]
   /// For tests: runs on the waiting thread once a body it ran is marked as run, before the
-  /// thread lets the body go.
+  /// thread lets the body go; and once it has let go a lock that came after its caller gave up.
   let afterWorkRan: (@Sendable () -> Void)?
+  let afterGivenUp: (@Sendable () -> Void)?
   /// Where a waiter in the kernel claims the lock (``LockClaim``); nil for a lock whose holder
   /// never keeps a turn, or that a claim file must not sit beside.
   let claimURL: URL?
@@ -38,7 +39,7 @@ final class FileLock: Sendable {
   init(
     url: URL, displayPath: String, holderHint: String? = nil, assertion: BackgroundAssertion = .system,
     turnDelays: [Duration] = FileLock.turnDelays, claimURL: URL? = nil, shortestTurn: Duration = FileLock.shortestTurn,
-    turnGap: Duration = FileLock.turnGap, afterWorkRan: (@Sendable () -> Void)? = nil
+    turnGap: Duration = FileLock.turnGap, afterWorkRan: (@Sendable () -> Void)? = nil, afterGivenUp: (@Sendable () -> Void)? = nil
   ) {
     self.url = url
     self.displayPath = displayPath
@@ -49,6 +50,7 @@ final class FileLock: Sendable {
     self.shortestTurn = shortestTurn
     self.turnGap = turnGap
     self.afterWorkRan = afterWorkRan
+    self.afterGivenUp = afterGivenUp
   }
 
   /// Runs `body` holding the lock; waits up to `timeout` for another process to let go.
@@ -197,7 +199,7 @@ final class FileLock: Sendable {
     }
     return try withoutActuallyEscaping(body) { body in
       let outcome = Outcome<T>()
-      let work = Work(afterRun: afterWorkRan) { [self] in
+      let work = Work(afterRun: afterWorkRan, afterGivenUp: afterGivenUp) { [self] in
         holdBegins(afterWaiting: true)
         outcome.result = Result { try body() }
       }
@@ -296,7 +298,10 @@ final class FileLock: Sendable {
         state = run == nil ? .finished(wait) : .running
         return false
       }
-      if gaveUp { release(fd) }
+      if gaveUp {
+        release(fd)
+        work?.afterGivenUp?()
+      }
       if let body = run {
         run = nil
         body()
@@ -362,8 +367,10 @@ final class FileLock: Sendable {
   final class Work: @unchecked Sendable {  // `run` is only touched under the handoff's lock
     private var run: (() -> Void)?
     let afterRun: (@Sendable () -> Void)?
-    init(afterRun: (@Sendable () -> Void)? = nil, _ run: @escaping () -> Void) {
+    let afterGivenUp: (@Sendable () -> Void)?
+    init(afterRun: (@Sendable () -> Void)? = nil, afterGivenUp: (@Sendable () -> Void)? = nil, _ run: @escaping () -> Void) {
       self.afterRun = afterRun
+      self.afterGivenUp = afterGivenUp
       self.run = run
     }
 

@@ -52,4 +52,14 @@ package final class StoreMutex<Value>: @unchecked Sendable {  // `value` is only
     defer { pthread_mutex_unlock(lock) }
     return try body(&value.pointee)
   }
+
+  /// Runs `body` with the value if the lock is free now, as `Mutex.withLockIfAvailable`; nil,
+  /// without waiting, when another holds it.
+  package func withLockIfAvailable<Result: ~Copyable, E: Error>(
+    _ body: (inout sending Value) throws(E) -> sending Result
+  ) throws(E) -> sending Result? {
+    guard pthread_mutex_trylock(lock) == 0 else { return nil }
+    defer { pthread_mutex_unlock(lock) }
+    return try body(&value.pointee)
+  }
 }
