@@ -13,8 +13,10 @@ struct MergedState: Sendable {
   /// The version of the rules below, which a cache records (`Manifest.mergeRules`): 2 keeps the
   /// holder of a unique key as the survivor of a meeting, where 1 kept the object created first;
   /// 3 keeps each alias's survivor with the cache (``RetiredObjects``), where an edit addressed
-  /// to the alias goes.
-  static let rulesVersion = 3
+  /// to the alias goes; 4 joins a field group member by member (an insert's nil sets nothing)
+  /// and has a referrer follow its referent's merge within the alias sweep, the holder keeping
+  /// its values.
+  static let rulesVersion = 4
 
   struct Registers: Equatable, Sendable {
     /// The earliest write of the object: who created it first, which decides which of two
