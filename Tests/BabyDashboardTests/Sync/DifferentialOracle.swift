@@ -24,37 +24,11 @@ struct DifferentialOracle {
     var stamp: String
     var device: Int
     var operation: Operation
-    /// The change file's bytes: whether it reached another device before its own was lost.
-    var file: Data
-
-    /// The id of the device that wrote it, and its sequence there.
-    var deviceID: String { String(stamp.split(separator: ".")[1]) }
-    var sequence: Int { Int(stamp.split(separator: ".")[2])! }
   }
 
   var saves: [Save] = []
   /// Saves that the one device refused, which the written rules decided instead.
   private(set) var refused = 0
-
-  /// Forgets the saves of `device` that no other device and no engine has seen: its app group
-  /// was replaced by another's before they left it.
-  mutating func forget(unsentBy device: Int, seen: (Save) -> Bool) {
-    saves.removeAll { $0.device == device && !seen($0) }
-  }
-
-  /// Per device id, the highest sequence a snapshot among `files` (`<device>/<name>`, bytes)
-  /// covers of that device's own changes.
-  static func coverage(ofSnapshots files: [(String, Data)]) -> [String: Int] {
-    var covered: [String: Int] = [:]
-    for (name, data) in files where name.contains("/snapshot-") {
-      let device = String(name.prefix { $0 != "/" })
-      guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-        let snapshot = document["snapshot"] as? [String: Any], let covers = snapshot["covers"] as? [String: Int]
-      else { continue }
-      for (covering, through) in covers where covering == device { covered[device] = max(covered[device] ?? 0, through) }
-    }
-    return covered
-  }
 
   /// Replays every save, in stamp order, on one fresh store in `folder`; returns what it shows.
   mutating func replay(in folder: URL) throws -> String {
@@ -73,6 +47,18 @@ struct DifferentialOracle {
       _ = try context.save()
     }
     return try DifferentialExport.text(of: container)
+  }
+
+  /// The lines only the devices show and those only the one device shows; `whole`, both texts
+  /// and the saves in stamp order too.
+  func differences(devices: String, oneDevice: String, whole: Bool) -> String {
+    let (shown, expected) = (devices.split(separator: "\n"), oneDevice.split(separator: "\n"))
+    var lines = shown.filter { !expected.contains($0) }.map { "- devices: \($0)" } + expected.filter { !shown.contains($0) }.map { "+ one device: \($0)" }
+    if whole {
+      lines += ["devices:", devices, "one device:", oneDevice, "saves:"]
+      lines += saves.sorted { $0.stamp < $1.stamp }.map { "\($0.stamp) device\($0.device) \($0.operation)" }
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// Gives `context` the operation as the one device would take it; false when the written
