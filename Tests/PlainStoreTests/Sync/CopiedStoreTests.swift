@@ -235,6 +235,46 @@ import Testing
     #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt-again.store") == ["Ava", "Mia", "Noah"], "a rebuild of the original agrees")
   }
 
+  /// The copy notices the original first (the original's change 2 arrives as a conflict copy
+  /// beside its own), before any snapshot covers change 2; the original, which has not seen the
+  /// copy's change 2, compacts later, and its snapshot stands for change 2 — its own. The copy's
+  /// change 2 is folded by no one unless the copy re-published it when it took its new id:
+  /// it re-publishes every change of the shared id it holds, not only those a snapshot covered
+  /// then (none: before, Ava was lost on every device but the copy's cache).
+  @Test func aChangeOfTheSharedIDASnapshotCoversLaterSurvivesThroughItsWritersNewID() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let (original, copy, shared, container) = try Self.storeAndItsCopy(in: scratch)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()
+    try Self.save([Owner(id: Sample.id(3), name: "Ava")], at: copy)
+    let second = "changes/\(shared)/000000000002.json"
+    try FileManager.default.copyItem(
+      at: original.appendingPathComponent(second), to: copy.appendingPathComponent("changes/\(shared)/000000000002 2.json"))
+    let copyContainer = try StoreContainer.file(at: copy, schema: TestSchema.v1, options: Self.options)
+    _ = try copyContainer.sync()
+    let id = try Self.deviceID(of: copy)
+    #expect(id != shared, "the copy found another writer under its id")
+
+    // The original compacts, having seen none of the copy's files: its snapshot covers 1 and 2.
+    _ = try #require(try container.compactChanges())
+    // Every file meets every other: the copy's change 2 beside the original's, its new id's.
+    let files = FileManager.default
+    try files.copyItem(at: copy.appendingPathComponent(second), to: original.appendingPathComponent("changes/\(shared)/000000000002 2.json"))
+    try files.copyItem(at: copy.appendingPathComponent("changes/\(id)"), to: original.appendingPathComponent("changes/\(id)"))
+    for name in try files.contentsOfDirectory(atPath: original.appendingPathComponent("changes/\(shared)").path) where name.hasPrefix("snapshot") {
+      try files.copyItem(
+        at: original.appendingPathComponent("changes/\(shared)/\(name)"), to: copy.appendingPathComponent("changes/\(shared)/\(name)"))
+    }
+    _ = try container.sync()
+    _ = try copyContainer.sync()
+    #expect(try Self.names(container) == ["Ava", "Mia", "Noah"], "Ava reaches the original")
+    #expect(try Self.names(copyContainer) == ["Ava", "Mia", "Noah"])
+    #expect(try Self.rebuilt(original, in: scratch, as: "rebuilt.store") == ["Ava", "Mia", "Noah"], "a rebuild agrees")
+    #expect(try Self.rebuilt(copy, in: scratch, as: "rebuilt-copy.store") == ["Ava", "Mia", "Noah"], "a rebuild of the copy agrees")
+  }
+
   /// A copy whose local log still names changes that the original then compacted into a
   /// snapshot, the engine bringing the snapshot and the changes' removal: the copy's cache can
   /// no longer be read back from its files, and it opens rebuilt from them, with all data.

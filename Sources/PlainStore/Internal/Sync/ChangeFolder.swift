@@ -125,16 +125,15 @@ struct ChangeFolder: Sendable {
     }
   }
 
-  /// Every distinct change under a device's id up to `covered` (what its snapshots cover),
-  /// conflict copies and the outbox's included, oldest stamp first: what a copy of the store
-  /// re-publishes when it finds another copy writing under its id. One that does not read is
-  /// left out: it was never folded either.
-  func changes(of device: DeviceID, through covered: Int) throws -> [ChangeFile] {
+  /// Every distinct change under a device's id, conflict copies and the outbox's included,
+  /// oldest stamp first: what a copy of the store re-publishes when it finds another copy
+  /// writing under its id. One that does not read is left out: it was never folded either.
+  func changes(of device: DeviceID) throws -> [ChangeFile] {
     let here = transport.list(deviceURL(device).path).arrived.map { (filePath(device, $0), display(device, $0), $0, false) }
     let waiting = outbox.names(of: device).map { (outbox.filePath(device, $0), outbox.display(device, $0), $0, true) }
     var found: [ChangeFile] = []
     for (file, path, name, inOutbox) in here + waiting {
-      guard case .change(let sequence) = ChangeFileName.classify(name).kind, sequence <= covered,
+      guard case .change(let sequence) = ChangeFileName.classify(name).kind,
         case .success(let change) = try read(file, path: path, inOutbox: inOutbox),
         change.device == device, change.sequence == sequence, !found.contains(change)
       else { continue }

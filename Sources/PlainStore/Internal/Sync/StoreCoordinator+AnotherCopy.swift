@@ -3,13 +3,15 @@ import Foundation
 extension StoreCoordinator {
   /// Takes a new device id for a copy of the store (a restored backup, a cloned phone) that
   /// found another copy writing under its id, and first re-publishes under the new id what the
-  /// old id's files hold: every change of the old id that a snapshot covers (`covered`), and the
-  /// old id's snapshots joined into one. Returns what it wrote, to be folded with what arrived.
+  /// old id's files hold: every change of the old id it holds, and the old id's snapshots joined
+  /// into one. Returns what it wrote, to be folded with what arrived.
   ///
   /// A snapshot stands for every change of a device up to a number, whichever file holds that
   /// number (see `ChangeFolder.scanDevice`), and a device's newest snapshot for its older ones:
   /// when one copy compacted while the other wrote under a number it covers, or compacted
-  /// again past the other's snapshot, no device would ever fold the other's writes.
+  /// again past the other's snapshot, no device would ever fold the other's writes. Not only
+  /// the numbers a snapshot covers now: the other copy, or any device that has folded only the
+  /// other's change of a number, may compact later, and its snapshot will stand for that number.
   /// Re-published with their own clocks, they fold as they would have; what the other copy's
   /// files do hold folds again to the same state (each field goes to its newest stamp, a delete
   /// stays a delete, a merge of identities is for good), so re-publishing more than was left out
@@ -18,12 +20,10 @@ extension StoreCoordinator {
   /// Everything is durable before the new id is recorded: a crash in between leaves the files of
   /// a device that never writes again, and the next merge, under the old id still, re-publishes
   /// them once more.
-  func takeNewDeviceID(
-    leaving old: DeviceID, covered: Int, _ state: inout StoreState, _ files: StoreFiles
-  ) throws -> (changes: [ChangeFile], snapshot: ChangeSnapshot?) {
+  func takeNewDeviceID(leaving old: DeviceID, _ state: inout StoreState, _ files: StoreFiles) throws -> (changes: [ChangeFile], snapshot: ChangeSnapshot?) {
     let new = DeviceID.mint()
     var republished: [ChangeFile] = []
-    for change in try files.changes.changes(of: old, through: covered) {
+    for change in try files.changes.changes(of: old) {
       var copy = change
       copy.device = new
       copy.sequence = republished.count + 1

@@ -114,8 +114,8 @@ extension StoreCoordinator {
     {
       // Another copy of the store writes under this id (a snapshot of it this copy did not make,
       // or a second one of one number, says so too): this one takes a new id, and re-publishes
-      // under it what that copy's snapshot may have left out.
-      let republished = try takeNewDeviceID(leaving: device, covered: scan.covered[device] ?? 0, &state, files)
+      // under it what a snapshot of that copy's, now or later, may leave out.
+      let republished = try takeNewDeviceID(leaving: device, &state, files)
       scan.files = (scan.files + republished.changes).sorted { $0.stamp < $1.stamp }
       arrived += republished.changes
       if let snapshot = republished.snapshot {
