@@ -18,7 +18,7 @@ import Testing
   /// process would, until `release` is called.
   func withHeldLock(
     turnDelays: [Duration] = [], afterWorkRan: (@Sendable () -> Void)? = nil, afterGivenUp: (@Sendable () -> Void)? = nil,
-    _ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void
+    afterFoundHeld: (@Sendable () -> Void)? = nil, _ body: (FileLock, _ release: @escaping @Sendable () -> Void) throws -> Void
   ) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileLockTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,7 +28,11 @@ import Testing
     #expect(flock(holder, LOCK_EX) == 0)
     // Let go before the close, as FileLock.release does: a child another test is starting
     // shares the descriptor until its exec, and closing alone would leave the lock held.
-    try body(FileLock(url: url, displayPath: "lock", turnDelays: turnDelays, afterWorkRan: afterWorkRan, afterGivenUp: afterGivenUp)) {
+    try body(
+      FileLock(
+        url: url, displayPath: "lock", turnDelays: turnDelays, afterWorkRan: afterWorkRan, afterGivenUp: afterGivenUp,
+        afterFoundHeld: afterFoundHeld)
+    ) {
       FileLock.release(holder)
     }
   }
@@ -158,11 +162,13 @@ import Testing
     _ = work
   }
 
-  /// A waiter leaves the holder its turn: the lock let go 10 ms in, the body runs only once the
-  /// first delay has passed (300 ms), found free on a look from the caller's thread, with
-  /// `whileWaiting` run before the look. Waiting in the kernel at once, it ran at 10 ms.
-  /// The scenario needs the holder's thread to let go within the first delay: on a machine
-  /// too busy for that (three CI runs on two cores once woke it 319 ms in), it is run again.
+  /// A waiter leaves the holder its turn: the lock let go 10 ms after the waiter found it held,
+  /// the body runs only once the first delay has passed (300 ms), found free on a look from the
+  /// caller's thread, with `whileWaiting` run before the look. Waiting in the kernel at once, it
+  /// ran at 10 ms. The holder lets go only once the waiter's first look found the lock held (a
+  /// caller's thread held up past the let-go once took it at its first look, 121 ms in, under
+  /// three CI runs on two cores); and it must let go within the first delay: on a machine too
+  /// busy for that (once woken 319 ms in), the scenario is run again.
   @Test func aWaiterSleepsThroughTheHoldersTurnBeforeItLooks() throws {
     struct Outcome {
       var freedIn: Duration
@@ -174,12 +180,18 @@ import Testing
     let firstDelay = Duration.milliseconds(300)
     var attempts: [Outcome] = []
     while attempts.count < 5 {
-      try withHeldLock(turnDelays: [firstDelay, .seconds(1)]) { lock, release in
-        let clock = ContinuousClock()
-        let start = clock.now
+      let clock = ContinuousClock()
+      let foundHeld = DispatchSemaphore(value: 0)
+      let lookedAt = StoreMutex<ContinuousClock.Instant?>(nil)
+      let found: @Sendable () -> Void = {
+        lookedAt.withLock { $0 = clock.now }
+        foundHeld.signal()
+      }
+      try withHeldLock(turnDelays: [firstDelay, .seconds(1)], afterFoundHeld: found) { lock, release in
         let letGo = StoreMutex<ContinuousClock.Instant?>(nil)
         let released = DispatchSemaphore(value: 0)
         Thread {
+          foundHeld.wait()
           usleep(10_000)
           release()
           letGo.withLock { $0 = clock.now }
@@ -192,6 +204,8 @@ import Testing
         }
         released.wait()
         let freedAt = try #require(letGo.withLock { $0 })
+        // Timed from the first look, which found the lock held.
+        let start = try #require(lookedAt.withLock { $0 })
         attempts.append(
           Outcome(
             freedIn: freedAt - start, ranIn: ranAt - start, ranOnCaller: ranOn == caller, looks: runs.withLock { $0 }, freeAfter: isFree(lock)))
@@ -199,7 +213,7 @@ import Testing
       guard let last = attempts.last, last.freedIn >= firstDelay else { break }
     }
     let outcome = try #require(attempts.last)
-    try #require(outcome.freedIn < firstDelay, "the holder let go before the first look in none of \(attempts.count) attempts: \(attempts.map(\.freedIn))")
+    try #require(outcome.freedIn < firstDelay, "the holder let go within the first delay in none of \(attempts.count) attempts: \(attempts.map(\.freedIn))")
     #expect(outcome.ranIn >= firstDelay, "the body ran \(outcome.ranIn) in, before the first delay passed")
     #expect(outcome.ranOnCaller)
     #expect(outcome.looks == 1)

@@ -27,6 +27,8 @@ final class FileLock: Sendable {
   /// thread lets the body go; and once it has let go a lock that came after its caller gave up.
   let afterWorkRan: (@Sendable () -> Void)?
   let afterGivenUp: (@Sendable () -> Void)?
+  /// For tests: runs on the caller's thread when its first look found the lock held.
+  let afterFoundHeld: (@Sendable () -> Void)?
   /// Where a waiter in the kernel claims the lock (``LockClaim``); nil for a lock whose holder
   /// never keeps a turn, or that a claim file must not sit beside.
   let claimURL: URL?
@@ -39,7 +41,8 @@ final class FileLock: Sendable {
   init(
     url: URL, displayPath: String, holderHint: String? = nil, assertion: BackgroundAssertion = .system,
     turnDelays: [Duration] = FileLock.turnDelays, claimURL: URL? = nil, shortestTurn: Duration = FileLock.shortestTurn,
-    turnGap: Duration = FileLock.turnGap, afterWorkRan: (@Sendable () -> Void)? = nil, afterGivenUp: (@Sendable () -> Void)? = nil
+    turnGap: Duration = FileLock.turnGap, afterWorkRan: (@Sendable () -> Void)? = nil, afterGivenUp: (@Sendable () -> Void)? = nil,
+    afterFoundHeld: (@Sendable () -> Void)? = nil
   ) {
     self.url = url
     self.displayPath = displayPath
@@ -51,6 +54,7 @@ final class FileLock: Sendable {
     self.turnGap = turnGap
     self.afterWorkRan = afterWorkRan
     self.afterGivenUp = afterGivenUp
+    self.afterFoundHeld = afterFoundHeld
   }
 
   /// Runs `body` holding the lock; waits up to `timeout` for another process to let go.
@@ -174,6 +178,7 @@ final class FileLock: Sendable {
         close(fd)
         throw FileSystem.error(code, displayPath, "cannot take the lock")
       }
+      afterFoundHeld?()
     } else if yieldsToAClaimant() {
       flock(fd, LOCK_UN)
       holds = false
