@@ -167,7 +167,7 @@ public struct FileKeyValueStore: KeyValueStore {
   /// FNV-1a (64 bits, 16 hex digits) of the values' compact, sorted-key JSON: it tells a
   /// damaged file from a whole one; it is not a signature.
   private static func checksum(_ readable: [String: Any], _ binary: [String: Any]) -> String {
-    hex16(FNV1a.hash(canonicalJSON(["values": readable, "binaryValues": binary]) ?? Data()))
+    Digits.hex16(FNV1a.hash(canonicalJSON(["values": readable, "binaryValues": binary]) ?? Data()))
   }
 
   /// The compact, sorted-key JSON of a value: the form this package's values are written in.

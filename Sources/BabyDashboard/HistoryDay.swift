@@ -20,5 +20,5 @@ public struct HistoryDay: Sendable, Hashable, Identifiable {
   }
 
   /// "2026-03-08".
-  public var id: String { ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) + "-" + ISO8601.pad(day, 2) }
+  public var id: String { Digits.decimal(year, width: 4) + "-" + Digits.decimal(month, width: 2) + "-" + Digits.decimal(day, width: 2) }
 }

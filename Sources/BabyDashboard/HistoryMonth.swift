@@ -18,7 +18,7 @@ public struct HistoryMonth: Sendable, Hashable, Identifiable {
   }
 
   /// "2026-03".
-  public var id: String { ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) }
+  public var id: String { Digits.decimal(year, width: 4) + "-" + Digits.decimal(month, width: 2) }
 
   /// All events of the month, newest first.
   public var events: [HistoryEvent] { days.flatMap(\.events) }

@@ -39,5 +39,5 @@ extension TimeText {
   }
 
   /// `7` → `07`, `-3` → `-03`, `2026` (width 4) → `2026`: the one zero-padding of every time.
-  public static func zeroPadded(_ value: Int, width: Int = 2) -> String { ISO8601.pad(value, width) }
+  public static func zeroPadded(_ value: Int, width: Int = 2) -> String { Digits.decimal(value, width: width) }
 }

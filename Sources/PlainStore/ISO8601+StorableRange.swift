@@ -37,7 +37,7 @@ extension ISO8601 {
     let days = unixSeconds.floorDivided(by: 86_400)
     let secondOfDay = Int(unixSeconds - days * 86_400)
     let (year, month, day) = civilFromDays(days)
-    return (year < 0 ? "-" : "+") + pad(abs(year), 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-      + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
+    return (year < 0 ? "-" : "+") + Digits.decimal(abs(year), width: 4) + "-" + Digits.decimal(month, width: 2) + "-" + Digits.decimal(day, width: 2) + "T"
+      + Digits.decimal(secondOfDay / 3600, width: 2) + ":" + Digits.decimal(secondOfDay / 60 % 60, width: 2) + ":" + Digits.decimal(secondOfDay % 60, width: 2) + "Z"
   }
 }

@@ -36,7 +36,7 @@ public enum ISO8601 {
     if micros == 1_000_000 { (whole, micros) = (whole + 1, 0) }
     var text = civilText(unixSeconds: Int64(whole) + referenceOffset)
     if micros > 0 {
-      var digits = pad(micros, 6)
+      var digits = Digits.decimal(micros, width: 6)
       while digits.hasSuffix("0") { digits.removeLast() }
       text += "." + digits
     }
@@ -50,7 +50,7 @@ public enum ISO8601 {
     let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
     let seconds = milliseconds.floorDivided(by: 1000)
     let rest = milliseconds - seconds * 1000
-    return civilText(unixSeconds: seconds) + "." + pad(Int(rest), 3) + "Z"
+    return civilText(unixSeconds: seconds) + "." + Digits.decimal(Int(rest), width: 3) + "Z"
   }
 
   /// Reads `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or an offset (`+09:00`, `+0900`).
@@ -153,36 +153,25 @@ public enum ISO8601 {
   }
 
   static func civilText(unixSeconds: Int64) -> String {
+    String(unsafeUninitializedCapacity: 19) { text in
+      writeCivil(unixSeconds: unixSeconds, at: text.baseAddress!)
+      return 19
+    }
+  }
+
+  /// Writes `YYYY-MM-DDTHH:MM:SS` (19 bytes) of a second in years 0000–9999, a storable
+  /// date's: the one writer of a store date's text, for `format` and the JSON writer.
+  static func writeCivil(unixSeconds: Int64, at out: UnsafeMutablePointer<UInt8>) {
     let days = unixSeconds.floorDivided(by: 86_400)
     let secondOfDay = Int(unixSeconds - days * 86_400)
     let (year, month, day) = civilFromDays(days)
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-      + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-  }
-
-  /// `7` → `07`, `-3` → `-03`, `2026` (width 4) → `2026`: the package's one zero-padding of
-  /// numbers (times, dates, sequences in file names).
-  package static func pad(_ value: Int, _ width: Int) -> String {
-    guard value >= 0 else {
-      let digits = String(value.magnitude)
-      return "-" + String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-    // Digit by digit into one buffer: every commit names its change file and stamps with these.
-    var count = 1
-    var rest = value / 10
-    while rest > 0 {
-      count += 1
-      rest /= 10
-    }
-    let total = max(width, count)
-    return String(unsafeUninitializedCapacity: total) { text in
-      var rest = value
-      for index in (0..<total).reversed() {
-        text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-      }
-      return total
-    }
+    Digits.write(UInt64(year), width: 4, at: out)
+    Digits.write(UInt64(month), width: 2, at: out + 5)
+    Digits.write(UInt64(day), width: 2, at: out + 8)
+    Digits.write(UInt64(secondOfDay / 3600), width: 2, at: out + 11)
+    Digits.write(UInt64(secondOfDay / 60 % 60), width: 2, at: out + 14)
+    Digits.write(UInt64(secondOfDay % 60), width: 2, at: out + 17)
+    (out[4], out[7], out[10], out[13], out[16]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"))
   }
 
   /// The decimal digits after "0." of a fraction in (0, 1), shortest round trip, never exponent form.

@@ -10,6 +10,6 @@ enum StressDigest {
       let line = "\(item.id.uuidString)|\(item.writer)|\(item.batch)|\(item.part)|\(item.at.timeIntervalSince1970)\n"
       hash = FNV1a.hash(line.utf8, from: hash)
     }
-    return hex16(hash)
+    return Digits.hex16(hash)
   }
 }

@@ -388,11 +388,37 @@ import Testing
     var generator = SplitMix64(seed: 12)
     for value in (0..<200).map({ _ in generator.next() >> (generator.next() % 64) }) + [0, 1, .max] {
       let digits = String(value, radix: 16)
-      #expect(hex16(value) == String(repeating: "0", count: 16 - digits.count) + digits)
+      #expect(Digits.hex16(value) == String(repeating: "0", count: 16 - digits.count) + digits)
     }
     for sequence in [0, 1, 9, 10, 123_456, 999_999_999_999, 1_000_000_000_000, -3] {
       let digits = String(sequence.magnitude)
       #expect(ChangeFileName.sequenceText(sequence) == (sequence < 0 ? "-" : "") + String(repeating: "0", count: max(0, 12 - digits.count)) + digits)
+    }
+  }
+
+  /// `Digits`, the one digit writer: padded decimals of any sign and size, and the civil text
+  /// of store dates (`ISO8601.format`, the JSON writer's dates), against Foundation's calendar.
+  @Test func theDigitWriterPadsDecimalsAndWritesCivilDates() throws {
+    for (value, width, text) in [(7, 2, "07"), (-3, 2, "-03"), (2026, 4, "2026"), (123_456, 2, "123456"), (0, 1, "0"), (0, 3, "000")] {
+      #expect(Digits.decimal(value, width: width) == text)
+    }
+    #expect(Digits.decimal(Int.min) == String(Int.min))
+    #expect(Digits.decimal(Int.max, width: 30) == String(repeating: "0", count: 30 - String(Int.max).count) + String(Int.max))
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    var generator = SplitMix64(seed: 8601)
+    // Foundation's calendar is Julian before 1582; the store's is proleptic Gregorian.
+    let first = ISO8601.parse("1583-01-01T00:00:00Z")!.timeIntervalSinceReferenceDate
+    let last = ISO8601.parse("9999-12-31T23:59:59Z")!.timeIntervalSinceReferenceDate
+    let seconds = (0..<500).map { _ in first + Double(generator.next() % UInt64(last - first)) } + [first, last]
+    #expect(ISO8601.format(ISO8601.parse("0000-01-01T00:00:00Z")!) == "0000-01-01T00:00:00Z")
+    for second in seconds {
+      let date = Date(timeIntervalSinceReferenceDate: second)
+      let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+      let expected = [(parts.year!, 4, "-"), (parts.month!, 2, "-"), (parts.day!, 2, "T"), (parts.hour!, 2, ":"), (parts.minute!, 2, ":"), (parts.second!, 2, "Z")]
+        .map { String(format: "%0\($0.1)d", $0.0) + $0.2 }.joined()
+      #expect(ISO8601.format(date) == expected)
+      #expect(try String(decoding: StoreJSONEncoder().encode([date]), as: UTF8.self) == "[\"\(expected)\"]")
     }
   }
 

@@ -82,6 +82,6 @@ extension LegacyImportReport {
   /// `1.250 s`: milliseconds, written by our code so no locale can change it.
   static func seconds(_ interval: TimeInterval) -> String {
     let milliseconds = Int((max(0, interval) * 1000).rounded())
-    return "\(milliseconds / 1000).\(ISO8601.pad(milliseconds % 1000, 3)) s"
+    return "\(milliseconds / 1000).\(Digits.decimal(milliseconds % 1000, width: 3)) s"
   }
 }

@@ -51,7 +51,7 @@ struct LocalLog: Sendable {
     var bytes: Data
   }
 
-  static func streamName(_ first: Int) -> String { ISO8601.pad(first, 8) + ".log" }
+  static func streamName(_ first: Int) -> String { Digits.decimal(first, width: 8) + ".log" }
 
   /// The first sequence of a stream, from its name; nil for any other name.
   static func streamFirst(_ name: String) -> Int? {

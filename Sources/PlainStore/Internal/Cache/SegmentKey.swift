@@ -19,17 +19,12 @@ enum SegmentKey {
   static func name(monthIndex: Int) -> String {
     let year = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
     let month = monthIndex - year * 12 + 1
-    guard (0...9999).contains(year) else { return ISO8601.pad(year, 4) + "-" + ISO8601.pad(month, 2) }
+    guard (0...9999).contains(year) else { return Digits.decimal(year, width: 4) + "-" + Digits.decimal(month, width: 2) }
     // Written in place: a commit names the month of every object it writes.
     return String(unsafeUninitializedCapacity: 7) { text in
-      func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(value % 10) }
-      text[0] = digit(year / 1000)
-      text[1] = digit(year / 100)
-      text[2] = digit(year / 10)
-      text[3] = digit(year)
+      Digits.write(UInt64(year), width: 4, at: text.baseAddress!)
       text[4] = UInt8(ascii: "-")
-      text[5] = digit(month / 10)
-      text[6] = digit(month)
+      Digits.write(UInt64(month), width: 2, at: text.baseAddress! + 5)
       return 7
     }
   }

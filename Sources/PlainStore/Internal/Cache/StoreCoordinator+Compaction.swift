@@ -125,7 +125,7 @@ extension StoreCoordinator {
         try ensureLoaded(table, segment, &state)
         guard state.sequence == manifest.sequence, state.manifestIdentity == replacing else { return nil }
         if let objects = table.slots[segment]?.objects, objects.count > 0 {
-          let file = "\(name).\(segment).\(ISO8601.pad(manifest.sequence, 8)).json"
+          let file = "\(name).\(segment).\(Digits.decimal(manifest.sequence, width: 8)).json"
           let keepsJSON = objects.count <= Self.segmentJSONKeptLimit
           if keepsJSON { try objects.encodeEach(encoder) }
           let data = try objects.encodeFile(entity: name, segment: segment, encoder: encoder)

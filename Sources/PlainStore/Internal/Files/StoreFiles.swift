@@ -111,7 +111,7 @@ struct StoreFiles: Sendable {
   /// Format 1 kept one file per local transaction: `log/<sequence>.json`.
   func format1LogPath(_ sequence: Int) -> String { cachePrefix + "log/" + Self.format1LogName(sequence) }
   func format1LogURL(_ sequence: Int) -> URL { logURL.appendingPathComponent(Self.format1LogName(sequence)) }
-  private static func format1LogName(_ sequence: Int) -> String { ISO8601.pad(sequence, 8) + ".json" }
+  private static func format1LogName(_ sequence: Int) -> String { Digits.decimal(sequence, width: 8) + ".json" }
 
   // MARK: Reading, with the errors that name the file
 

@@ -29,7 +29,7 @@ final class CodableKeyProbe: Decoder {
     case is Double.Type: any = Double(next()) + 0.5
     case is Float.Type: any = Float(next()) + 0.5
     case is Date.Type: any = Date(timeIntervalSince1970: 1_000_000_000 + Double(next()) * 86_400)
-    case is UUID.Type: any = UUID(uuidString: "00000000-0000-4000-8000-" + ISO8601.pad(next(), 12))!
+    case is UUID.Type: any = UUID(uuidString: "00000000-0000-4000-8000-" + Digits.decimal(next(), width: 12))!
     case is Data.Type: any = Data("probe \(next())".utf8)
     case is URL.Type: any = URL(string: "probe:\(next())")!
     case is Decimal.Type: any = Decimal(next()) + Decimal(string: "0.5")!

@@ -139,24 +139,11 @@ final class JSONWriter {
 
   func appendInt(_ value: Int) {
     reserve(20)
-    var magnitude = value.magnitude
     if value < 0 {
       base[count] = UInt8(ascii: "-")
       count += 1
     }
-    let start = count
-    repeat {
-      base[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-      count += 1
-      magnitude /= 10
-    } while magnitude != 0
-    var low = start
-    var high = count - 1
-    while low < high {
-      (base[low], base[high]) = (base[high], base[low])
-      low += 1
-      high -= 1
-    }
+    count += Digits.write(UInt64(value.magnitude), width: 1, at: base + count)
   }
 
   /// Foundation's form of a finite Double: Swift's shortest round-trip text without a
@@ -240,34 +227,16 @@ final class JSONWriter {
   /// `"2026-01-15T09:30:00Z"`: exactly `ISO8601.format(date)`, without building Strings for
   /// dates on whole seconds.
   func appendDate(_ date: Date) {
+    guard ISO8601.isStorable(date) else {
+      appendString(ISO8601.format(date))
+      return
+    }
     let interval = date.timeIntervalSinceReferenceDate
     let whole = interval.rounded(.down)
-    guard abs(whole) < 1e15 else {
-      appendString(ISO8601.format(date))
-      return
-    }
-    let unixSeconds = Int64(whole) + ISO8601.referenceOffset
-    let days = unixSeconds.floorDivided(by: 86_400)
-    let secondOfDay = Int(unixSeconds - days * 86_400)
-    let (year, month, day) = ISO8601.civilFromDays(days)
-    guard (0...9999).contains(year) else {
-      appendString(ISO8601.format(date))
-      return
-    }
     reserve(22)
     base[count] = UInt8(ascii: "\"")
-    count += 1
-    appendDigits(year, 4)
-    append(UInt8(ascii: "-"))
-    appendDigits(month, 2)
-    append(UInt8(ascii: "-"))
-    appendDigits(day, 2)
-    append(UInt8(ascii: "T"))
-    appendDigits(secondOfDay / 3600, 2)
-    append(UInt8(ascii: ":"))
-    appendDigits(secondOfDay / 60 % 60, 2)
-    append(UInt8(ascii: ":"))
-    appendDigits(secondOfDay % 60, 2)
+    ISO8601.writeCivil(unixSeconds: Int64(whole) + ISO8601.referenceOffset, at: base + count + 1)
+    count += 20
     // As `ISO8601.format` writes a fraction (a commit's own time has one).
     let fraction = interval - whole
     if fraction > 0 {
@@ -276,16 +245,5 @@ final class JSONWriter {
       digits.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
     append("Z\"")
-  }
-
-  private func appendDigits(_ value: Int, _ width: Int) {
-    var value = value
-    var position = count + width - 1
-    while position >= count {
-      base[position] = UInt8(ascii: "0") + UInt8(value % 10)
-      value /= 10
-      position -= 1
-    }
-    count += width
   }
 }

@@ -32,7 +32,7 @@ enum ChangeFileName: Equatable, Sendable {
 
   static func snapshotName(number: Int) -> String { snapshotPrefix + sequenceText(number) + ".json" }
 
-  static func sequenceText(_ sequence: Int) -> String { ISO8601.pad(sequence, sequenceWidth) }
+  static func sequenceText(_ sequence: Int) -> String { Digits.decimal(sequence, width: sequenceWidth) }
 
   static func parseSequence<S: StringProtocol>(_ text: S) -> Int? {
     guard text.utf8.count == sequenceWidth, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }

@@ -40,7 +40,7 @@ struct ChangeStamp: Hashable, Comparable, Sendable, Codable, CustomStringConvert
     else { return nil }
     var hlc: UInt64 = 0
     for byte in bytes[0..<(deviceStart - 1)] {
-      guard DeviceID.isLowerHex(byte) else { return nil }
+      guard Digits.isLowerHex(byte) else { return nil }
       hlc = hlc << 4 | UInt64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10)
     }
     var sequence = 0

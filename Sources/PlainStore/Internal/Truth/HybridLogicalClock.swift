@@ -53,7 +53,7 @@ struct HybridLogicalClock: Sendable, Equatable {
   }
 
   /// Sixteen lowercase hex digits: sorts as the number does.
-  static func text(_ stamp: UInt64) -> String { hex16(stamp) }
+  static func text(_ stamp: UInt64) -> String { Digits.hex16(stamp) }
 
-  static func parse<S: StringProtocol>(_ text: S) -> UInt64? { hex16Value(text.utf8) }
+  static func parse<S: StringProtocol>(_ text: S) -> UInt64? { Digits.hex16Value(text.utf8) }
 }

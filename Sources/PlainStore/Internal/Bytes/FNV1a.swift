@@ -24,11 +24,7 @@ package enum FNV1a {
   }
 
   package static func hash(_ bytes: some Sequence<UInt8>, from seed: UInt64 = offsetBasis) -> UInt64 {
-    var hash = seed
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* prime
-    }
-    return hash
+    bytes.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0), from: seed) }
+      ?? Array(bytes).withUnsafeBytes { hash($0, from: seed) }
   }
 }

@@ -22,9 +22,9 @@ enum RecordFrame {
       line.append(contentsOf: field.utf8)
     }
     line.append(UInt8(ascii: " "))
-    appendHex16(UInt64(body.count), to: &line)
+    Digits.appendHex16(UInt64(body.count), to: &line)
     line.append(UInt8(ascii: " "))
-    appendHex16(FNV1a.hash(body), to: &line)
+    Digits.appendHex16(FNV1a.hash(body), to: &line)
     line.append(UInt8(ascii: "\n"))
     return line
   }
@@ -43,8 +43,8 @@ enum RecordFrame {
     // The length and the checksum are the last 33 bytes: 16 hex, a space, 16 hex.
     let tail = 16 + 1 + 16
     guard line.count > tail, line[line.count - tail - 1] == UInt8(ascii: " "), line[line.count - 17] == UInt8(ascii: " "),
-      let length = hex16Value(UnsafeBufferPointer(rebasing: line[(line.count - tail)..<(line.count - 17)])), length < maximumLength,
-      let checksum = hex16Value(UnsafeBufferPointer(rebasing: line[(line.count - 16)...]))
+      let length = Digits.hex16Value(UnsafeBufferPointer(rebasing: line[(line.count - tail)..<(line.count - 17)])), length < maximumLength,
+      let checksum = Digits.hex16Value(UnsafeBufferPointer(rebasing: line[(line.count - 16)...]))
     else { return nil }
     var fields: [String] = []
     fields.reserveCapacity(fieldCount)
