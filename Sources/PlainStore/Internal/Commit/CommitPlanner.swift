@@ -15,34 +15,34 @@ struct CommitPlanner {
   /// order first written; `places` finds one by key. Kept in an array rather than a dictionary
   /// of entries so that a write changes its entry in place and a walk over them copies none: a
   /// bulk save writes tens of thousands.
-  private var written: [Written] = []
-  private var places: [ObjectKey: Int] = [:]
+  var written: [Written] = []
+  var places: [ObjectKey: Int] = [:]
   /// This transaction's changes to the committed uniqueness indexes (kept by the tables), per
   /// entity, constraint and segment (or "*"): a key mapped to nil was removed. A scope is here
   /// once built, and from then on every write keeps it up to date.
-  private var indexChanges: [IndexScope: [UniqueKey: UUID?]] = [:]
+  var indexChanges: [IndexScope: [UniqueKey: UUID?]] = [:]
   /// The objects this transaction changed (their places in `written`), by the segment their
   /// committed value is in, where that segment's scopes were not built when they were written
   /// (see `uniqueScope`).
-  private var originalsBySegment: [SegmentRef: [Int]] = [:]
+  var originalsBySegment: [SegmentRef: [Int]] = [:]
   /// The objects this transaction wrote (their places), by the segment they were written into,
   /// where that segment's scopes were not built when they were written (an object that moved on
   /// is listed in both; readers check).
-  private var writtenBySegment: [SegmentRef: [Int]] = [:]
+  var writtenBySegment: [SegmentRef: [Int]] = [:]
   /// The entities with a built scope: only their writes maintain indexes. A schema's few names,
   /// compared rather than hashed.
-  private var indexedEntities: [String] = []
-  private var denyChecks: [ObjectKey] = []
+  var indexedEntities: [String] = []
+  var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
-  private(set) var merged: [ObjectKey: ObjectKey] = [:]
+  var merged: [ObjectKey: ObjectKey] = [:]
   /// Whether an object stored as it was given keeps the JSON the check made of it
   /// (`LogChange.encoded`), so that its change file and its segment write it as it is: a file
   /// store's plans do; memory keeps none.
   let keepingJSON: Bool
-  private var lastTable: EntityTable?
+  var lastTable: EntityTable?
 
   /// One object as this transaction leaves it, and as it was committed before.
-  private struct Written {
+  struct Written {
     let key: ObjectKey
     /// The committed value before this transaction (nil: not stored), and its segment.
     var original: (any Entity)?
@@ -118,92 +118,9 @@ struct CommitPlanner {
     }
   }
 
-  // MARK: Reading the state as this transaction leaves it
-
-  /// The table of an entity, the last one kept at hand: a save's objects come entity by entity.
-  private mutating func entityTable(_ name: String) throws -> EntityTable {
-    if let lastTable, lastTable.schema.name == name { return lastTable }
-    let table = try state.table(name)
-    lastTable = table
-    return table
-  }
-
-  /// The object as this transaction leaves it; `segment` names where to look first.
-  private mutating func current(_ key: ObjectKey, segment: String?, thorough: Bool) throws -> (any Entity)? {
-    if let place = places[key] { return written[place].value }
-    let table = try entityTable(key.entity)
-    return try reader.committedObject(table, key.id, segment, thorough, &state)
-  }
-
-  private mutating func current(_ key: ObjectKey, hint: (any Entity)?, thorough: Bool) throws -> (any Entity)? {
-    if let place = places[key] { return written[place].value }
-    let table = try entityTable(key.entity)
-    return try reader.committedObject(table, key.id, hint.map(table.segment(of:)), thorough, &state)
-  }
-
-  /// Writes `value` (nil: deletes) for `key` in this transaction and keeps the uniqueness
-  /// indexes in step. `known` is the object's current value when the caller already read it;
-  /// `computed`, `value`'s segment and unique keys when the caller computed them, after building
-  /// that segment's scopes; `givenJSON`, `value`'s JSON when it is the context's own.
-  private mutating func set(
-    _ key: ObjectKey, to value: (any Entity)?, hint: (any Entity)?, known: (any Entity)?? = nil,
-    computed: (segment: String, keys: [UniqueKey])? = nil, givenJSON: RawJSON? = nil
-  ) throws {
-    let table = try entityTable(key.entity)
-    let place: Int
-    if let pending = places[key] {
-      place = pending
-    } else {
-      // First write of this object in the transaction: its committed value is the original.
-      let committed = try known ?? reader.committedObject(table, key.id, (hint ?? value).map(table.segment(of:)), false, &state)
-      let segment = committed.map(table.segment(of:))
-      place = written.count
-      written.append(Written(key: key, original: committed, originalSegment: segment, value: committed, segment: segment))
-      places[key] = place
-      // A segment whose scopes are built now has its index changed below; only a segment
-      // indexed later needs to know which of its objects this transaction changed.
-      if let segment, segment != computed?.segment {
-        originalsBySegment[SegmentRef(entity: key.entity, segment: segment), default: []].append(place)
-      }
-    }
-    let newSegment = computed?.segment ?? value.map(table.segment(of:))
-    let old = written[place].value
-    let oldSegment = written[place].segment
-    written[place].value = value
-    written[place].segment = newSegment
-    written[place].uniqueKeys = computed?.keys
-    written[place].givenJSON = givenJSON  // written again, by a delete rule say: no longer what was given
-    written[place].mergedInto = nil
-    if let newSegment, computed == nil {
-      writtenBySegment[SegmentRef(entity: key.entity, segment: newSegment), default: []].append(place)
-    }
-    guard indexedEntities.contains(key.entity) else { return }
-    for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
-      let wide = table.schema.uniqueIsSegmentWide[constraint]
-      if let old, let segment = oldSegment {
-        let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        if indexChanges[scope] != nil { unindex(keyOf(old), of: key.id, in: scope, table) }
-      }
-      if let value, let segment = newSegment {
-        let scope = IndexScope(entity: key.entity, constraint: constraint, segment: wide ? segment : "*")
-        indexChanges[scope]?[computed?.keys[constraint] ?? keyOf(value)] = .some(key.id)
-      }
-    }
-  }
-
-  /// The object that holds `key` in `scope` as this transaction leaves it.
-  private func indexed(_ key: UniqueKey, in scope: IndexScope, _ table: EntityTable) -> UUID? {
-    if let changed = indexChanges[scope]?[key] { return changed }
-    return table.uniqueIndexes[EntityTable.IndexKey(constraint: scope.constraint, segment: scope.segment)]?[key]
-  }
-
-  private mutating func unindex(_ key: UniqueKey, of id: UUID, in scope: IndexScope, _ table: EntityTable) {
-    if indexed(key, in: scope, table) == id { indexChanges[scope]?[key] = .some(nil) }
-  }
-
   // MARK: Inserts and updates
 
-  private mutating func put(_ change: PendingChange) throws {
+  mutating func put(_ change: PendingChange) throws {
     guard let value = change.value else { return }
     let key = ObjectKey(entity: change.entity, id: change.id)
     let table = try entityTable(change.entity)
@@ -296,7 +213,7 @@ struct CommitPlanner {
   /// another device): it reaches the survivor, as every device's fold takes the alias's later
   /// writes to it — what the change set (an edit's changes, an insert's set properties), onto
   /// the survivor's values. A context that read the object before the merge edits it so.
-  private mutating func putToSurvivor(_ change: PendingChange, _ value: any Entity, of key: ObjectKey, _ survivor: any Entity)
+  mutating func putToSurvivor(_ change: PendingChange, _ value: any Entity, of key: ObjectKey, _ survivor: any Entity)
     throws
   {
     let changes =
@@ -319,7 +236,7 @@ struct CommitPlanner {
   /// Records a change the context gave to an id that is not stored: an insert that merged into
   /// `survivor`, or an edit or a delete (`json` nil) addressed to one of its aliases. The cache
   /// keeps the id as the survivor's alias; the change file carries the change as given.
-  private mutating func noteGiven(to key: ObjectKey, aliasOf survivor: UUID, in segment: String, json: RawJSON?, groups: [String]?) {
+  mutating func noteGiven(to key: ObjectKey, aliasOf survivor: UUID, in segment: String, json: RawJSON?, groups: [String]?) {
     let entry = Written(
       key: key, original: nil, originalSegment: nil, value: nil, segment: segment, givenJSON: json, mergedInto: survivor, given: true,
       givenGroups: groups)
@@ -333,7 +250,7 @@ struct CommitPlanner {
 
   /// The index of one uniqueness constraint over the objects a value could collide with: its
   /// own segment when the constraint includes the segment key, else the whole entity.
-  private mutating func uniqueScope(_ table: EntityTable, constraint: Int, segment valueSegment: String) throws -> IndexScope {
+  mutating func uniqueScope(_ table: EntityTable, constraint: Int, segment valueSegment: String) throws -> IndexScope {
     let segmentWide = table.schema.uniqueIsSegmentWide[constraint]
     let segment = segmentWide ? valueSegment : "*"
     let scope = IndexScope(entity: table.schema.name, constraint: constraint, segment: segment)
@@ -365,142 +282,11 @@ struct CommitPlanner {
     return scope
   }
 
-  // MARK: Deletes and delete rules
-
-  private mutating func delete(_ key: ObjectKey, hint: (any Entity)?, given: Bool) throws {
-    guard let existing = try current(key, hint: hint, thorough: true) else {
-      // An object merged into another: its delete deletes the survivor, as in every device's fold.
-      if let survivor = state.retired?.survivor(of: key) {
-        let survivorKey = ObjectKey(entity: key.entity, id: survivor)
-        merged[key] = survivorKey
-        let segment = try current(survivorKey, hint: nil, thorough: true).map { try entityTable(key.entity).segment(of: $0) }
-        try delete(survivorKey, hint: nil, given: false)
-        if given, let segment { noteGiven(to: key, aliasOf: survivor, in: segment, json: nil, groups: nil) }
-      }
-      return
-    }
-    try set(key, to: nil, hint: existing)
-    if given { written[places[key]!].given = true }
-    for entity in schema.entities {
-      for reference in entity.references where reference.targetEntity == key.entity {
-        let referrers = try referrers(of: key.id, in: entity, through: reference)
-        switch reference.deleteRule {
-        case .nullify:
-          for referrer in referrers {
-            try putRewritten(ObjectKey(entity: entity.name, id: referrer.id), reference.pointing(referrer, nil), was: referrer)
-          }
-        case .cascade:
-          for referrer in referrers { try delete(ObjectKey(entity: entity.name, id: referrer.id), hint: referrer, given: false) }
-        case .deny:
-          if !referrers.isEmpty { denyChecks.append(key) }
-        }
-      }
-    }
-  }
-
-  /// An object that met `survivor` on a unique key, as this transaction leaves it: gone from the
-  /// cache, and an alias of its survivor for good. Its change file moves it onto the
-  /// survivor's key, which makes every device's fold join the two as this plan does (see
-  /// `MergedState.aliases()`); objects that refer to it follow it to the survivor, as they do
-  /// in the fold, rather than meet its delete rule.
-  private mutating func mergeAway(_ key: ObjectKey, into survivor: ObjectKey, hint: (any Entity)?) throws {
-    guard let existing = try current(key, hint: hint, thorough: true) else { return }
-    try set(key, to: nil, hint: existing)
-    written[places[key]!].mergedInto = survivor.id
-    for entity in schema.entities {
-      for reference in entity.references where reference.targetEntity == key.entity {
-        for referrer in try referrers(of: key.id, in: entity, through: reference) {
-          try putRewritten(ObjectKey(entity: entity.name, id: referrer.id), reference.pointing(referrer, survivor.id), was: referrer)
-        }
-      }
-    }
-  }
-
-  /// Writes a referrer whose reference a delete nullified, or a merge pointed at the survivor.
-  /// Its unique key may now be another object's (two orphans of one start): the stored holder
-  /// of the key survives as it is, and the referrer merges away, bringing nothing but its
-  /// moved reference — what the change that moved it wrote of it, as every device's fold
-  /// joins them (`MergedState.absorb`).
-  private mutating func putRewritten(_ key: ObjectKey, _ value: any Entity, was referrer: any Entity) throws {
-    let table = try entityTable(key.entity)
-    let segment = table.segment(of: value)
-    for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() {
-      let scope = try uniqueScope(table, constraint: constraint, segment: segment)
-      guard let otherID = indexed(keyOf(value), in: scope, table), otherID != key.id else { continue }
-      let otherKey = ObjectKey(entity: key.entity, id: otherID)
-      guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
-      try mergeAway(key, into: otherKey, hint: referrer)
-      return
-    }
-    try set(key, to: value, hint: referrer)
-  }
-
-  /// The objects of `entity` whose `reference` points at `id`, as this transaction leaves them.
-  private mutating func referrers(of id: UUID, in entity: EntitySchema, through reference: AnyReference) throws
-    -> [any Entity]
-  {
-    let table = try entityTable(entity.name)
-    try reader.loadAll(table, &state)
-    var found: [any Entity] = []
-    for slot in table.slots.values {
-      found += slot.objects?.referrers(to: id, through: reference) { places[ObjectKey(entity: entity.name, id: $0)] != nil } ?? []
-    }
-    for entry in written.indices where written[entry].key.entity == entity.name {
-      if let value = written[entry].value, reference.target(value) == id { found.append(value) }
-    }
-    return found.sorted { uuidPrecedes($0.id, $1.id) }
-  }
-
-  private mutating func checkDenyRules() throws {
-    for key in denyChecks {
-      for entity in schema.entities {
-        for reference in entity.references where reference.targetEntity == key.entity && reference.deleteRule == .deny {
-          let remaining = try referrers(of: key.id, in: entity, through: reference)
-          if !remaining.isEmpty {
-            throw StoreError(
-              .reference, path: "\(key.entity) \(key.id.uuidString)",
-              "cannot be deleted: \(remaining.count) \(entity.name) still refer to it through '\(reference.keyName)' (delete rule deny) — delete or change those first.")
-          }
-        }
-      }
-    }
-  }
-
-  /// Every reference of every object this transaction writes points at an object that exists.
-  private mutating func checkReferences() throws {
-    // Every broken reference is found, the one reported is the first by id: the same error
-    // whatever order the transaction's objects are in, without sorting them all.
-    var broken: (key: ObjectKey, reference: AnyReference, target: UUID)?
-    // Objects saved together mostly refer to the same few: the last one found is not looked up again.
-    var lastFound: ObjectKey?
-    for entry in written.indices {
-      guard let value = written[entry].value else { continue }
-      let key = written[entry].key
-      for reference in try entityTable(key.entity).schema.references {
-        // A reference this transaction left as it was is not its to check: another device's
-        // object may refer to one still on its way.
-        guard let target = reference.target(value), written[entry].original.flatMap(reference.target) != target else { continue }
-        let targetKey = ObjectKey(entity: reference.targetEntity, id: target)
-        if targetKey == lastFound { continue }
-        if try current(targetKey, hint: nil, thorough: true) != nil {
-          lastFound = targetKey
-        } else if broken.map({ uuidPrecedes(key.id, $0.key.id) }) ?? true {
-          broken = (key, reference, target)
-        }
-      }
-    }
-    if let (key, reference, target) = broken {
-      throw StoreError(
-        .reference, path: "\(key.entity) \(key.id.uuidString)",
-        "its '\(reference.keyName)' refers to \(reference.targetEntity) \(target.uuidString), which does not exist — save that \(reference.targetEntity) first or set '\(reference.keyName)' to nil.")
-    }
-  }
-
   // MARK: The transaction
 
   /// The object a merged-away object ends in, following merges made later in the transaction;
   /// nil when it was not merged, or its survivor was deleted too (which deletes it).
-  private func survivor(of place: Int) -> UUID? {
+  func survivor(of place: Int) -> UUID? {
     var current = place
     for _ in written.indices {
       guard let id = written[current].mergedInto else { return nil }
@@ -512,7 +298,7 @@ struct CommitPlanner {
     return nil
   }
 
-  private mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
+  mutating func logEntry(author: String, timestamp: Date) throws -> LogEntry? {
     var changes: [LogChange] = []
     changes.reserveCapacity(written.count)
     // Made in log order, rather than sorted once made: each entry's fields read in place
