@@ -4,6 +4,8 @@ public enum DeleteRule: String, Codable, Sendable {
   case nullify
   /// The referring objects are deleted too.
   case cascade
-  /// The delete fails while any object still refers to the target.
+  /// The delete fails while any object still refers to the target. A referrer another device
+  /// saved unaware of the delete has its reference cleared when the two meet: deletes win
+  /// (see DeleteRules.md in the documentation).
   case deny
 }

@@ -115,9 +115,8 @@ struct LocalLog: Sendable {
     return Cursor(stream: first, offset: 0, next: first)
   }
 
-  private static let tag = Array("entry ".utf8)
-  /// "entry " + 12 digits + " " + 16 hex + " " + 16 hex + "\n"
-  private static let headerLength = 6 + 12 + 1 + 16 + 1 + 16 + 1
+  /// `entry <sequence> <length> <checksum>\n<JSON>\n`, read strictly.
+  static let frame = RecordFrame.Layout(tag: "entry", fieldWidths: [ChangeFileName.sequenceWidth], closedByNewline: true)
 
   /// Reads the whole records in `data` (the stream from `position.offset` on), moving
   /// `position` past each. Stops at an unfinished tail.
@@ -126,26 +125,27 @@ struct LocalLog: Sendable {
     try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
       let bytes = buffer.bindMemory(to: UInt8.self)
       var at = 0
-      while bytes.count - at >= Self.headerLength {
-        let header = bytes[at..<(at + Self.headerLength)]
-        guard let fields = Self.header(header) else {
+      while true {
+        switch Self.frame.look(bytes, at: at) {
+        case .unfinished:
+          return  // still being appended
+        case .noHeader:
           throw StoreError(.damaged, path: path, "holds no record header at byte \(position.offset + at) — \(StoreFiles.untouched)")
+        case .damaged(let fields):
+          let sequence = ChangeFileName.parseSequence(fields[0]).map(String.init) ?? fields[0]
+          throw StoreError(.damaged, path: path, "the record of transaction \(sequence) fails its checksum — \(StoreFiles.untouched)")
+        case .record(let fields, let body, let end):
+          guard let sequence = ChangeFileName.parseSequence(fields[0]) else {
+            throw StoreError(.damaged, path: path, "holds no record header at byte \(position.offset + at) — \(StoreFiles.untouched)")
+          }
+          guard sequence == position.next else {
+            throw StoreError(.damaged, path: path, "holds transaction \(sequence) where \(position.next) belongs — \(StoreFiles.untouched)")
+          }
+          each(Record(stream: position.stream, sequence: sequence, bytes: Data(UnsafeRawBufferPointer(rebasing: buffer[body]))))
+          position.offset += end - at
+          position.next += 1
+          at = end
         }
-        let end = at + Self.headerLength + fields.length + 1
-        guard end <= bytes.count else { return }  // still being appended
-        let body = Data(UnsafeRawBufferPointer(rebasing: buffer[(at + Self.headerLength)..<(end - 1)]))
-        guard bytes[end - 1] == UInt8(ascii: "\n"), RecordFrame.holds(body, checksum: fields.checksum) else {
-          throw StoreError(
-            .damaged, path: path, "the record of transaction \(fields.sequence) fails its checksum — \(StoreFiles.untouched)")
-        }
-        guard fields.sequence == position.next else {
-          throw StoreError(
-            .damaged, path: path, "holds transaction \(fields.sequence) where \(position.next) belongs — \(StoreFiles.untouched)")
-        }
-        each(Record(stream: position.stream, sequence: fields.sequence, bytes: body))
-        position.offset += end - at
-        position.next += 1
-        at = end
       }
     }
   }
@@ -162,10 +162,11 @@ struct LocalLog: Sendable {
     return highest
   }
 
-  /// The fields of a header line (its newline included); nil if it is not one.
-  private static func header(_ line: some BidirectionalCollection<UInt8>) -> (sequence: Int, length: Int, checksum: UInt64)? {
-    guard line.count == headerLength, line.starts(with: tag), line.last == UInt8(ascii: "\n") else { return nil }
-    return fields(line.dropFirst(tag.count).dropLast())
+  /// The sequence, length and checksum of a header line (its newline included); nil if it is
+  /// not one.
+  private static func header(_ line: some Collection<UInt8>) -> (sequence: Int, length: Int, checksum: UInt64)? {
+    guard let header = frame.parseHeader(line), let sequence = ChangeFileName.parseSequence(header.fields[0]) else { return nil }
+    return (sequence, header.length, header.checksum)
   }
 
   /// Moves `position` past the records before `sequence` by their headers alone, reading and
@@ -183,20 +184,15 @@ struct LocalLog: Sendable {
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
-    var line = [UInt8](repeating: 0, count: Self.headerLength)
+    var line = [UInt8](repeating: 0, count: Self.frame.headerLength)
     while position.next < sequence {
-      let count = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, Self.headerLength, off_t(position.offset)) }
-      guard count == Self.headerLength, let fields = Self.header(line), fields.sequence == position.next else { return }
-      let end = position.offset + Self.headerLength + fields.length + 1
+      let count = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, Self.frame.headerLength, off_t(position.offset)) }
+      guard count == Self.frame.headerLength, let fields = Self.header(line), fields.sequence == position.next else { return }
+      let end = position.offset + Self.frame.headerLength + fields.length + 1
       guard end <= Int(info.st_size) else { return }
       position.offset = end
       position.next += 1
     }
-  }
-
-  private static func fields(_ line: some Collection<UInt8>) -> (sequence: Int, length: Int, checksum: UInt64)? {
-    guard let parsed = RecordFrame.parse(line, fieldCount: 1), parsed.fields[0].utf8.count == 12, let sequence = Int(parsed.fields[0]) else { return nil }
-    return (sequence, parsed.length, parsed.checksum)
   }
 
   // MARK: Writing
@@ -262,7 +258,7 @@ struct LocalLog: Sendable {
 
   /// A record's first line: its sequence, and its body's length and checksum (fixed widths).
   private static func header(sequence: Int, body: UnsafeRawBufferPointer) -> [UInt8] {
-    RecordFrame.header(tag: "entry", fields: [ChangeFileName.sequenceText(sequence)], body: body)
+    frame.header(fields: [ChangeFileName.sequenceText(sequence)], body: body)
   }
 
   // MARK: Pruning

@@ -193,7 +193,7 @@ private struct AliasSweep {
             value = MergedState.rawUUID(target)
           }
           if let deleted = deletedAt(reference.targetEntity, target), deleted <= stamp {
-            if reference.deleteRule == .cascade { return nil }
+            if reference.deleteRule.referrerInFold == .deleted { return nil }
             value = .null
           }
         }

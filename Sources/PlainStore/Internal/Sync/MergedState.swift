@@ -176,10 +176,11 @@ struct MergedState: Sendable {
             guard let target = Self.fields(registers, entity, schema.migrations)[reference.keyName].flatMap(Self.uuid),
               gone[reference.targetEntity]?.contains(target) == true
             else { continue }
-            if reference.deleteRule == .cascade {
+            switch reference.deleteRule.referrerInFold {
+            case .deleted:
               live[name]?[id] = nil
               gone[name, default: []].insert(id)
-            } else {
+            case .referenceCleared:
               live[name]?[id] = Self.setting(reference.keyName, to: .null, in: registers, entity)
             }
             changed = true

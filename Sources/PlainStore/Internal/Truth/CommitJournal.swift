@@ -37,7 +37,8 @@ struct CommitJournal: Sendable {
     var name: String { device.text + "/" + fileName }
   }
 
-  private static let tag = Array("journal ".utf8)
+  /// `journal <device> <sequence> <length> <checksum>\n<bytes>`, read in salvage mode.
+  static let frame = RecordFrame.Layout(tag: "journal", fieldWidths: [32, ChangeFileName.sequenceWidth], closedByNewline: false)
 
   /// Appends one record and flushes it: when this returns, the record survives a power loss.
   /// On failure the journal is cut back to where it was, so no failed commit comes back later.
@@ -112,43 +113,15 @@ struct CommitJournal: Sendable {
   }
 
   static func header(_ record: Record) -> [UInt8] {
-    record.bytes.withUnsafeBytes {
-      RecordFrame.header(tag: "journal", fields: [record.device.text, ChangeFileName.sequenceText(record.sequence)], body: $0)
-    }
+    record.bytes.withUnsafeBytes { frame.header(fields: [record.device.text, ChangeFileName.sequenceText(record.sequence)], body: $0) }
   }
 
   static func parse(_ bytes: [UInt8]) -> [Record] {
-    var records: [Record] = []
-    var position = 0
-    while let start = nextTag(in: bytes, from: position) {
-      guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
-      if let header = RecordFrame.parse(bytes[(start + tag.count)..<newline], fieldCount: 2),
-        let device = DeviceID(header.fields[0]), header.fields[1].utf8.count == 12, let sequence = Int(header.fields[1]),
-        header.length <= bytes.count - newline - 1
-      {
-        let length = header.length
-        let body = Data(bytes[(newline + 1)..<(newline + 1 + length)])
-        if RecordFrame.holds(body, checksum: header.checksum) {
-          records.append(Record(device: device, sequence: sequence, bytes: body))
-          position = newline + 1 + length
-          continue
-        }
+    bytes.withUnsafeBufferPointer { buffer in
+      frame.salvage(buffer).compactMap { found in
+        guard let device = DeviceID(found.fields[0]), let sequence = ChangeFileName.parseSequence(found.fields[1]) else { return nil }
+        return Record(device: device, sequence: sequence, bytes: Data(UnsafeBufferPointer(rebasing: buffer[found.body])))
       }
-      position = start + 1  // not a whole record: look for the next header
     }
-    return records
-  }
-
-  /// Where the next header starts at or after `position` — anywhere, not only at a line's
-  /// start: a record appended after a torn one (its writer killed, or the power lost, mid-append)
-  /// follows the torn bytes directly. Such text inside a damaged stretch is no record unless its
-  /// length and its checksum hold.
-  private static func nextTag(in bytes: [UInt8], from position: Int) -> Int? {
-    var index = position
-    while index + tag.count <= bytes.count {
-      if bytes[index] == tag[0] && bytes[index..<(index + tag.count)].elementsEqual(tag) { return index }
-      index += 1
-    }
-    return nil
   }
 }
