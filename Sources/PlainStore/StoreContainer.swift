@@ -52,6 +52,10 @@ public final class StoreContainer: Sendable {
     return StoreContainer(coordinator: coordinator, directory: coordinator.backing.root, isTemporary: false).watchingIfAsked()
   }
 
+  /// Every name a version of the store writes at the top of its folder: a tool that checks a
+  /// store names anything else as not the store's.
+  public static var namesInStoreFolder: Set<String> { StoreFiles.topLevelNames }
+
   /// A store that lives in memory only: for previews.
   public static func inMemory(schema: Schema, options: StoreOptions = StoreOptions()) -> StoreContainer {
     StoreContainer(coordinator: StoreCoordinator(inMemory: schema, options: options), directory: nil, isTemporary: false)

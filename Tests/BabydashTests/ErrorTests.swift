@@ -108,6 +108,21 @@ import Testing
     #expect(try tool.snapshot() == before)
   }
 
+  /// `check` names a file the store does not write at the top of its folder, and none it does
+  /// (the device id lives there: a rebuild keeps it).
+  @Test func checkNamesAStrayFileAndNoneOfTheStoresOwn() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-01-15T07:00:00Z", ["diaper", "Mia", "pee"]).status == 0)
+    let store = tool.appGroup.appendingPathComponent("BabyDashboard.store")
+    #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("device-id").path))
+    #expect(try tool.run(at: "2026-01-15T07:01:00Z", ["check"]).status == 0, "the store's own files are no strays")
+    try Data("mine".utf8).write(to: store.appendingPathComponent("notes.txt"))
+    let result = try tool.run(at: "2026-01-15T07:02:00Z", ["check"])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("stray file 'notes.txt' in the store folder"), "\(result.stderr)")
+    #expect(!result.stderr.contains("'device-id'"), "\(result.stderr)")
+  }
+
   @Test func checkOnAMissingStoreExits66() throws {
     let empty = try BabydashProcess()
     defer { empty.removeAll(); tool.removeAll() }

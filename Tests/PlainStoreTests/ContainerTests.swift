@@ -110,7 +110,7 @@ import Testing
         #expect(mode(folder.appendingPathComponent(name).path) == 0o700, "\(name)")
       }
       for name in [
-        "store.json", "local/manifest.json", "local/log/00000001.log", "local/segments/Owner.all.00000001.json", "local/device-id",
+        "store.json", "device-id", "local/manifest.json", "local/log/00000001.log", "local/segments/Owner.all.00000001.json", "local/device-id",
         "changes/\(Sample.device)/000000000001.json", "changes/\(Sample.device)/device.json",
       ] {
         #expect(mode(folder.appendingPathComponent(name).path) == 0o600, "\(name)")

@@ -81,9 +81,8 @@ enum CheckCommand {
   /// Files in the store's top folder that no version of the store writes: left by hand or by
   /// another program, and worth a look before they are taken for data.
   private static func strayFiles(in store: URL) -> [String] {
-    let known: Set<String> = ["store.json", "manifest.json", "log", "segments", "lock", "changes", "local", "indexes", "readers", "quarantine"]
     let names = (try? FileManager.default.contentsOfDirectory(atPath: store.path)) ?? []
-    return names.filter { !$0.hasPrefix(".") && !known.contains($0) }.sorted().map {
+    return names.filter { !$0.hasPrefix(".") && !StoreContainer.namesInStoreFolder.contains($0) }.sorted().map {
       "stray file '\($0)' in the store folder: no version of the store writes it; move it away if it is not yours"
     }
   }

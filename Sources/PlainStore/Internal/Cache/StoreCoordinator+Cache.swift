@@ -53,17 +53,11 @@ extension StoreCoordinator {
       "\(error.detail.components(separatedBy: " — ").first ?? error.detail) — this file is the local cache: it is rebuilt from changes/ the next time the store opens; nothing was lost.")
   }
 
-  /// Empties the cache (the device id and the lock stay) and folds every change file again.
-  /// Runs holding the flock.
+  /// Empties the cache (the lock stays) and folds every change file again. The device id is
+  /// not the cache's: this copy goes on under it (`device-id` beside `changes/`), so a rebuild
+  /// never makes one phone two devices. Runs holding the flock.
   func rebuildCache(_ files: StoreFiles, because reason: String) throws {
-    // A device id that cannot be read is the cache's loss too: it goes, and the next commit
-    // takes a new one.
-    var device: DeviceID?
-    do {
-      device = try readDeviceID(files)
-    } catch let error as StoreError where Self.isCacheDamage(error, files) {
-      device = nil
-    }
+    let device = try readDeviceID(files)
     // The truth must be readable before the cache goes: a change file a power loss took comes
     // back from the journal first, and a damaged change file of this device refuses the
     // rebuild and leaves every file as it was (the journal too: it is emptied below).
@@ -78,7 +72,6 @@ extension StoreCoordinator {
     try createLayout(files)
     // Every old file of the cache goes, or the rebuild stops here (a stale log file left
     // behind would later read as history); the next open starts it again.
-    if device == nil { try FileSystem.removeAnything(files.deviceIDURL, displayPath: files.display(files.cachePrefix + "device-id")) }
     try FileSystem.removeAnything(files.manifestURL, displayPath: files.display(files.manifestPath))
     try FileSystem.removeAnything(files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
     try FileSystem.removeFiles(in: files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
@@ -110,18 +103,36 @@ extension StoreCoordinator {
     }
   }
 
-  /// This copy's device id from `local/device-id`; nil when it has none yet.
+  /// This copy's device id from `device-id` (or, written by a program before this one, from
+  /// `local/device-id`, which it then copies beside `changes/`); nil when it has none yet. A
+  /// file that does not hold an id is no id: the next commit takes a new one, as a copy that
+  /// never had one does, and no file under another id is touched. Runs under the flock.
   func readDeviceID(_ files: StoreFiles) throws -> DeviceID? {
-    let path = files.display(files.cachePrefix + "device-id")
-    guard let data = try FileSystem.read(files.deviceIDURL, displayPath: path) else { return nil }
-    let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard let device = DeviceID(text) else {
-      throw StoreError(.damaged, path: path, "does not hold a device id (32 lowercase hex digits).")
+    for url in [files.deviceIDURL, files.legacyDeviceIDURL] {
+      let path = files.display(url == files.deviceIDURL ? "device-id" : files.cachePrefix + "device-id")
+      let data: Data?
+      do {
+        data = try FileSystem.read(url, displayPath: path)
+      } catch let error as StoreError where error.code == .damaged || error.code == .io(EACCES) {
+        continue
+      }
+      guard let data, let device = DeviceID(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        continue
+      }
+      if url != files.deviceIDURL, files.layout == .format2 { try writeDeviceID(device, files) }
+      return device
     }
-    return device
+    return nil
   }
 
-  /// The device id to commit under: the one in `local/device-id` (another process of this
+  /// Records this copy's device id where it lives, and where programs before this one read it.
+  private func writeDeviceID(_ device: DeviceID, _ files: StoreFiles) throws {
+    let text = Data((device.text + "\n").utf8)
+    try FileSystem.writeAtomically(text, to: files.deviceIDURL, displayPath: files.display("device-id"))
+    try FileSystem.writeAtomically(text, to: files.legacyDeviceIDURL, displayPath: files.display(files.cachePrefix + "device-id"))
+  }
+
+  /// The device id to commit under: the one in `device-id` (another process of this
   /// device may have minted it since this one opened), else a new one. Runs under the flock.
   func ensureDevice(_ state: inout StoreState, _ files: StoreFiles) throws -> DeviceID {
     if let device = state.device { return device }
@@ -138,8 +149,7 @@ extension StoreCoordinator {
   func mintDevice(_ state: inout StoreState, _ files: StoreFiles, preferred: DeviceID? = nil) throws -> DeviceID {
     let device = preferred ?? DeviceID.mint()
     try createLayout(files)
-    try FileSystem.writeAtomically(
-      Data((device.text + "\n").utf8), to: files.deviceIDURL, displayPath: files.display(files.cachePrefix + "device-id"))
+    try writeDeviceID(device, files)
     try files.changes.writeDeviceInfo(
       DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version), of: device,
       toOutbox: !(try drainOutbox(&state, files)))

@@ -10,8 +10,9 @@ import Foundation
 ///   outbox/<device>/         truth too: this device's files made while the carrier was not
 ///                            there, waiting to move into changes/ (see ``Outbox``)
 ///   sync-account             the carrier's account this store syncs with (see ``SyncAccount``)
+///   device-id                this copy's device id: an identity, not a cache, so a rebuild keeps it
 ///   local/                   a cache of this device, rebuilt from changes/ whenever it is lost
-///     device-id              this copy's device id
+///     device-id              the same id, for programs that read it here (before 2026-12)
 ///     journal                the newest change files' bytes, flushed: what a power loss may take from changes/
 ///     lock                   flock'ed by writers; never renamed
 ///     manifest.json          which segment files hold the state as of local transaction <sequence>
@@ -24,6 +25,12 @@ struct StoreFiles: Sendable {
   static let formatVersion = 2
 
   enum Layout: Sendable { case format1, format2 }
+
+  /// Every name a version of the store writes at the top of its folder (format 2's, and format
+  /// 1's cache files there): anything else there was left by hand or by another program.
+  static let topLevelNames: Set<String> = [
+    "store.json", "device-id", "changes", "outbox", "sync-account", "local", "manifest.json", "segments", "log", "lock",
+  ]
 
   let root: URL
   /// How messages name files: the store folder's name and the path inside it.
@@ -50,7 +57,11 @@ struct StoreFiles: Sendable {
   let lockURL: URL
   /// Where a writer that has waited long claims the lock: see ``LockClaim``.
   var lockClaimURL: URL { lockURL.appendingPathExtension("claim") }
+  /// This copy's device id, beside `changes/` (`local/device-id` before: see `legacyDeviceIDURL`).
   let deviceIDURL: URL
+  /// Where programs before this one kept the device id, in the cache: written too, read when
+  /// the store's own is not there yet.
+  let legacyDeviceIDURL: URL
   /// This device's newest commits, each flushed once: see ``CommitJournal``.
   let journal: CommitJournal
   /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
@@ -85,18 +96,22 @@ struct StoreFiles: Sendable {
     logURL = cacheURL.appendingPathComponent("log")
     log = LocalLog(folder: logURL, displayName: Self.display(rootName, cachePrefix + "log"))
     lockURL = cacheURL.appendingPathComponent("lock")
-    deviceIDURL = cacheURL.appendingPathComponent("device-id")
+    deviceIDURL = self.root.appendingPathComponent("device-id")
+    legacyDeviceIDURL = cacheURL.appendingPathComponent("device-id")
     journal = CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: Self.display(rootName, cachePrefix + "journal"))
     rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
     segmentIDsURL = cacheURL.appendingPathComponent("segment-ids")
   }
 
-  /// This copy's device id as `local/device-id` records it, read without the store's locks
-  /// (for the watcher of arrivals, which must never hold the store); nil when there is none
-  /// yet. A damaged file is nil here too: the store itself names it at its next read.
+  /// This copy's device id as its file records it (`device-id`, else the one programs before
+  /// this one kept in `local/`), read without the store's locks (for the watcher of arrivals,
+  /// which must never hold the store); nil when there is none yet or it is damaged.
   var recordedDevice: DeviceID? {
-    guard let data = try? FileSystem.read(deviceIDURL, displayPath: deviceIDURL.path) else { return nil }
-    return DeviceID(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    for url in [deviceIDURL, legacyDeviceIDURL] {
+      guard let data = try? FileSystem.read(url, displayPath: url.path) else { continue }
+      return DeviceID(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return nil
   }
 
   var manifestPath: String { cachePrefix + "manifest.json" }
