@@ -4,8 +4,8 @@ import Synchronization
 /// Remembers that the store changed for a set of entities, until a live query takes the change
 /// and refetches.
 ///
-/// It listens to the container's save and remote-change notifications, which are posted on the
-/// thread that committed or noticed the commit, before `save()` returns: so a burst of saves made
+/// It listens to the container's broadcaster, which tells it on the thread that committed or
+/// noticed the commit, before `save()` returns: so a burst of saves made
 /// while the query is busy (or while its actor is busy making them) leaves one flag set, and the
 /// query refetches once. A remote change that arrives as a reload (the other processes' commits
 /// were compacted away before this one read them) carries no transactions, so it always counts.
@@ -14,13 +14,8 @@ final class StoreChangeMonitor: Sendable {
     var changed = false
     var stopped = false
     var waiter: CheckedContinuation<Bool, Never>?
-    var observers: [ObserverToken] = []
+    var listening: Int?
     var task: Task<Void, Never>?
-  }
-
-  /// A NotificationCenter registration, only ever handed back to `removeObserver`.
-  private struct ObserverToken: @unchecked Sendable {  // opaque; NotificationCenter is thread-safe
-    let token: any NSObjectProtocol
   }
 
   /// The entity names whose transactions count; empty for every entity.
@@ -29,15 +24,13 @@ final class StoreChangeMonitor: Sendable {
   /// How many changes were signalled: for tests that prove nothing arrives after a stop.
   private let signals = Atomic<Int>(0)
 
+  private let broadcaster: ChangeBroadcaster
+
   init(container: StoreContainer, entities: Set<String>) {
     self.entities = entities
-    let center = NotificationCenter.default
-    let tokens = [Notification.Name.plainStoreDidSave, .plainStoreRemoteChange].map { name in
-      ObserverToken(token: center.addObserver(forName: name, object: container, queue: nil) { [weak self] notification in
-        self?.receive(notification)
-      })
-    }
-    state.withLock { $0.observers = tokens }
+    broadcaster = container.coordinator.broadcaster
+    let token = broadcaster.listen { [weak self] heard in self?.receive(heard) }
+    state.withLock { $0.listening = token }
   }
 
   deinit {
@@ -95,25 +88,22 @@ final class StoreChangeMonitor: Sendable {
 
   /// Stops listening, ends a waiting ``wait()`` with false and cancels the attached task.
   func stop() {
-    let (observers, waiter, task) = state.withLock { state in
+    let (listening, waiter, task) = state.withLock { state in
       defer {
         state.stopped = true
-        state.observers = []
+        state.listening = nil
         state.waiter = nil
         state.task = nil
       }
-      return (state.observers, state.waiter, state.task)
+      return (state.listening, state.waiter, state.task)
     }
-    for observer in observers { NotificationCenter.default.removeObserver(observer.token) }
+    if let listening { broadcaster.stopListening(listening) }
     waiter?.resume(returning: false)
     task?.cancel()
   }
 
-  private func receive(_ notification: Notification) {
-    let reloaded = notification.userInfo?["reloaded"] as? Bool ?? false
-    // A notification whose transactions cannot be read counts as a change: a needless refetch
-    // costs less than a stale screen.
-    if !reloaded, !entities.isEmpty, let transactions = notification.userInfo?["transactions"] as? [Transaction],
+  private func receive(_ heard: ChangeBroadcaster.Heard) {
+    if !entities.isEmpty, case .transactions(let transactions) = heard,
       transactions.allSatisfy({ $0.changes.keys.allSatisfy { !entities.contains($0) } })
     {
       return
