@@ -5,27 +5,13 @@ extension StoreContext {
   /// The stored object, other than `object` itself, that shares one of its unique keys — the
   /// object a save would merge `object` into.
   ///
-  /// The keys are the engine's own (``EntitySchema/uniqueKeys(of:)``), so the rule is never
-  /// restated: the engine merges such objects to keep imports idempotent, and a person editing
-  /// one row must be told instead of silently replacing another.
+  /// The engine answers, from its own index (``StoreContext/objectSharingAUniqueKey(with:)``),
+  /// so the rule is never restated: the engine merges such objects to keep imports idempotent,
+  /// and a person editing one row must be told instead of silently replacing another.
   ///
   /// - Returns: the clashing object, or nil when a save would keep both.
   public func clashingObject<E: Entity>(with object: E, schema: Schema) throws -> E? {
-    guard let entity = schema.entity(named: E.entityName), !entity.uniqueKeyNames.isEmpty else {
-      return nil
-    }
-    let keys = entity.uniqueKeys(of: object)
-    var descriptor = FetchDescriptor<E>()
-    // Every key set holds the segment key: only objects at that very instant can clash.
-    if let segment = entity.segmentKeyName, entity.uniqueKeyNames.allSatisfy({ $0.contains(segment) }),
-      let date = entity.segmentDate(of: object)
-    {
-      descriptor.dateRange = date..<Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.nextUp)
-    }
-    for candidate in try fetch(descriptor) where candidate.id != object.id {
-      if zip(keys, entity.uniqueKeys(of: candidate)).contains(where: { $0 == $1 }) { return candidate }
-    }
-    return nil
+    try objectSharingAUniqueKey(with: object)
   }
 
   /// The unique-key values of every stored object of `E`, to tell many objects at once (an

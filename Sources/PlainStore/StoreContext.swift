@@ -181,6 +181,24 @@ public final class StoreContext: Sendable {
     coordinator.aliases(of: E.entityName, includingDeleted: includingDeleted)
   }
 
+  /// The object, other than `object` itself, that holds one of its unique keys — the one a
+  /// save of `object` would merge it into, as Core Data merges by a uniqueness constraint —
+  /// including this context's unsaved changes; nil when a save would keep both. Ask it before
+  /// a save to tell a person "that feed is already logged" instead of merging in silence: the
+  /// keys are the store's own, read from its index, never restated.
+  public func objectSharingAUniqueKey<E: Entity>(with object: E) throws -> E? {
+    guard let entity = coordinator.schema.entity(named: E.entityName) else { return nil }
+    let keys = entity.uniqueKeys(of: object)
+    func shares(_ other: E) -> Bool { other.id != object.id && zip(keys, entity.uniqueKeys(of: other)).contains { $0 == $1 } }
+    let pending = changes.withLock { changes in changes.changes(of: E.entityName).map { ($0.id, $0.value as? E) } }
+    if let unsaved = pending.lazy.compactMap({ $0.1 }).first(where: shares) { return unsaved }
+    let changedHere = Set(pending.map(\.0))
+    for id in try coordinator.holders(ofKeysOf: object) where !changedHere.contains(id) {
+      if let holder = try self.object(E.self, id: id), shares(holder) { return holder }
+    }
+    return nil
+  }
+
   /// The object with this id, including this context's unsaved changes; nil if there is none.
   public func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     let key = ObjectKey(entity: E.entityName, id: id)

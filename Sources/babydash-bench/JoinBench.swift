@@ -106,7 +106,7 @@ struct JoinBench {
   private func conflictCopy(ofFileOf writer: URL, in phone: URL) throws {
     let files = FileManager.default
     let target = AppGroup.storeURL(in: phone).appendingPathComponent("changes")
-    let device = try String(contentsOf: AppGroup.storeURL(in: writer).appendingPathComponent("local/device-id"), encoding: .utf8)
+    let device = try String(contentsOf: AppGroup.storeURL(in: writer).appendingPathComponent("device-id"), encoding: .utf8)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let folder = target.appendingPathComponent(device)
     let newest = try files.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && $0.first?.isNumber == true }.max()!

@@ -163,7 +163,7 @@ import Testing
   /// This device's change files, by name.
   static func ownChanges(_ group: URL) throws -> Set<String> {
     let store = group.appendingPathComponent("BabyDashboard.store")
-    let device = try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8)
+    let device = try String(contentsOf: store.appendingPathComponent("device-id"), encoding: .utf8)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let names = try FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("changes/\(device)").path)
     return Set(names.filter { !$0.hasPrefix(".") && $0 != "device.json" })

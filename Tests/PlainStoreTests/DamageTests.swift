@@ -119,7 +119,7 @@ import Testing
     case .missingSegment:
       try FileManager.default.removeItem(at: segment)
     case .missingDeviceID:
-      try FileManager.default.removeItem(at: path(url, "local/device-id"))
+      try FileManager.default.removeItem(at: path(url, "device-id"))
     case .missingCacheFolder:
       try FileManager.default.removeItem(at: path(url, "local"))
     case .emptiedSegment:

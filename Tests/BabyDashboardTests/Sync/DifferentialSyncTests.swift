@@ -617,9 +617,9 @@ struct DifferentialDevice {
   func has(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: changes.appendingPathComponent(relative).path) }
   func read(_ relative: String) -> Data? { FileManager.default.contents(atPath: changes.appendingPathComponent(relative).path) }
 
-  /// The device id this copy of the store writes under, as `local/device-id` holds it.
+  /// The device id this copy of the store writes under, as its `device-id` holds it.
   var deviceID: String? {
-    (try? String(contentsOf: root.appendingPathComponent("local/device-id"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    (try? String(contentsOf: root.appendingPathComponent("device-id"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// Writes a file as an engine does: to a temporary name, then renamed into place.

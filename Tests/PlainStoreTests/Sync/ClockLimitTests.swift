@@ -78,7 +78,7 @@ import Testing
       context.insert(Owner(id: UUID(), name: store.lastPathComponent))
       try context.save()
     }
-    let tabletID = try String(contentsOf: tablet.appendingPathComponent("local/device-id"), encoding: .utf8)
+    let tabletID = try String(contentsOf: tablet.appendingPathComponent("device-id"), encoding: .utf8)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     try FileManager.default.copyItem(
       at: tablet.appendingPathComponent("changes/\(tabletID)"), to: phone.appendingPathComponent("changes/\(tabletID)"))

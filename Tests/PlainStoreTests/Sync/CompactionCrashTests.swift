@@ -131,7 +131,7 @@ import Testing
   }
 
   private static func ownDevice(_ folder: MultiProcessFolder) throws -> String {
-    try String(contentsOf: folder.store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    try String(contentsOf: folder.store.appendingPathComponent("device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   private static func fresh(_ folder: MultiProcessFolder, from template: MultiProcessFolder) throws {

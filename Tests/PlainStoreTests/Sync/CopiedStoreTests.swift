@@ -67,7 +67,7 @@ import Testing
 
   /// The id the store at `store` writes its changes under.
   static func deviceID(of store: URL) throws -> String {
-    try String(contentsOf: store.appendingPathComponent("local/device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    try String(contentsOf: store.appendingPathComponent("device-id"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   @Test func twoCopiesThatWroteTheSameSequenceKeepBothChangesAndEachTakesANewID() throws {

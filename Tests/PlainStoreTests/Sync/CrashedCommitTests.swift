@@ -30,7 +30,7 @@ import Testing
         try container.newBackgroundContext().fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name)
       }
       #expect(try names(container) == ["Ava", "Mia", "Noah"])
-      let id = try String(contentsOf: container.directory!.appendingPathComponent("local/device-id"), encoding: .utf8)
+      let id = try String(contentsOf: container.directory!.appendingPathComponent("device-id"), encoding: .utf8)
       #expect(id == Sample.device + "\n", "a crashed commit of this copy is not another copy: the id stays")
       #expect(try names(try StoreContainer.file(at: container.directory!, schema: TestSchema.v1)) == ["Ava", "Mia", "Noah"])
     }

@@ -38,7 +38,7 @@ import Testing
       try context.save()
     }
     let device = try recordedID(store, "device-id")
-    #expect(try recordedID(store, "local/device-id") == device, "kept where older programs read it too")
+    #expect(try recordedID(store, "device-id") == device, "kept where older programs read it too")
     if writtenByAnOlderProgram {
       // A store from before: its id in local/ only. It moves out at the next open, before the
       // cache is lost.

@@ -106,6 +106,30 @@ extension StoreCoordinator {
     state.withLock { $0.retired?.aliases(of: entity, includingDeleted: includingDeleted) ?? [:] }
   }
 
+  /// The committed objects, other than `object` itself, that hold one of its unique keys (its
+  /// identity aside): the ones a save of it would merge it into.
+  func holders<E: Entity>(ofKeysOf object: E) throws -> [UUID] {
+    try repairingCache {
+      try state.withLock { state in
+        let table = try state.table(E.entityName)
+        return try table.schema.uniqueKeys.indices.compactMap { constraint in
+          try holder(of: object, constraint: constraint, table, &state).flatMap { $0 == object.id ? nil : $0 }
+        }
+      }
+    }
+  }
+
+  /// The committed object that holds `value`'s key of one unique constraint, from the cache's
+  /// index of it (its segment's, or the entity's, loaded first); nil for the identity's
+  /// constraint, which only the object itself holds. The one lookup of a key's holder: a save's
+  /// question (``holders(ofKeysOf:)``) and an arrival's (`mergeOnlyArrived`).
+  func holder(of value: any Entity, constraint: Int, _ table: EntityTable, _ state: inout StoreState) throws -> UUID? {
+    guard table.schema.uniqueKeyNames[constraint] != [table.schema.type.identityKey] else { return nil }
+    let segment = table.schema.uniqueIsSegmentWide[constraint] ? table.segment(of: value) : "*"
+    if segment == "*" { try loadAll(table, &state) } else { try ensureLoaded(table, segment, &state) }
+    return table.uniqueIndex(constraint: constraint, segment: segment)[table.schema.uniqueKeys[constraint](value)]
+  }
+
   /// The committed object with this id, looking in every segment if it must.
   func object<E: Entity>(_ type: E.Type, id: UUID) throws -> E? {
     try repairingCache {

@@ -106,11 +106,8 @@ extension StoreCoordinator {
           try locate(targetTable, target, hint: nil, &state) != nil
         else { return .needsFullFold }  // a referent deleted, merged away or not arrived yet
       }
-      let identity = table.schema.type.identityKey
-      for (constraint, keyOf) in table.schema.uniqueKeys.enumerated() where table.schema.uniqueKeyNames[constraint] != [identity] {
-        let segment = table.schema.uniqueIsSegmentWide[constraint] ? table.segment(of: value) : "*"
-        if segment == "*" { try loadAll(table, &state) } else { try ensureLoaded(table, segment, &state) }
-        guard let holder = table.uniqueIndex(constraint: constraint, segment: segment)[keyOf(value)], holder != key.id,
+      for constraint in table.schema.uniqueKeys.indices {
+        guard let holder = try holder(of: value, constraint: constraint, table, &state), holder != key.id,
           touched[ObjectKey(entity: key.entity, id: holder)] == nil
         else { continue }
         return .needsFullFold  // two objects on one key: the fold decides which one stays
