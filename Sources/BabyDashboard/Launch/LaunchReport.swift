@@ -1,0 +1,81 @@
+import Foundation
+import PlainStore
+
+/// What one launch step did, in one value the app can show (its ``description`` is what
+/// `babydash launch` prints).
+public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
+  /// The import of the SwiftData store (Phase B).
+  public enum ImportStep: Sendable, Equatable {
+    /// Nothing to import, and why.
+    case notNeeded(String)
+    /// The importer ran (the whole report, as `babydash import` prints it).
+    case imported(LegacyImportReport)
+    /// The importer failed; the next launch tries again (what was saved stays).
+    case failed(String)
+  }
+
+  /// The last-feed-amount backfill (Phase A).
+  public enum BackfillStep: Sendable, Equatable {
+    /// Nothing to do, and why.
+    case notNeeded(String)
+    case backfilled(LastFeedAmountBackfillReport)
+    /// The backfill failed; the next launch tries again.
+    case failed(String)
+  }
+
+  public var startedAt: Date
+  public var finishedAt: Date
+  /// The flags as this device resolved them.
+  public var flags: RolloutFlags
+  /// What of the SwiftData store is in the app group.
+  public var swiftDataStore: SwiftDataStoreLocation
+  /// What the new store held before the import, or `nil` when it was not opened (nothing to do).
+  public var newStoreBefore: StoreContentCounts?
+  public var importStep: ImportStep
+  public var backfillStep: BackfillStep
+  /// Whether the launch before this one started its work and never finished it.
+  public var previousLaunchInterrupted: Bool
+  /// The telemetry as this launch wrote it, or `nil` when it wrote none (nothing to do).
+  public var telemetry: LaunchTelemetry?
+  /// What went wrong, in words (counted in the telemetry, never thrown).
+  public var problems: [String]
+
+  /// Whether the launch found everything done and wrote nothing.
+  public var didNothing: Bool { telemetry == nil && problems.isEmpty }
+
+  public var description: String {
+    var lines: [String] = []
+    lines.append(didNothing ? "launch: nothing to do" : problems.isEmpty ? "launch: done" : "launch: done with \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+    let flagText = flags.values.map { "\($0.flag.rawValue) \($0.isOn ? "on" : "off") (\($0.source.rawValue), \($0.group.rawValue))" }
+    lines.append("flags: " + flagText.joined(separator: ", ") + (flags.cohort.map { "; cohort \($0.number)" } ?? "; no cohort"))
+    lines.append("SwiftData store: \(swiftDataStore.text)")
+    if let counts = newStoreBefore {
+      lines.append("new store before: \(counts.babies) babies, \(counts.feeds) feeds, \(counts.diapers) diaper changes")
+    }
+    switch importStep {
+    case .notNeeded(let why): lines.append("import: not needed — \(why)")
+    case .imported(let report):
+      let present = report.readCount - report.insertedCount
+      lines.append(
+        "import: wrote \(report.babyProfiles.inserted) babies, \(report.feedSessions.inserted) feeds, \(report.diaperChanges.inserted) diaper changes "
+          + "(\(present) of \(report.readCount) already there); migration log written")
+    case .failed(let why): lines.append("import: failed — \(why)")
+    }
+    switch backfillStep {
+    case .notNeeded(let why): lines.append("backfill: not needed — \(why)")
+    case .backfilled(let report):
+      lines.append(
+        "backfill: \(report.backfilled) of \(report.babies) babies received a last feed amount "
+          + "(\(report.alreadyCached) had one, \(report.withoutAmount) without any amount); marked done")
+    case .failed(let why): lines.append("backfill: failed — \(why)")
+    }
+    if previousLaunchInterrupted { lines.append("previous launch: did not finish (counted as a crash)") }
+    if let telemetry {
+      lines.append(
+        "telemetry: launches \(telemetry.launches), crashes \(telemetry.crashes), validation errors \(telemetry.validationErrors), "
+          + "import failures \(telemetry.importFailures), divergences \(telemetry.divergences), backfill errors \(telemetry.backfillErrors)")
+    }
+    for problem in problems { lines.append("problem: \(problem)") }
+    return lines.joined(separator: "\n")
+  }
+}
