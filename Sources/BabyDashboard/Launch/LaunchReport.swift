@@ -55,10 +55,10 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     switch importStep {
     case .notNeeded(let why): lines.append("import: not needed — \(why)")
     case .imported(let report):
-      let present = report.readCount - report.insertedCount
+      let all = [report.babyProfiles, report.feedSessions, report.diaperChanges]
       lines.append(
-        "import: wrote \(report.babyProfiles.inserted) babies, \(report.feedSessions.inserted) feeds, \(report.diaperChanges.inserted) diaper changes "
-          + "(\(present) of \(report.readCount) already there); migration log written")
+        "import: wrote \(report.babyProfiles.inserted) babies, \(report.feedSessions.inserted) feeds, \(report.diaperChanges.inserted) diaper changes; "
+          + "\(all.map(\.alreadyPresent).reduce(0, +)) already there, \(all.map(\.duplicates).reduce(0, +)) duplicates skipped; migration log written")
     case .failed(let why): lines.append("import: failed — \(why)")
     }
     switch backfillStep {

@@ -25,7 +25,8 @@ public struct LaunchTelemetry: Codable, Sendable, Hashable {
   public var groups: [String: DeviceCohort.Group] = [:]
   /// The app version of the last launch, if the app gave it.
   public var appVersion: String?
-  /// Launches that had work to do (a launch with nothing to do writes nothing).
+  /// Launches that had work to do and ran to their end (a launch with nothing to do writes
+  /// nothing; a killed one is counted in ``crashes`` by the next).
   public var launches = 0
   /// Launches that started their work and did not finish it (killed, crashed).
   public var crashes = 0
