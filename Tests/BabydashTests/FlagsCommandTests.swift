@@ -71,6 +71,15 @@ import Testing
     #expect(try tool.snapshot().filter { !$0.key.hasSuffix(".lock") } == before)
   }
 
+  @Test func importObeysTheFlagsDocument() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(["flags", "set", "legacyImporter", "off"]).status == 0)
+    let family = ImportCommandTests.fixtures.appendingPathComponent("legacy/family.json").path
+    let result = try tool.run(["import", family])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("skipped: the legacy importer is off"), "\(result.stdout)")
+  }
+
   @Test(arguments: [
     (["flags", "set", "nope", "on"], "babydash: no flag 'nope': the flags are lastFeedAmountCache, legacyImporter"),
     (["flags", "set", "legacyImporter", "120"], "babydash: bad state '120' for legacyImporter: expected \"off\", \"on\" or a percentage from 0 to 100"),
