@@ -9,8 +9,10 @@ import PlainStore
 ///    switches, the built-ins; its cohort from its device id, taken once and kept);
 /// 2. reads the migration record, the backfill's done marker and whether the last launch
 ///    finished, and looks for the SwiftData store (`BabyDashboard.sqlite`, `-wal`, `-shm`);
-/// 3. if everything is done, returns at once, having opened nothing and written nothing;
-/// 4. else marks the launch as started, opens the new store and counts what it holds, runs the
+/// 3. with the importer off after this phone's cutover, opens the store and reports what to hand
+///    back to the SwiftData store (``MigrationBackout``);
+/// 4. if everything is done, returns at once, having opened nothing and written nothing;
+/// 5. else marks the launch as started, opens the new store and counts what it holds, runs the
 ///    import (``LegacyImporter``, in batches, through ``SwiftDataStoreReader``) and writes its
 ///    ``MigrationLog``, runs the Phase A backfill (``LastFeedAmountCache/backfill(from:flags:afterEach:)``)
 ///    and records ``LastFeedAmountBackfillRecord``, adds the launch to ``LaunchTelemetry``, and
@@ -124,6 +126,17 @@ public struct BabyDashboardLaunch: Sendable {
     } else {
       backfillNeeded = true
     }
+    // Importer off after this phone's cutover: what the app wrote since goes back to SwiftData.
+    let backoutNeeded = !flags.legacyImporter && (try? preferences.data(forKey: MigrationBackout.cutoverKey)) != nil
+    if backoutNeeded {
+      do {
+        let handback = try MigrationBackout.handback(from: try openingStore())
+        report.backoutStep = handback.map { .handBack($0) } ?? .notNeeded("no cutover in the store")
+      } catch {
+        report.backoutStep = .failed("\(error)")
+        report.problems.append("backout: \(error)")
+      }
+    }
     guard importNeeded || backfillNeeded || report.previousLaunchInterrupted || !report.problems.isEmpty else {
       report.finishedAt = clock()
       return report
@@ -188,6 +201,12 @@ public struct BabyDashboardLaunch: Sendable {
       let imported = try importer.run(reader)
       checkpoint?("imported")
       telemetry.importedObjects += imported.insertedCount
+      if imported.migrationRecord != nil {
+        // The cutover: from here the store keeps what a backout hands back.
+        do { try MigrationBackout.markCutover(in: container, keyValueStore: keyValueStore) } catch {
+          return .failed("imported, but the cutover could not be marked for a backout: \(error)")
+        }
+      }
       do { try MigrationLog(imported).save(to: keyValueStore) } catch {
         return .failed("imported, but the migration log could not be written: \(error)")
       }

@@ -23,6 +23,16 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     case failed(String)
   }
 
+  /// The backout of Phase B/C: what to hand back to the SwiftData store.
+  public enum BackoutStep: Sendable, Equatable {
+    /// No backout (the importer is on, or no cutover happened here), and why.
+    case notNeeded(String)
+    /// The importer is off after the cutover: apply this to the SwiftData store, then confirm
+    /// (``MigrationBackout/confirm(_:in:keyValueStore:)``). Empty when nothing changed since.
+    case handBack(BackoutHandback)
+    case failed(String)
+  }
+
   public var startedAt: Date
   public var finishedAt: Date
   /// The flags as this device resolved them.
@@ -33,6 +43,7 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
   public var newStoreBefore: StoreContentCounts?
   public var importStep: ImportStep
   public var backfillStep: BackfillStep
+  public var backoutStep: BackoutStep = .notNeeded("")
   /// Whether the launch before this one started its work and never finished it.
   public var previousLaunchInterrupted: Bool
   /// The telemetry as this launch wrote it, or `nil` when it wrote none (nothing to do).
@@ -68,6 +79,13 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
         "backfill: \(report.backfilled) of \(report.babies) babies received a last feed amount "
           + "(\(report.alreadyCached) had one, \(report.withoutAmount) without any amount); marked done")
     case .failed(let why): lines.append("backfill: failed — \(why)")
+    }
+    switch backoutStep {
+    case .notNeeded: break
+    case .handBack(let handback) where handback.changes.isEmpty: lines.append("backout: nothing to hand back since the cutover")
+    case .handBack(let handback):
+      lines.append("backout: \(handback.summary) since the cutover — apply to the SwiftData store, then confirm")
+    case .failed(let why): lines.append("backout: failed — \(why)")
     }
     if previousLaunchInterrupted { lines.append("previous launch: did not finish (counted as a crash)") }
     if let telemetry {
