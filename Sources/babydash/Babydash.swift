@@ -22,7 +22,7 @@ enum Babydash {
         ImportCommand.command,
       ]
       + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all
-      + FlagsCommands.all + [LaunchCommand.command, helpCommand]
+      + FlagsCommands.all + [LaunchCommand.command] + BackoutCommands.all + [helpCommand]
   }
 
   /// Runs one command line and returns the exit status.

@@ -94,7 +94,12 @@ public enum MigrationBackout {
   /// back, and `migrationCompleted` is removed so that the import runs again once the importer
   /// is on again.
   public static func confirm(_ handback: BackoutHandback, in container: StoreContainer, keyValueStore: any KeyValueStore) throws {
-    try container.historyReader(named: readerName).markConsumed(through: handback.through)
+    try confirm(through: handback.through, in: container, keyValueStore: keyValueStore)
+  }
+
+  /// Records that the app applied the handback that covers the history through `token`.
+  public static func confirm(through token: HistoryToken, in container: StoreContainer, keyValueStore: any KeyValueStore) throws {
+    try container.historyReader(named: readerName).markConsumed(through: token)
     try MigrationRecord.remove(from: keyValueStore)
   }
 }
