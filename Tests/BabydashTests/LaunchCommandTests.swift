@@ -61,7 +61,7 @@ import Testing
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == """
       launch: done
-      flags: lastFeedAmountCache on (builtIn, enabled), legacyImporter on (builtIn, enabled); cohort 1
+      flags: lastFeedAmountCache on (built-in, enabled), legacyImporter on (built-in, enabled); cohort 1
       SwiftData store: BabyDashboard.sqlite with its -wal and -shm
       new store before: 0 babies, 0 feeds, 0 diaper changes
       import: wrote 4 babies, 8 feeds, 6 diaper changes; 0 already there, 2 duplicates skipped; migration log written

@@ -51,13 +51,25 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
   /// What went wrong, in words (counted in the telemetry, never thrown).
   public var problems: [String]
 
-  /// Whether the launch found everything done and wrote nothing.
-  public var didNothing: Bool { telemetry == nil && problems.isEmpty }
+  /// Whether the launch found everything done, wrote nothing and has nothing to hand back.
+  public var didNothing: Bool { telemetry == nil && problems.isEmpty && !handsBack }
+
+  /// Whether it hands back changes to the SwiftData store (a backout).
+  public var handsBack: Bool {
+    if case .handBack(let handback) = backoutStep { return !handback.changes.isEmpty }
+    return false
+  }
 
   public var description: String {
     var lines: [String] = []
-    lines.append(didNothing ? "launch: nothing to do" : problems.isEmpty ? "launch: done" : "launch: done with \(problems.count) problem\(problems.count == 1 ? "" : "s")")
-    let flagText = flags.values.map { "\($0.flag.rawValue) \($0.isOn ? "on" : "off") (\($0.source.rawValue), \($0.group.rawValue))" }
+    if didNothing {
+      lines.append("launch: nothing to do")
+    } else if !problems.isEmpty {
+      lines.append("launch: done with \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+    } else {
+      lines.append(telemetry == nil ? "launch: a backout to hand back" : "launch: done")
+    }
+    let flagText = flags.values.map { "\($0.flag.rawValue) \($0.isOn ? "on" : "off") (\($0.source.text), \($0.group.rawValue))" }
     lines.append("flags: " + flagText.joined(separator: ", ") + (flags.cohort.map { "; cohort \($0.number)" } ?? "; no cohort"))
     lines.append("SwiftData store: \(swiftDataStore.text)")
     if let counts = newStoreBefore {

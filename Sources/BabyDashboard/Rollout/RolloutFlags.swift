@@ -25,6 +25,15 @@ public struct RolloutFlags: Sendable, Equatable {
     case preferences
     /// The built-in default.
     case builtIn
+
+    /// In words, as the launch report and `babydash flags` show it: `flags.json`, `preferences`, `built-in`.
+    public var text: String {
+      switch self {
+      case .document: return "flags.json"
+      case .preferences: return "preferences"
+      case .builtIn: return "built-in"
+      }
+    }
   }
 
   /// One flag, resolved for this device.

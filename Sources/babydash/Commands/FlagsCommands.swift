@@ -80,7 +80,7 @@ enum FlagsCommands {
     var rows = [["flag", "state", "source", "here", "group", "why"]]
     for value in rollout.values {
       rows.append([
-        value.flag.rawValue, value.setting.state.description, sourceText(value.source), value.isOn ? "on" : "off",
+        value.flag.rawValue, value.setting.state.description, value.source.text, value.isOn ? "on" : "off",
         value.group.rawValue, value.reason,
       ])
     }
@@ -106,14 +106,6 @@ enum FlagsCommands {
       lines.append("ignored (unknown to this version): \(rollout.unknownFlags.joined(separator: ", "))")
     }
     return lines.joined(separator: "\n")
-  }
-
-  static func sourceText(_ source: RolloutFlags.Source) -> String {
-    switch source {
-    case .document: return "flags.json"
-    case .preferences: return "preferences"
-    case .builtIn: return "built-in"
-    }
   }
 
   static func ownerText(_ entry: FlagDocument.Entry) -> String {
