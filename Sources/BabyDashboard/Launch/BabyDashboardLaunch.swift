@@ -200,7 +200,7 @@ public struct BabyDashboardLaunch: Sendable {
     do {
       let imported = try importer.run(reader)
       checkpoint?("imported")
-      telemetry.importedObjects += imported.insertedCount
+      telemetry.objectsImported += imported.insertedCount
       if imported.migrationRecord != nil {
         // The cutover: from here the store keeps what a backout hands back.
         do { try MigrationBackout.markCutover(in: container, keyValueStore: keyValueStore) } catch {
@@ -236,8 +236,8 @@ public struct BabyDashboardLaunch: Sendable {
       else { return .notNeeded("the last feed amount cache is off here") }
       checkpoint?("backfilled")
       try LastFeedAmountBackfillRecord(completedAt: clock(), report: backfilled).save(to: keyValueStore)
-      telemetry.backfillBabies = backfilled.babies
-      telemetry.backfilledBabies = backfilled.backfilled
+      telemetry.babiesAtBackfill = backfilled.babies
+      telemetry.babiesBackfilled = backfilled.backfilled
       return .backfilled(backfilled)
     } catch {
       telemetry.backfillErrors += 1

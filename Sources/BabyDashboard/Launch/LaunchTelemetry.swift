@@ -18,6 +18,8 @@ public struct LaunchTelemetry: Codable, Sendable, Hashable {
   /// The format this code writes.
   public static let formatVersion = 1
 
+  // Field names never differ only by case at the same place (backfillErrors, backfilledBabies):
+  // the preferences file keeps a value readable only when Foundation's key order is JSONEncoder's.
   public var formatVersion = LaunchTelemetry.formatVersion
   /// This device's cohort, 0–99, or `nil` without a device id.
   public var cohort: Int?
@@ -41,10 +43,10 @@ public struct LaunchTelemetry: Codable, Sendable, Hashable {
   /// Launches that found the flags document damaged (and used the other sources).
   public var flagDocumentRefusals = 0
   /// Objects the imports wrote.
-  public var importedObjects = 0
+  public var objectsImported = 0
   /// The last Phase A backfill's babies and how many of them received a value.
-  public var backfillBabies = 0
-  public var backfilledBabies = 0
+  public var babiesAtBackfill = 0
+  public var babiesBackfilled = 0
   /// The last error, in words.
   public var lastError: String?
   /// When it was last written, as ISO 8601 text.

@@ -70,8 +70,11 @@ import Testing
     #expect(log.lines.contains { $0.hasPrefix("FeedSession") && $0.contains(" 9 ") })
     #expect(log.lines.last == "errors: none")
     let telemetry = try LaunchTelemetry.load(from: keyValues)
-    #expect(telemetry.launches == 1 && telemetry.crashes == 0 && telemetry.importedObjects == 18)
+    #expect(telemetry.launches == 1 && telemetry.crashes == 0 && telemetry.objectsImported == 18)
     #expect(telemetry.cohort == 1 && telemetry.groups == ["lastFeedAmountCache": .enabled, "legacyImporter": .enabled])
+    // Kept readable in the preferences file, not as base64.
+    let preferences = String(decoding: try Data(contentsOf: AppGroup.current.keyValueFileURL(in: appGroup)), as: UTF8.self)
+    #expect(!preferences.contains("binaryValues"), "\(preferences)")
 
     let before = try everyFile()
     let opened = Tally(0)
