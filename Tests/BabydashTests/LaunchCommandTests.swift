@@ -102,6 +102,18 @@ import Testing
     #expect(try tool.snapshot() == before)
   }
 
+  @Test func aLaunchKilledJustBeforeTheRecordLeavesNoImportWithoutItsLogOrCutover() throws {
+    defer { tool.removeAll() }
+    try Self.familyStore(in: tool.appGroup)
+    // "imported": every object, the log and the cutover are written; migrationCompleted is not.
+    try launchKilled(at: "imported")
+    let resumed = try launch()
+    #expect(resumed.stdout.contains("import: wrote 0 babies, 0 feeds, 0 diaper changes; 18 already there, 2 duplicates skipped; migration log written"), "\(resumed.stdout)")
+    #expect(try tool.run(["stats"]).stdout.contains("migrationCompleted: schema"))
+    #expect(try tool.run(["flags", "set", "legacyImporter", "off"]).status == 0)
+    #expect(try launch().stdout.contains("backout: nothing to hand back since the cutover\n"))
+  }
+
   @Test func aLaunchKilledDuringTheBackfillIsFinishedByTheNext() throws {
     defer { tool.removeAll() }
     // Feeds logged while the cache was off: their amounts are for the backfill to find.

@@ -46,8 +46,8 @@ public struct BabyDashboardLaunch: Sendable {
   /// The time source of the reports and records; pass a fixed one in tests.
   public var clock: @Sendable () -> Date
   /// Told when the step passes a named point: `started`, `import-batch-N` (after the N-th saved
-  /// batch), `imported`, `backfill-baby-N` (after the N-th value written), `backfilled`,
-  /// `finished`. For progress, and for the tests that kill a launch at one of them.
+  /// batch), `imported` (log and cutover written, `migrationCompleted` not yet), `backfill-baby-N`
+  /// (after the N-th value written), `backfilled`, `finished`. For progress, and for the tests that kill a launch at one of them.
   public var checkpoint: (@Sendable (String) -> Void)?
 
   public init(
@@ -92,7 +92,9 @@ public struct BabyDashboardLaunch: Sendable {
     // What is left to do: only reads so far.
     let record: MigrationRecord?
     let backfillDone: LastFeedAmountBackfillRecord?
+    let cutOver: Bool
     do {
+      cutOver = try preferences.data(forKey: MigrationBackout.cutoverKey) != nil
       record = try MigrationRecord.load(from: preferences)
       backfillDone = try LastFeedAmountBackfillRecord.load(from: preferences)
       report.previousLaunchInterrupted = try LaunchInProgress.isSet(in: preferences)
@@ -127,7 +129,7 @@ public struct BabyDashboardLaunch: Sendable {
       backfillNeeded = true
     }
     // Importer off after this phone's cutover: what the app wrote since goes back to SwiftData.
-    let backoutNeeded = !flags.legacyImporter && (try? preferences.data(forKey: MigrationBackout.cutoverKey)) != nil
+    let backoutNeeded = !flags.legacyImporter && cutOver
     if backoutNeeded {
       do {
         let handback = try MigrationBackout.handback(from: try openingStore())
@@ -196,21 +198,22 @@ public struct BabyDashboardLaunch: Sendable {
     let (checkpoint, batchSize) = (self.checkpoint, self.batchSize)
     importer.progress = { written, _ in checkpoint?("import-batch-\((written + batchSize - 1) / batchSize)") }
     let reader = SwiftDataStoreReader(fileURL: legacy.fileURL, source: SwiftDataStoreLocation.fileName, temporaryDirectory: temporaryDirectory)
+    let keyValueStore = self.keyValueStore
+    // Written before migrationCompleted, so that a kill leaves neither without the other: the
+    // log, and the cutover from which the store keeps what a backout hands back.
+    importer.beforeRecording = { completed in
+      try MigrationLog(completed).save(to: keyValueStore)
+      try MigrationBackout.markCutover(in: container, keyValueStore: keyValueStore)
+      checkpoint?("imported")
+    }
     let startedAt = clock()
     do {
       let imported = try importer.run(reader)
-      checkpoint?("imported")
       telemetry.objectsImported += imported.insertedCount
-      if imported.migrationRecord != nil {
-        // The cutover: from here the store keeps what a backout hands back.
-        do { try MigrationBackout.markCutover(in: container, keyValueStore: keyValueStore) } catch {
-          return .failed("imported, but the cutover could not be marked for a backout: \(error)")
-        }
-      }
-      do { try MigrationLog(imported).save(to: keyValueStore) } catch {
-        return .failed("imported, but the migration log could not be written: \(error)")
-      }
       if !imported.errors.isEmpty {
+        do { try MigrationLog(imported).save(to: keyValueStore) } catch {
+          return .failed("imported, but the migration log could not be written: \(error)")
+        }
         telemetry.importFailures += 1
         return .failed("imported with \(imported.errors.count) error(s), first: \(imported.errors[0])")
       }
@@ -222,7 +225,11 @@ public struct BabyDashboardLaunch: Sendable {
       case .verificationFailed?: telemetry.divergences += 1
       default: telemetry.importFailures += 1
       }
-      try? MigrationLog(failed: error, report: failure?.report, startedAt: startedAt, finishedAt: clock()).save(to: keyValueStore)
+      do {
+        try MigrationLog(failed: error, report: failure?.report, startedAt: startedAt, finishedAt: clock()).save(to: keyValueStore)
+      } catch let logError {
+        return .failed("\(error); the migration log could not be written either: \(logError)")
+      }
       return .failed("\(error)")
     }
   }
