@@ -102,6 +102,28 @@ import Testing
     #expect(try tool.snapshot() == before)
   }
 
+  @Test(arguments: ["started", "import-batch-1", "import-batch-6", "imported", "backfilled", "finished"])
+  func aLaunchKilledAtAnyPointIsFinishedByTheNextAndThenNothingIsLeftToDo(_ point: String) throws {
+    let clean = try BabydashProcess()
+    defer {
+      tool.removeAll()
+      clean.removeAll()
+    }
+    try Self.familyStore(in: tool.appGroup)
+    try Self.familyStore(in: clean.appGroup)
+    try launchKilled(at: point, ["--batch-size", "3"])
+    let resumed = try launch(["--batch-size", "3"])
+    #expect(resumed.status == 0, "\(point): \(resumed.stderr)")
+    // Killed at "finished", the launch had counted itself; at every point the kill is a crash.
+    #expect(resumed.stdout.contains(point == "finished" ? "telemetry: launches 2, crashes 1, " : "telemetry: launches 1, crashes 1, "), "\(point): \(resumed.stdout)")
+    #expect(try clean.run(["--now", Self.now, "launch"], environment: Self.phone).status == 0)
+    #expect(try exported(tool) == (try exported(clean)), "\(point)")
+    #expect(try tool.run(["stats"]).stdout.contains("migrationCompleted: schema"), "\(point)")
+    let before = try tool.snapshot()
+    #expect(try launch().stdout.hasPrefix("launch: nothing to do\n"), "\(point)")
+    #expect(try tool.snapshot() == before, "\(point)")
+  }
+
   @Test func aLaunchKilledJustBeforeTheRecordLeavesNoImportWithoutItsLogOrCutover() throws {
     defer { tool.removeAll() }
     try Self.familyStore(in: tool.appGroup)
