@@ -30,9 +30,9 @@ import Testing
     try tool.run(["--now", Self.now, "launch"] + extra, environment: environment)
   }
 
-  /// Starts a launch that stops itself at `point` (the test hook), waits for it to say so on
-  /// standard error — an event, not a delay — and kills it with SIGKILL.
-  func launchKilled(at point: String, _ extra: [String] = []) throws {
+  /// Starts a launch that stops itself at `point` (the test hook) and waits for it to say so on
+  /// standard error — an event, not a delay.
+  func launchStopped(at point: String, _ extra: [String] = []) throws -> ChildProcess {
     let child = try tool.start(["--now", Self.now, "launch"] + extra, environment: Self.phone.merging(["BABYDASH_TEST_STOP_AT": point]) { $1 })
     let line = Data("babydash: test hook: stopped at \(point)\n".utf8)
     var said = Data()
@@ -42,9 +42,19 @@ import Testing
       said.append(chunk)
     }
     #expect(said.range(of: line) != nil, "never reached \(point): \(String(decoding: said, as: UTF8.self))")
-    kill(child.process.processIdentifier, SIGKILL)
+    return child
+  }
+
+  /// Kills a stopped launch with SIGKILL and waits for its end.
+  func kill(_ child: ChildProcess) {
+    _ = signalProcess(child.process.processIdentifier, SIGKILL)
     child.process.waitUntilExit()
     #expect(child.process.terminationReason == .uncaughtSignal)
+  }
+
+  /// Starts a launch, stops it at `point` and kills it there.
+  func launchKilled(at point: String, _ extra: [String] = []) throws {
+    kill(try launchStopped(at: point, extra))
   }
 
   /// What the store holds, as `babydash export` writes it.
@@ -153,6 +163,20 @@ import Testing
     #expect(try launch().stdout.hasPrefix("launch: nothing to do\n"))
   }
 
+  @Test func aSecondLaunchWhileOneIsAtWorkDoesNothingAndTheNextFinishes() throws {
+    defer { tool.removeAll() }
+    try Self.familyStore(in: tool.appGroup)
+    let first = try launchStopped(at: "import-batch-1", ["--batch-size", "3"])
+    let before = try tool.snapshot()
+    let second = try launch()
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stdout == "launch: another launch is at work (the app or another babydash); nothing done here\n")
+    #expect(try tool.snapshot() == before)
+    kill(first)
+    let third = try launch()
+    #expect(third.stdout.contains("import: wrote 1 baby, 8 feeds, 6 diaper changes; 3 already there, 2 duplicates skipped"), "\(third.stdout)")
+  }
+
   @Test func aDamagedSwiftDataStoreIsReportedCountedAndExits65() throws {
     defer { tool.removeAll() }
     try Data("not a database".utf8).write(to: tool.appGroup.appendingPathComponent("BabyDashboard.sqlite"))
@@ -171,4 +195,9 @@ import Testing
     #expect(try tool.run(["flags", "set", "legacyImporter", "2"]).status == 0)
     #expect(try launch().stdout.contains("import: wrote 4 babies"))
   }
+}
+
+/// `kill(2)`, under a name the suite's own `kill(_:)` does not hide.
+private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
+  kill(pid, signal)
 }

@@ -4,7 +4,8 @@ import PlainStore
 /// The step the app runs at launch and on coming to the foreground: finds what the move off
 /// SwiftData still needs, does it, and says what it did.
 ///
-/// One run:
+/// One run, holding the launch lock (another launch at work makes it return at once, doing
+/// nothing):
 /// 1. resolves the flags for this device (``RolloutFlags``: the flags document, this device's
 ///    switches, the built-ins; its cohort from its device id, taken once and kept);
 /// 2. reads the migration record, the backfill's done marker and whether the last launch
@@ -64,9 +65,42 @@ public struct BabyDashboardLaunch: Sendable {
     self.clock = clock
   }
 
+  /// The lock one launch holds while it decides and works, so that the app and another process
+  /// (a second `babydash launch`) never import at once: `Rollout/launch.lock` in the app group.
+  public static func lockURL(inAppGroup groupDirectory: URL) -> URL {
+    groupDirectory.appendingPathComponent("Rollout", isDirectory: true).appendingPathComponent("launch.lock", isDirectory: false)
+  }
+
   /// Runs the step; `openingStore` is called only when there is work (the app passes its open
-  /// container).
+  /// container). If another launch holds the launch lock, returns at once having done nothing
+  /// (``LaunchReport/anotherLaunchAtWork``): that one does the work.
   public func run(openingStore: () throws -> StoreContainer) -> LaunchReport {
+    do {
+      // The kernel lets go of the lock when its holder ends, however it ends.
+      return try DurableFile.withExclusiveLock(Self.lockURL(inAppGroup: appGroupDirectory), timeout: .zero) {
+        runHoldingLock(openingStore: openingStore)
+      }
+    } catch let error as StoreError where error.code == .locked {
+      return unstarted(anotherLaunchAtWork: true, problems: [])
+    } catch {
+      return unstarted(anotherLaunchAtWork: false, problems: ["the launch lock could not be taken: \(error)"])
+    }
+  }
+
+  /// The report of a launch that did not start.
+  private func unstarted(anotherLaunchAtWork: Bool, problems: [String]) -> LaunchReport {
+    let now = clock()
+    let why = anotherLaunchAtWork ? "another launch is at work" : "the launch did not start"
+    var report = LaunchReport(
+      startedAt: now, finishedAt: now,
+      flags: RolloutFlags.resolve(document: .success(nil), preferences: [:], cohort: deviceID.map(DeviceCohort.init), appVersion: appVersion),
+      swiftDataStore: SwiftDataStoreLocation(inAppGroup: appGroupDirectory), newStoreBefore: nil, importStep: .notNeeded(why),
+      backfillStep: .notNeeded(why), previousLaunchInterrupted: false, telemetry: nil, problems: problems)
+    report.anotherLaunchAtWork = anotherLaunchAtWork
+    return report
+  }
+
+  private func runHoldingLock(openingStore: () throws -> StoreContainer) -> LaunchReport {
     let startedAt = clock()
     var problems: [String] = []
     let rollout: RolloutFlags

@@ -44,6 +44,9 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
   public var importStep: ImportStep
   public var backfillStep: BackfillStep
   public var backoutStep: BackoutStep = .notNeeded("")
+  /// Whether another launch held the launch lock, so that this one did nothing (that one does
+  /// the work; the flags shown are the built-in ones, not read).
+  public var anotherLaunchAtWork = false
   /// Whether the launch before this one started its work and never finished it.
   public var previousLaunchInterrupted: Bool
   /// The telemetry as this launch wrote it, or `nil` when it wrote none (nothing to do).
@@ -62,7 +65,9 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     var lines: [String] = []
-    if didNothing {
+    if anotherLaunchAtWork {
+      return "launch: another launch is at work (the app or another babydash); nothing done here"
+    } else if didNothing {
       lines.append("launch: nothing to do")
     } else if !problems.isEmpty {
       lines.append("launch: done with \(problems.count) problem\(problems.count == 1 ? "" : "s")")
@@ -73,14 +78,15 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     lines.append("flags: " + flagText.joined(separator: ", ") + (flags.cohort.map { "; cohort \($0.number)" } ?? "; no cohort"))
     lines.append("SwiftData store: \(swiftDataStore.text)")
     if let counts = newStoreBefore {
-      lines.append("new store before: \(counts.babies) babies, \(counts.feeds) feeds, \(counts.diapers) diaper changes")
+      lines.append("new store before: \(Self.count(counts.babies, "baby", "babies")), \(Self.count(counts.feeds, "feed", "feeds")), \(Self.count(counts.diapers, "diaper change", "diaper changes"))")
     }
     switch importStep {
     case .notNeeded(let why): lines.append("import: not needed — \(why)")
     case .imported(let report):
       let all = [report.babyProfiles, report.feedSessions, report.diaperChanges]
       lines.append(
-        "import: wrote \(report.babyProfiles.inserted) babies, \(report.feedSessions.inserted) feeds, \(report.diaperChanges.inserted) diaper changes; "
+        "import: wrote \(Self.count(report.babyProfiles.inserted, "baby", "babies")), \(Self.count(report.feedSessions.inserted, "feed", "feeds")), "
+          + "\(Self.count(report.diaperChanges.inserted, "diaper change", "diaper changes")); "
           + "\(all.map(\.alreadyPresent).reduce(0, +)) already there, \(all.map(\.duplicates).reduce(0, +)) duplicates skipped; migration log written")
     case .failed(let why): lines.append("import: failed — \(why)")
     }
@@ -88,7 +94,7 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     case .notNeeded(let why): lines.append("backfill: not needed — \(why)")
     case .backfilled(let report):
       lines.append(
-        "backfill: \(report.backfilled) of \(report.babies) babies received a last feed amount "
+        "backfill: \(report.backfilled) of \(Self.count(report.babies, "baby", "babies")) received a last feed amount "
           + "(\(report.alreadyCached) had one, \(report.withoutAmount) without any amount); marked done")
     case .failed(let why): lines.append("backfill: failed — \(why)")
     }
@@ -107,5 +113,10 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     }
     for problem in problems { lines.append("problem: \(problem)") }
     return lines.joined(separator: "\n")
+  }
+
+  /// "1 baby", "2 babies".
+  private static func count(_ number: Int, _ one: String, _ many: String) -> String {
+    "\(number) \(number == 1 ? one : many)"
   }
 }
