@@ -10,8 +10,10 @@ import Foundation
 /// - ``legacyImporter`` (Phase B). Off is the backout: the importer does not run and the legacy
 ///   data is never modified, so the app continues on what it had without data loss.
 ///
-/// Flags are read from the app group's ``KeyValueStore`` (keys `featureFlag.<name>`, JSON
-/// `true`/`false`); a missing key means the default. Tests and previews pass a value instead.
+/// These are the values the app obeys; ``RolloutFlags`` resolves them for this device from the
+/// flags document in the app group (states, cohorts, minimum versions), the per-device switches
+/// of the app group's ``KeyValueStore`` (keys `featureFlag.<name>`, JSON `true`/`false`, read by
+/// ``load(from:)``) and the built-in defaults. Tests and previews pass a value instead.
 public struct FeatureFlags: Sendable, Hashable, Codable {
   /// Whether the last-feed-amount cache is used (Phase A).
   public var lastFeedAmountCache: Bool
@@ -34,6 +36,15 @@ public struct FeatureFlags: Sendable, Hashable, Codable {
 
     /// The key: `featureFlag.<name>`.
     public var key: String { "featureFlag.\(rawValue)" }
+
+    /// The setting when neither the flags document nor a per-device switch sets it
+    /// (``RolloutFlags``): on, the state after the rollout, as ``FeatureFlags/defaults``.
+    public var builtIn: FlagDocument.Entry {
+      switch self {
+      case .lastFeedAmountCache: return FlagDocument.Entry(state: .on, owner: "built in: Phase A, the last feed amount cache")
+      case .legacyImporter: return FlagDocument.Entry(state: .on, owner: "built in: Phase B, the SwiftData import")
+      }
+    }
   }
 
   /// The value of one flag.

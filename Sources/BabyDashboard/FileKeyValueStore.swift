@@ -61,6 +61,10 @@ public struct FileKeyValueStore: KeyValueStore {
     try read().keys.sorted()
   }
 
+  public func allValues() throws -> [String: Data] {
+    try read()
+  }
+
   public func moveValue(fromKey oldKey: String, toKey newKey: String) throws {
     try modify { values in
       guard oldKey != newKey, let value = values.removeValue(forKey: oldKey) else { return }

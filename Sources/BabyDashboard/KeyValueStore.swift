@@ -23,9 +23,19 @@ public protocol KeyValueStore: Sendable {
   ///
   /// Does nothing if `oldKey` has no value (and then leaves `newKey` alone).
   func moveValue(fromKey oldKey: String, toKey newKey: String) throws
+  /// Every value by key, read at once (one read of a file store): for a step that decides on
+  /// several values, as the launch step does.
+  func allValues() throws -> [String: Data]
 }
 
 extension KeyValueStore {
+  /// Every value by key, key by key.
+  public func allValues() throws -> [String: Data] {
+    var values: [String: Data] = [:]
+    for key in try allKeys() { values[key] = try data(forKey: key) }
+    return values
+  }
+
   /// The keys that start with `prefix`, sorted.
   public func keys(withPrefix prefix: String) throws -> [String] {
     try allKeys().filter { $0.hasPrefix(prefix) }

@@ -8,11 +8,14 @@ extension LastFeedAmountCache {
   /// keyed by id, so two babies who share a name each get their own feed's amount; an entry
   /// still under a shared name goes to the oldest of them (``amount(for:among:)``).
   ///
-  /// - Parameter context: the context to read babies and feeds from.
+  /// - Parameters:
+  ///   - context: the context to read babies and feeds from.
+  ///   - afterEach: told after each value written how many are written so far (the launch
+  ///     step's progress).
   /// - Returns: what was done, with the coverage figure.
   /// - Throws: `StoreError` from the fetches, ``KeyValueStoreError`` from the cache.
   @discardableResult
-  public func backfill(from context: StoreContext) throws -> LastFeedAmountBackfillReport {
+  public func backfill(from context: StoreContext, afterEach: (_ written: Int) -> Void = { _ in }) throws -> LastFeedAmountBackfillReport {
     let babies = try context.babies()
     var report = LastFeedAmountBackfillReport(babies: babies.count, backfilledNames: [], alreadyCached: 0, withoutAmount: 0)
     for baby in babies {
@@ -26,6 +29,7 @@ extension LastFeedAmountCache {
       }
       try set(amount, forBabyID: baby.id)
       report.backfilledNames.append(baby.name)
+      afterEach(report.backfilledNames.count)
     }
     return report
   }
@@ -38,8 +42,10 @@ extension LastFeedAmountCache {
   /// was backed out) nothing is read from or written to the cache, and the result is `nil`.
   /// - Throws: as ``backfill(from:)``.
   @discardableResult
-  public func backfill(from context: StoreContext, flags: FeatureFlags) throws -> LastFeedAmountBackfillReport? {
+  public func backfill(
+    from context: StoreContext, flags: FeatureFlags, afterEach: (_ written: Int) -> Void = { _ in }
+  ) throws -> LastFeedAmountBackfillReport? {
     guard flags.lastFeedAmountCache else { return nil }
-    return try backfill(from: context)
+    return try backfill(from: context, afterEach: afterEach)
   }
 }

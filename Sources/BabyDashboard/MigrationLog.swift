@@ -1,7 +1,9 @@
 import Foundation
+import PlainStore
 
-/// The log of the last legacy import that wrote to the store, kept for `babydash stats`: the
-/// spec's migration telemetry (start, end, duration, per-entity counts, errors).
+/// The log of the last legacy import that wrote to the store (or failed), kept for
+/// `babydash stats`: the spec's migration telemetry (start, end, duration, per-entity counts,
+/// errors). `babydash import` and the launch step (``BabyDashboardLaunch``) write it.
 ///
 /// Stored in the app group's ``KeyValueStore`` under `migrationLog` as readable JSON: the report's
 /// lines as `babydash import` printed them.
@@ -19,6 +21,19 @@ public struct MigrationLog: Codable, Sendable, Hashable {
   /// The log of `report`.
   public init(_ report: LegacyImportReport) {
     self.init(lines: report.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+  }
+
+  /// The log of an import that failed: its report so far if it has one, else its times, and the
+  /// error.
+  public init(failed error: any Error, report: LegacyImportReport?, startedAt: Date, finishedAt: Date) {
+    var lines = report.map { MigrationLog($0).lines } ?? [
+      "legacy import: failed",
+      "started:  \(ISO8601.formatMilliseconds(startedAt))",
+      "finished: \(ISO8601.formatMilliseconds(finishedAt))",
+      "duration: \(LegacyImportReport.seconds(finishedAt.timeIntervalSince(startedAt)))",
+    ]
+    lines.append("failed: \(error)")
+    self.init(lines: lines)
   }
 
   /// The log in `store`, or nil if no import was logged.

@@ -21,7 +21,8 @@ enum Babydash {
         DiaperCommand.command, DiaperCommand.edit, DiaperCommand.delete, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
         ImportCommand.command,
       ]
-      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all + [helpCommand]
+      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all
+      + FlagsCommands.all + [LaunchCommand.command] + BackoutCommands.all + [helpCommand]
   }
 
   /// Runs one command line and returns the exit status.
@@ -105,7 +106,8 @@ enum Babydash {
       + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
       + "  \(AppGroup.current.defaultLocationText).\n"
       + "Environment: BABYDASH_APP_GROUP (the store's folder), BABYDASH_SYNC_FOLDER (the change files'),\n"
-      + "  BABYDASH_DEVICE_NAME (this device's name in sync status; default: the host name), TZ (the zone).\n"
+      + "  BABYDASH_DEVICE_NAME (this device's name in sync status; default: the host name), TZ (the zone),\n"
+      + "  BABYDASH_DEVICE_ID (this device's id for the rollout cohorts; default: the one `launch` keeps).\n"
       + "Run 'babydash help COMMAND' (or 'babydash COMMAND --help') for a command's options and examples.\n\n"
       + exitStatuses
   }

@@ -155,7 +155,9 @@ final class Session {
 
   var cache: LastFeedAmountCache { LastFeedAmountCache(store: keyValueStore) }
 
-  func flags() throws -> FeatureFlags { try FeatureFlags.load(from: keyValueStore) }
+  /// The flags the app would obey here: the flags document, this device's switches, the
+  /// built-in defaults, resolved for this device's cohort (``RolloutFlags``).
+  func flags() throws -> FeatureFlags { try rolloutFlags(appVersion: nil).flags }
 
   var widgetSnapshotsURL: URL { AppGroup.widgetSnapshotsURL(in: appGroupDirectory) }
 

@@ -18,6 +18,16 @@ import Testing
   }
 
   @Test(arguments: KeyValueBackend.allCases)
+  func allValuesAreEveryKeyWithItsValue(backend: KeyValueBackend) throws {
+    let (store, cleanUp) = try backend.make()
+    defer { cleanUp() }
+    #expect(try store.allValues() == [:])
+    try store.set(Data("1".utf8), forKey: "a")
+    try store.set(Data(#"{"x":2}"#.utf8), forKey: "b")
+    #expect(try store.allValues() == ["a": Data("1".utf8), "b": Data(#"{"x":2}"#.utf8)])
+  }
+
+  @Test(arguments: KeyValueBackend.allCases)
   func removingAKeyLeavesTheOthers(backend: KeyValueBackend) throws {
     let (store, cleanUp) = try backend.make()
     defer { cleanUp() }

@@ -97,22 +97,14 @@ struct LegacyImportPlan: Sendable {
     return VolumeUnit.canonicalSymbol(for: symbol) ?? symbol
   }
 
-  /// The feed's uuid: name-based on its unique key, so every run gives the same one.
+  /// The feed's uuid: name-based on its unique key, so every run gives the same one
+  /// (``LegacyIdentity``).
   static func uuid(of key: FeedKey) -> UUID {
-    NameBasedUUID.make(
-      namespace: NameBasedUUID.legacyImportNamespace,
-      name: "FeedSession|\(key.profileID?.uuidString ?? "-")|\(bits(key.startTime))")
+    LegacyIdentity.feedID(profileID: key.profileID, startTime: key.startTime)
   }
 
   /// The diaper change's uuid: name-based on its unique key.
   static func uuid(of key: DiaperKey) -> UUID {
-    NameBasedUUID.make(
-      namespace: NameBasedUUID.legacyImportNamespace,
-      name: "DiaperChange|\(key.profileID?.uuidString ?? "-")|\(bits(key.timestamp))|\(key.type.rawValue)")
-  }
-
-  /// The exact date, as the hex of its bits: no rounding can make two dates one name.
-  private static func bits(_ date: Date) -> String {
-    String(date.timeIntervalSinceReferenceDate.bitPattern, radix: 16)
+    LegacyIdentity.diaperID(profileID: key.profileID, timestamp: key.timestamp, type: key.type)
   }
 }

@@ -36,6 +36,10 @@ public struct LegacyImporter: Sendable {
   public let clock: @Sendable () -> Date
   /// Told after each saved batch how many objects of how many are written (for a progress line).
   public var progress: (@Sendable (_ written: Int, _ total: Int) -> Void)?
+  /// Told the report of a completed import just before `migrationCompleted` is saved: what must
+  /// be written with the import (the launch step's migration log and cutover) is written here,
+  /// so that a kill never leaves the record without it. What it throws stops the run unrecorded.
+  public var beforeRecording: (@Sendable (LegacyImportReport) throws -> Void)?
   /// Test hooks (failures injected between batches, changes before verification).
   /// Whether a legacy baby may take the name of a baby the store holds with another id (the
   /// tracker's same-name rule, ``Tracker/sharedNames(writing:allowingSameName:)``); off, such an
@@ -129,10 +133,11 @@ public struct LegacyImporter: Sendable {
     report.finishedAt = clock()
     if report.errors.isEmpty {
       let completed = MigrationRecord(schemaVersion: BabyDashboardSchema.version, completedAt: report.finishedAt)
+      report.migrationRecord = completed
+      try beforeRecording?(report)
       do { try completed.save(to: keyValueStore) } catch {
         throw kvError(error, "the records were imported, but migrationCompleted could not be recorded; the next run changes nothing and records it")
       }
-      report.migrationRecord = completed
     }
     return report
   }

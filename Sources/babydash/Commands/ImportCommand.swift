@@ -52,8 +52,9 @@ enum ImportCommand {
     // A dry run must not create the store: it reads an empty one in memory if there is none.
     let container = dryRun ? try session.storeForReading() : try session.store()
     let fixedNow = session.nowIsFixed ? session.now : nil
+    // The flags as the app resolves them (the flags document first), not only the preferences' switches.
     var importer = LegacyImporter(
-      container: container, keyValueStore: session.keyValueStore, clock: { fixedNow ?? Date() })
+      container: container, keyValueStore: session.keyValueStore, flags: try session.flags(), clock: { fixedNow ?? Date() })
     importer.allowsSameName = invocation.has(ImportCommand.sameNameOK)
     if output.showsProgress {
       importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }

@@ -1,0 +1,90 @@
+import BabyDashboard
+import BabyDashboardTesting
+import Foundation
+import PlainStore
+import SwiftDataStoreBuilder
+import Testing
+
+/// The backout of Phase B/C, the whole round trip on Linux: import at launch (the cutover), the
+/// app writes to the new store, the importer is turned off, the launch hands back what changed,
+/// a writer applies it to the fixture SwiftData store, the reader reads it back, and turning
+/// the importer on again imports without duplicates.
+@Suite struct BackoutRoundTripTests {
+  let legacy: SwiftDataStoreFolder
+  var appGroup: URL { legacy.store.deletingLastPathComponent() }
+  var keyValues: FileKeyValueStore { FileKeyValueStore(appGroup: .current, directory: appGroup) }
+
+  init() throws {
+    legacy = try SwiftDataStoreFolder()
+    try FileManager.default.createDirectory(at: appGroup, withIntermediateDirectories: true)
+  }
+
+  func launch(_ container: StoreContainer) -> LaunchReport {
+    let now = LegacyImportHarness.now
+    return BabyDashboardLaunch(
+      appGroupDirectory: appGroup, keyValueStore: keyValues, deviceID: "phone-1", temporaryDirectory: legacy.readerTemporary,
+      clock: { now }
+    ).run(openingStore: { container })
+  }
+
+  func setImporter(_ state: FlagState) throws {
+    try FlagDocument.modify(at: FlagDocument.url(in: appGroup)) { $0.entries[.legacyImporter] = .init(state: state) }
+  }
+
+  /// The test's SwiftData side: applies the value to the fixture store (rewritten whole by the
+  /// builder, as SwiftData's save would leave it) and nothing else.
+  struct FixtureStoreApplier: BackoutApplier {
+    let folder: SwiftDataStoreFolder
+    func apply(_ handback: BackoutHandback) throws {
+      let applied = try folder.reader().read().applying(handback)
+      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: URL(fileURLWithPath: folder.store.path + suffix)) }
+      try SwiftDataStoreBuilder().write(applied, to: folder.store)
+    }
+  }
+
+  @Test func whatTheAppWroteAfterTheCutoverGoesBackToSwiftDataAndComesBackWithoutDuplicates() throws {
+    defer { legacy.remove() }
+    let family = try SwiftDataStoreFolder.familyExport()
+    try legacy.build(family)
+    let container = try LegacyImportHarness.openStore(in: appGroup)
+    guard case .imported = launch(container).importStep else { Issue.record("no import"); return }
+
+    // The app, after the cutover: a new feed, an edited one, a deleted diaper change.
+    let mia = family.babyProfiles[0].id
+    let importedFeed = try #require(family.feedSessions.first { $0.profileID == mia })
+    let importedDiaper = try #require(family.diaperChanges.first { $0.profileID == mia })
+    let app = container.newBackgroundContext(author: "app")
+    let newFeed = FeedSession(profileID: mia, startTime: LegacyImportHarness.now, endTime: LegacyImportHarness.now + 900, amountValue: 120, amountUnitSymbol: "ml")
+    app.insert(newFeed)
+    _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.memoText = "after the cutover" }
+    app.delete(DiaperChange.self, id: LegacyIdentity.id(of: importedDiaper))
+    try app.save()
+    let counts = try container.newBackgroundContext().contentCounts()
+
+    // While the importer is on, there is no backout.
+    #expect(launch(container).backoutStep == .notNeeded(""))
+    try setImporter(.off)
+    let backedOut = launch(container)
+    guard case .handBack(let handback) = backedOut.backoutStep else { Issue.record("\(backedOut)"); return }
+    #expect(handback.summary == "2 to create or edit, 1 to delete")
+    #expect(handback.changes.last == .deleted(entity: "DiaperChange", id: LegacyIdentity.id(of: importedDiaper)))
+    #expect(backedOut.description.contains("backout: 2 to create or edit, 1 to delete since the cutover — apply to the SwiftData store, then confirm"))
+
+    try FixtureStoreApplier(folder: legacy).apply(handback)
+    try MigrationBackout.confirm(handback, in: container, keyValueStore: keyValues)
+    let readBack = try legacy.reader().read()
+    #expect(readBack.feedSessions.contains { $0.startTime == newFeed.startTime && $0.amountValue == 120 && $0.profileID == mia })
+    #expect(readBack.feedSessions.first { LegacyIdentity.id(of: $0) == LegacyIdentity.id(of: importedFeed) }?.memoText == "after the cutover")
+    #expect(!readBack.diaperChanges.contains { LegacyIdentity.id(of: $0) == LegacyIdentity.id(of: importedDiaper) })
+    #expect(readBack.feedSessions.count == family.feedSessions.count + 1)
+    #expect(readBack.diaperChanges.count == family.diaperChanges.count - 1)
+    #expect(launch(container).description.contains("backout: nothing to hand back since the cutover"))
+
+    // On again: the SwiftData store is imported again, and nothing is duplicated.
+    try setImporter(.on)
+    let again = launch(container)
+    guard case .imported(let reimported) = again.importStep else { Issue.record("\(again)"); return }
+    #expect(reimported.insertedCount == 0)
+    #expect(try container.newBackgroundContext().contentCounts() == counts)
+  }
+}
