@@ -106,7 +106,8 @@ public final class StoreContainer: Sendable {
   public func refresh() throws -> Bool {
     let found = try coordinator.catchUpWithOtherProcesses()
     coordinator.deliverRemoteChanges()
-    let merged = try coordinator.syncArrived()
+    // Merging other devices' files writes: a read-only container reads what the app merged.
+    let merged = options.readOnly ? nil : try coordinator.syncArrived()
     return found || merged != nil
   }
 
@@ -118,7 +119,8 @@ public final class StoreContainer: Sendable {
   /// that changes an object (a snapshot of what this copy holds already).
   @discardableResult
   public func sync() throws -> Transaction? {
-    try coordinator.syncArrived()
+    try coordinator.refuseIfReadOnly("merge other devices' files")
+    return try coordinator.syncArrived()
   }
 
   /// Compacts the change files: merges what arrived, writes a snapshot of the merged view
@@ -128,7 +130,8 @@ public final class StoreContainer: Sendable {
   /// in-memory store.
   @discardableResult
   public func compactChanges() throws -> ChangeCompaction? {
-    try coordinator.compactChanges()
+    try coordinator.refuseIfReadOnly("compact its change files")
+    return try coordinator.compactChanges()
   }
 
   /// Why this container rebuilt the store's local cache from `changes/` when it opened (a
@@ -216,6 +219,7 @@ public final class StoreContainer: Sendable {
   /// Removes the history up to and including `token`, except the transactions a registered
   /// ``HistoryReader`` (of any process) has not consumed, within `historyRetentionLimit`.
   public func pruneHistory(through token: HistoryToken) throws {
+    try coordinator.refuseIfReadOnly("prune its history")
     try coordinator.pruneHistory(through: token)
   }
 
@@ -227,6 +231,7 @@ public final class StoreContainer: Sendable {
 
   /// Rewrites the changed segments and the manifest now, rather than when the log grows.
   public func compact() throws {
+    try coordinator.refuseIfReadOnly("compact its cache")
     try coordinator.compactNow()
   }
 

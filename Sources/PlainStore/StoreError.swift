@@ -30,6 +30,8 @@ public struct StoreError: LocatedError, Equatable, Sendable {
     case notFound
     /// The requested history was pruned.
     case historyPruned
+    /// The store was opened read-only (``StoreOptions/readOnly``), and this would write.
+    case readOnly
     /// The operating system refused a file operation.
     case io(Int32)
   }
@@ -60,6 +62,7 @@ public struct StoreError: LocatedError, Equatable, Sendable {
     case .invalidObject: return "invalid object"
     case .notFound: return "not found"
     case .historyPruned: return "history pruned"
+    case .readOnly: return "read-only"
     case .io(let errno): return "I/O error \(errno)"
     }
   }

@@ -38,6 +38,12 @@ public struct StoreOptions: Sendable {
   /// (on by default). Off, opening only reads the cache and arrivals wait for
   /// ``StoreContainer/sync()``: for a status that only looks.
   public var mergesArrivalsOnOpen = true
+  /// Opens a file container that only reads — a widget's or another extension's: no file is
+  /// created or written (no lock taken, no change file, no cache repaired, nothing merged),
+  /// other processes' commits are read as they land, and a save, a sync or a compaction is
+  /// refused (``StoreError/Code/readOnly``). A store that is not there, needs a migration, or
+  /// has a damaged cache is an error: the app, which opens it for writing, makes it right.
+  public var readOnly = false
   /// Compact the change files once this device's folder in `changes/` holds this many: write a
   /// snapshot of the merged view and delete the device's own change files that every active
   /// device has acknowledged (see ``StoreContainer/compactChanges()``). 0: only on request.

@@ -40,10 +40,31 @@ final class StoreCoordinator: Sendable {
     let lock = FileLock(
       url: files.lockURL, displayPath: files.display(files.cachePrefix + "lock"), holderHint: options.lockHolderHint,
       assertion: options.backgroundAssertion, claimURL: files.lockClaimURL)
-    self.backing = FileBacking(files: files, lock: lock)
+    // Read-only: no lock, so nothing can take it, rebuild the cache or write under it.
+    self.backing = FileBacking(files: files, lock: options.readOnly ? nil : lock)
     self.state = StoreMutex(StoreState(schema: schema))
     self.mergeSchema = MergeSchema(schema)
-    try openFiles(files, lock)
+    if options.readOnly { try openReadOnly(files) } else { try openFiles(files, lock) }
+  }
+
+  /// Opens a store that is there, current and whole, reading only (``StoreOptions/readOnly``).
+  private func openReadOnly(_ files: StoreFiles) throws {
+    let nothingWritten = "open it for writing first (the app does); nothing was written."
+    guard let header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: StoreCoding.makeDecoder(schema: schema))
+    else { throw StoreError(.missing, path: files.display("store.json"), "is not there, and a read-only open creates no store — \(nothingWritten)") }
+    try refuseNewerSchema(header, files)
+    guard header.formatVersion == StoreFiles.formatVersion, header.schemaVersion == schema.version else {
+      throw StoreError(.migration, path: files.display("store.json"), "needs a migration, which a read-only open does not run — \(nothingWritten)")
+    }
+    try loadCache(files)
+  }
+
+  /// Refuses what would write in a store opened read-only: nothing is written.
+  func refuseIfReadOnly(_ what: String) throws {
+    guard options.readOnly else { return }
+    throw StoreError(
+      .readOnly, path: backing.root?.lastPathComponent ?? "store",
+      "was opened read-only, so it cannot \(what) — open it for writing (the app does); nothing was written.")
   }
 
   /// Reads a format-1 store as it is, for its migration: nothing is written.

@@ -146,6 +146,11 @@ struct FileBacking: StoreBacking {
     // Its thread starts while the arrivals' watch is set up: each open costs one wait for a
     // new thread to run, not two (see FolderWatcher.begin()).
     log.begin()
+    // Read-only: other devices' files are the app's to merge; their merge reaches the log.
+    guard !store.options.readOnly else {
+      log.waitUntilWatching()
+      return [log]
+    }
     let arrivals = changes.transport.watchArrivals(
       // This device's id is read from its file, not asked of the store: a watcher that held
       // the store while it waited for the store's lock could be the one to free it.

@@ -44,8 +44,9 @@ extension StoreCoordinator {
   /// Leaves the marker that makes the next open rebuild the cache, and says so in the error:
   /// found in the middle of a fetch, the damage cannot be repaired there.
   func markCacheDamaged(_ error: StoreError, _ files: StoreFiles) -> StoreError {
-    // Not in a format-1 store read for its migration: that one is refused untouched.
-    if files.layout == .format2 {
+    // Not in a format-1 store read for its migration, nor in one opened read-only: those are
+    // refused untouched.
+    if files.layout == .format2, !options.readOnly {
       try? FileSystem.writeAtomically(Data(), to: files.rebuildMarkerURL, displayPath: files.display(files.cachePrefix + "rebuild"))
     }
     return StoreError(
@@ -119,7 +120,7 @@ extension StoreCoordinator {
       guard let data, let device = DeviceID(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
         continue
       }
-      if url != files.deviceIDURL, files.layout == .format2 { try writeDeviceID(device, files) }
+      if url != files.deviceIDURL, files.layout == .format2, !options.readOnly { try writeDeviceID(device, files) }
       return device
     }
     return nil

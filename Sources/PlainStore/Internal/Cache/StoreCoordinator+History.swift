@@ -48,6 +48,7 @@ extension StoreCoordinator {
 
   /// Records that a reader consumed history through `token`: compaction keeps later logs for it.
   func setReaderToken(_ name: String, _ token: HistoryToken?) throws {
+    try refuseIfReadOnly("record what a history reader consumed")
     try withWriteLock { state in
       if let token { state.manifest.readers[name] = token.sequence } else { state.manifest.readers[name] = nil }
       try backing.writeManifest(&state, self)

@@ -5,6 +5,7 @@ extension StoreCoordinator {
   /// Returns nil when the changes change nothing.
   func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
+    try refuseIfReadOnly("save")
     // The change file's inode is found before the lock is taken, while others may hold it.
     let spare = backing.spareChangeFile()
     defer { spare?.discard() }
