@@ -20,9 +20,11 @@ import Observation
 /// }
 /// ```
 ///
-/// It fetches on the main actor, as `@Query` does; off the main actor, use
-/// ``StoreContainer/observe(_:)``. Releasing the query stops it: its listening task holds it
-/// weakly, stops listening and ends.
+/// A query of a descriptor refetches off the main actor and delivers its results on it, so a
+/// long list decodes on the cooperative pool, not on the UI's thread; a tracked value
+/// (``StoreContainer/liveQuery(tracking:_:)``) is computed on the main actor, where it may read
+/// a screen's state. The first fetch and ``refetch()`` run at once, on the main actor. Releasing
+/// the query stops it: its listening task holds it weakly, stops listening and ends.
 @MainActor @Observable
 public final class LiveQuery<Value> {
   /// The latest results; they change after a commit that touches the query's entities.
@@ -31,6 +33,14 @@ public final class LiveQuery<Value> {
   public private(set) var error: (any Error)?
 
   @ObservationIgnored private let fetch: (StoreContext) throws -> Value
+  /// The fetch made off the main actor, with whether it ran on the main thread (for tests);
+  /// nil when `fetch` must run on the main actor.
+  @ObservationIgnored private let fetchOffMain: (@Sendable (StoreContainer) async throws -> sending (Value, onMainThread: Bool))?
+  /// Counts fetches begun: a fetch off the main actor whose results come back after a later
+  /// one began (a ``refetch()`` meanwhile) is dropped, never shown over newer results.
+  @ObservationIgnored private var generation = 0
+  /// Whether the latest fetch after a change ran on the main thread: for tests.
+  @ObservationIgnored private(set) var lastFetchRanOnMainThread = true
   @ObservationIgnored private let container: StoreContainer
   @ObservationIgnored let monitor: StoreChangeMonitor
   /// How many times the results were fetched, the first fetch included: for tests.
@@ -38,18 +48,22 @@ public final class LiveQuery<Value> {
   /// The task that waits for changes: for tests that prove it ends with the query.
   @ObservationIgnored private(set) var listener: Task<Void, Never>?
 
-  init(container: StoreContainer, tracking entities: Set<String>, fetch: @escaping (StoreContext) throws -> Value) throws {
+  init(
+    container: StoreContainer, tracking entities: Set<String>, fetch: @escaping (StoreContext) throws -> Value,
+    offMain fetchOffMain: (@Sendable (StoreContainer) async throws -> sending (Value, onMainThread: Bool))? = nil
+  ) throws {
     // Listen before the first fetch, so that no commit falls between the two.
     let monitor = StoreChangeMonitor(container: container, entities: entities)
     _ = monitor.takeChange()
     self.results = try fetch(container.newBackgroundContext())
     self.fetch = fetch
+    self.fetchOffMain = fetchOffMain
     self.container = container
     self.monitor = monitor
     let listener = Task { [weak self] in
       while await monitor.wait() {
         guard let self else { return }
-        self.refetchIfChanged()
+        await self.refetchIfChanged()
       }
     }
     monitor.attach(listener)
@@ -66,6 +80,7 @@ public final class LiveQuery<Value> {
   public func refetch() throws {
     _ = monitor.takeChange()
     fetchCount += 1
+    generation += 1
     do {
       results = try fetch(container.newBackgroundContext())
       error = nil
@@ -75,8 +90,23 @@ public final class LiveQuery<Value> {
     }
   }
 
-  private func refetchIfChanged() {
+  private func refetchIfChanged() async {
     guard monitor.takeChange() else { return }  // a refetch() already covered it
-    try? refetch()  // kept in `error` for the UI; the results stay as they were
+    guard let fetchOffMain else {
+      try? refetch()  // kept in `error` for the UI; the results stay as they were
+      return
+    }
+    fetchCount += 1
+    generation += 1
+    let started = generation
+    do {
+      let (value, onMainThread) = try await fetchOffMain(container)
+      guard generation == started else { return }
+      results = value
+      error = nil
+      lastFetchRanOnMainThread = onMainThread
+    } catch {
+      if generation == started { self.error = error }
+    }
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension StoreContainer {
   /// A query whose ``LiveQuery/results`` follow the store (see ``LiveQuery``).
   ///
@@ -11,7 +13,10 @@ extension StoreContainer {
   public func liveQuery<E: Entity>(_ descriptor: FetchDescriptor<E>) throws -> LiveQuery<[E]> {
     var descriptor = descriptor
     descriptor.includePendingChanges = false
-    return try LiveQuery(container: self, tracking: [E.entityName]) { context in try context.fetch(descriptor) }
+    let fixed = descriptor
+    return try LiveQuery(container: self, tracking: [E.entityName], fetch: { context in try context.fetch(fixed) }) { container in
+      try await Task.detached { (try container.newBackgroundContext().fetch(fixed), onMainThread: Thread.isMainThread) }.value
+    }
   }
 
   /// A value computed from the store that follows it, as GRDB's `ValueObservation.tracking`: the

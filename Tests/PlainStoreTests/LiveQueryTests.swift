@@ -32,6 +32,20 @@ import Testing
     #expect(query.error == nil)
   }
 
+  /// A query of a descriptor refetches off the main thread and hands its results to the main
+  /// actor; a refetch asked for at once runs where it is asked.
+  @Test func aRefetchAfterAChangeDecodesOffTheMainThread() async throws {
+    let container = try StoreContainer.temporary(schema: TestSchema.v1, options: Sample.options)
+    defer { try? container.destroy() }
+    let query = try container.liveQuery(byName)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia", note: nil))
+    try context.save()
+    #expect(await waitUntil(query) { $0.map(\.name) == ["Mia"] })
+    #expect(!query.lastFetchRanOnMainThread, "decoded on the cooperative pool")
+    #expect(query.fetchCount == 2)
+  }
+
   @Test func aBurstOfHundredSavesRefetchesOnce() async throws {
     let container = try StoreContainer.temporary(schema: TestSchema.v1, options: Sample.options)
     defer { try? container.destroy() }
