@@ -12,13 +12,23 @@ public enum TrackerRules {
   public static let maximumAmountInMilliliters = 1_000.0
   /// How far past "now" a time may be: clocks of two devices differ by a few seconds.
   public static let futureTolerance: TimeInterval = 60
+
+  /// Whether `time` is ahead of `now` by more than the clocks of two devices differ: the one
+  /// rule for "the future" that every door applies — a time typed in the CLI or the app, a
+  /// restore, an import — and that names what arrived by sync from a device whose clock was
+  /// wrong (``StoreContext/eventsAhead(of:)``).
+  public static func isAhead(_ time: Date, of now: Date) -> Bool {
+    time.timeIntervalSince(now) > futureTolerance
+  }
+
+  /// The latest time that is not in the future (``isAhead(_:of:)``): the newest feed "as of now"
+  /// starts no later than this.
+  public static func latestPresentTime(now: Date) -> Date {
+    now.addingTimeInterval(futureTolerance)
+  }
   /// The earliest time a feed, a diaper change or a baby can have: 2000-01-01T00:00:00Z. Earlier
   /// is a typo in the year (0026 for 2026), not a baby this app tracks.
   public static let earliestTime = Date(timeIntervalSince1970: 946_684_800)
-  /// How far ahead of now a clock time (`17:50`) is refused as ambiguous: typed at 17:47, it is
-  /// as likely a slip of today's time as yesterday's feed. Further ahead it means the most
-  /// recent such time (yesterday's).
-  public static let clockTimeAmbiguity: TimeInterval = 3600
   /// The longest feed written without a confirmation: a longer one is a feed left running.
   public static let longestFeed: TimeInterval = 4 * 3600
   /// How long before now a feed may start without a confirmation: earlier is a wrong day more
@@ -78,7 +88,7 @@ public enum TrackerRules {
   /// What is wrong with a time a person gave, against `now`.
   public static func issues(forTime time: Date, now: Date) -> [ValidationIssue] {
     if time < earliestTime { return [.beforeEarliestTime] }
-    return time.timeIntervalSince(now) > futureTolerance ? [.inTheFuture] : []
+    return isAhead(time, of: now) ? [.inTheFuture] : []
   }
 
   /// What is doubtful about a feed, though it may be written once confirmed

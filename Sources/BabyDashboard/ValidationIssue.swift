@@ -95,7 +95,7 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     case .zeroAmount:
       return "The amount is zero: leave it empty if the baby took nothing measured; a zero is never used as the next prefill."
     case .inTheFuture:
-      return "The time is in the future: give a time that has passed (HH:mm means the most recent such time)."
+      return "The time is in the future: give a time that has passed (HH:mm means today's)."
     }
   }
 

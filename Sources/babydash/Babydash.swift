@@ -100,8 +100,8 @@ enum Babydash {
       commandList(commands, title: "Commands:"), "",
       "Global options:",
     ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
-      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30;\n"
-      + "refused when it is up to an hour ahead: give the day then).\n"
+      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (today's 09:30;\n"
+      + "refused when it is ahead of now: give the day then).\n"
       + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
       + "  \(AppGroup.current.defaultLocationText).\n"
       + "Environment: BABYDASH_APP_GROUP (the store's folder), BABYDASH_SYNC_FOLDER (the change files'),\n"

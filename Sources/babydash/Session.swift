@@ -140,7 +140,22 @@ final class Session {
       if let baby = change.before as? BabyProfile { babies[baby.id] = baby.name }
     }
     for baby in try container.newBackgroundContext().fetch(FetchDescriptor<BabyProfile>()) { babies[baby.id] = baby.name }
-    return MergeReportText.line(report, babies: babies, in: timeZone)
+    return MergeReportText.line(report, babies: babies, in: timeZone, now: now)
+  }
+
+  /// The events dated ahead of now in `container` (of one baby, or all), each with its fix
+  /// (``EventsAheadText``): what a device whose clock was wrong brought by sync.
+  func eventsAheadLines(in container: StoreContainer, babyID: UUID? = nil) throws -> [String] {
+    let context = container.newBackgroundContext()
+    let ahead = try context.eventsAhead(of: now, babyID: babyID)
+    guard !ahead.isEmpty else { return [] }
+    let babies = Dictionary(try context.babies().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    return EventsAheadText.lines(ahead, babies: babies, now: now, in: timeZone)
+  }
+
+  /// Says on standard error, as warnings, what of `babyID` is dated ahead of now.
+  func warnAboutEventsAhead(of babyID: UUID) throws {
+    for line in try eventsAheadLines(in: try store(), babyID: babyID) { try output.error("babydash: warning: \(line)") }
   }
 
   /// The store if it exists, else an empty one in memory: reading never creates files.

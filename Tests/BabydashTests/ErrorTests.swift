@@ -57,7 +57,7 @@ import Testing
     // Ordering is refused data, not a bad command line: exit 65, no usage line.
     (["feed", "log", "Mia", "--start", "05:00", "--end", "04:00"], "babydash: The feed ends before it starts: set the end at or after the start."),
     (["feed", "finish", "Mia", "--at", "05:00"], "babydash: The feed ends before it starts: set the end at or after the start."),
-    (["diaper", "Mia", "pee", "--at", "2026-01-15T09:00:00Z"], "babydash: The time is in the future: give a time that has passed (HH:mm means the most recent such time)."),
+    (["diaper", "Mia", "pee", "--at", "2026-01-15T09:00:00Z"], "babydash: The time is in the future: give a time that has passed (HH:mm means today's)."),
     (["feed", "finish", "Mia", "--amount", "5000ml"], "babydash: The amount is more than 1000 mL: check for a thousands separator or a wrong unit."),
     (["baby", "add", "Mia"], "babydash: another baby is already named Mia (id \(BabydashProcess.anyID)): choose another name, or add --same-name-ok and then address each baby by its id"),
   ]

@@ -32,6 +32,7 @@ enum FeedCommands {
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let feed = try session.tracker().startFeed(for: baby.id, at: at, confirmed: invocation.has(FeedCommands.yes))
     try invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
+    try session.warnAboutEventsAhead(of: baby.id)
   }
 
   static let finish = Command(

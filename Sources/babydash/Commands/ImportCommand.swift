@@ -8,19 +8,21 @@ import Foundation
 enum ImportCommand {
   static let dryRun = Flag("--dry-run", help: "read, check and count; write nothing")
   static let force = Flag("--force", help: "run even if the migration was already completed")
+  static let yes = Flag("--yes", help: "write events dated ahead of this device's clock as they are (refused otherwise, each named)")
   static let sameNameOK = Flag("--same-name-ok", help: "let a baby in FILE take a name another baby in the store has (then address each by its id)")
 
   static let command = Command(
-    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok]",
+    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok] [--yes]",
     summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
-      dryRun.spec, force.spec, sameNameOK.spec,
+      dryRun.spec, force.spec, sameNameOK.spec, yes.spec,
     ],
     arguments: 1...1,
     details: """
       FILE is told apart by its content: a backup that babydash export wrote is restored (merged by
       id, the backup's values winning); a SwiftData store (BabyDashboard.sqlite, with its -wal and
-      -shm beside it) or its JSON export is imported, adding only what the store lacks.
+      -shm beside it) or its JSON export is imported, adding only what the store lacks. Events
+      dated ahead of this device's clock are refused, each named, unless --yes.
 
       Examples:
         babydash import backup.json
@@ -55,6 +57,7 @@ enum ImportCommand {
     var importer = LegacyImporter(
       container: container, keyValueStore: session.keyValueStore, clock: { fixedNow ?? Date() })
     importer.allowsSameName = invocation.has(ImportCommand.sameNameOK)
+    importer.allowsFuture = invocation.has(ImportCommand.yes)
     if output.showsProgress {
       importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
     }

@@ -23,7 +23,9 @@ enum RestoreCommand {
       }
       let tracker = try session.tracker()
       let restored = try BabyCommands.naming {
-        try tracker.restore(backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK))
+        try tracker.restore(
+          backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK),
+          allowingFuture: invocation.has(ImportCommand.yes))
       }
       if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
       try invocation.output.print(

@@ -26,11 +26,15 @@ enum SyncCommands {
           + "`babydash sync now` (or any other command) merges them.")
       return
     }
-    guard session.storeExists, let status = try session.store(merging: false).syncStatus() else {
+    guard session.storeExists, case let container = try session.store(merging: false), let status = try container.syncStatus() else {
       try invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to sync.")
       return
     }
     try invocation.output.print(text(status, now: session.now, zone: session.timeZone))
+    let ahead = try session.eventsAheadLines(in: container)
+    if !ahead.isEmpty {
+      try invocation.output.print("\nDated ahead of this device's clock (merged: the data is the family's):\n" + ahead.map { "  " + $0 }.joined(separator: "\n"))
+    }
   }
 
   static let now = Command(
