@@ -21,7 +21,8 @@ enum Babydash {
         DiaperCommand.command, DiaperCommand.edit, DiaperCommand.delete, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
         ImportCommand.command,
       ]
-      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all + [helpCommand]
+      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, SalvageCommand.command, StatsCommand.command]
+      + SyncCommands.all + [helpCommand]
   }
 
   /// Runs one command line and returns the exit status.
@@ -62,6 +63,11 @@ enum Babydash {
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
       if let warning = opened.housekeepingWarning { try output.error("babydash: warning: \(warning)") }
+      for path in opened.damagedOwnFiles() {
+        try output.error(
+          "babydash: warning: this device's own change file '\(path)' is damaged: what it holds is shown from the local cache "
+            + "until that is lost — run `babydash salvage --output FILE` now to keep everything still readable, then restore the file from a backup")
+      }
       // What the other phones changed, merged before this command read or wrote (sync now says
       // it on its own output).
       if command.words != ["sync", "now"], let line = try opened.mergeReportLine() {
@@ -162,6 +168,9 @@ extension CommandLineError {
       switch error.code {
       case .locked: self.init(kind: .busy, message: error.description)
       case .io: self.init(kind: .io, message: error.description)
+      case .damaged where error.path.contains("changes/") || error.path.contains("snapshot-"):
+        // A damaged change file stops every command: say the way out.
+        self.init(kind: .data, message: error.description + " `babydash salvage --output FILE` exports everything still readable.")
       default: self.init(kind: .data, message: error.description)
       }
     case ScreenModelError.unconfirmed(let doubts):

@@ -53,7 +53,14 @@ final class Session {
     } else {
       syncFolder = nil
     }
-    storeExistedBefore = FileManager.default.fileExists(atPath: AppGroup.storeURL(in: appGroupDirectory).path)
+    let storePath = AppGroup.storeURL(in: appGroupDirectory).path
+    if FileManager.default.fileExists(atPath: storePath, isDirectory: &isDirectory), !isDirectory.boolValue {
+      // Not "no babies yet", and not a write that blames permissions: name what stands there.
+      throw CommandLineError.data(
+        "a file is in the way: '\(storePath)' is a file where the store's folder belongs — move it aside "
+          + "(it was not read or changed), or give another folder with --app-group")
+    }
+    storeExistedBefore = FileManager.default.fileExists(atPath: storePath)
     appGroupExistedBefore = FileManager.default.fileExists(atPath: appGroupDirectory.path)
     if let zoneName = options.text(GlobalOptions.timeZone) {
       guard let zone = TimeZone(identifier: zoneName) else {
@@ -112,6 +119,36 @@ final class Session {
   /// what other devices' copies wrote, unless `merging` is false (a status that only looks).
   func store(merging: Bool = true) throws -> StoreContainer {
     if let openedContainer { return openedContainer }
+    let container = try StoreContainer.babyDashboard(inAppGroup: appGroupDirectory, options: storeOptions(syncFolder: syncFolder, merging: merging))
+    openedContainer = container
+    if container.statistics.changeFilesMerged > 0 { try followArrivals() }
+    return container
+  }
+
+  /// This device's own change files (a snapshot) the store refuses as damaged, by path: the local
+  /// cache still shows their data, until it is lost; then nothing opens. Said after every command
+  /// that opened the store (``Babydash``), with the way out.
+  func damagedOwnFiles() -> [String] {
+    guard let container = openedContainer else { return [] }
+    return Self.damagedOwnFiles(of: container)
+  }
+
+  /// The files of `container`'s own device that the store refuses as damaged when it reads
+  /// them all (as `sync status` does), by path; empty when they read, or when reading fails for
+  /// another reason (the command that needs them says that).
+  static func damagedOwnFiles(of container: StoreContainer) -> [String] {
+    do {
+      _ = try container.syncStatus()
+      return []
+    } catch let error as StoreError where error.code == .damaged {
+      return [error.path]
+    } catch {
+      return []
+    }
+  }
+
+  /// How this session opens a store: its clock, device name, sync folder.
+  func storeOptions(syncFolder: URL?, merging: Bool = true) -> StoreOptions {
     let fixed = now
     var options = StoreOptions(author: "babydash")
     if nowIsFixed { options.clock = { fixed } }
@@ -119,10 +156,7 @@ final class Session {
     options.deviceName = environment["BABYDASH_DEVICE_NAME"] ?? ProcessInfo.processInfo.hostName
     options.watchesOtherProcesses = false  // one command, then exit: nothing to watch for
     options.mergesArrivalsOnOpen = merging
-    let container = try StoreContainer.babyDashboard(inAppGroup: appGroupDirectory, options: options)
-    openedContainer = container
-    if container.statistics.changeFilesMerged > 0 { try followArrivals() }
-    return container
+    return options
   }
 
   /// After a merge brought other devices' feeds: the cached last amounts follow the newest
