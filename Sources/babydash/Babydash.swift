@@ -60,6 +60,11 @@ enum Babydash {
       }
       let opened = try Session(options: parsed.options, environment: environment, output: output, command: command)
       session = opened
+      if let forgotten = opened.forgottenSyncFolder, command.words != ["sync", "status"] {
+        try output.error(
+          "babydash: warning: not syncing: no sync folder given (last used \(forgotten)); "
+            + "give --sync-folder or set BABYDASH_SYNC_FOLDER, or the other phones see nothing of this")
+      }
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
       if let warning = opened.housekeepingWarning { try output.error("babydash: warning: \(warning)") }
@@ -70,7 +75,7 @@ enum Babydash {
       }
       // What the other phones changed, merged before this command read or wrote (sync now says
       // it on its own output).
-      if command.words != ["sync", "now"], let line = try opened.mergeReportLine() {
+      if command.words != ["sync", "now"], command.words != ["sync", "join"], let line = try opened.mergeReportLine() {
         try output.error("babydash: merged first: \(line)")
       }
       return 0

@@ -47,9 +47,20 @@ final class Session {
     if let given = options.text(GlobalOptions.syncFolder) ?? environment["BABYDASH_SYNC_FOLDER"] {
       guard !given.isEmpty else {
         let source = options.text(GlobalOptions.syncFolder) == nil ? "BABYDASH_SYNC_FOLDER is set but empty" : "bad value '' for --sync-folder"
-        throw CommandLineError.usage("\(source): give a folder (it is created if missing)", command)
+        throw CommandLineError.usage("\(source): give a folder", command)
       }
-      syncFolder = URL(fileURLWithPath: given, isDirectory: true)
+      let folder = URL(fileURLWithPath: given, isDirectory: true).standardizedFileURL
+      let source = options.text(GlobalOptions.syncFolder) == nil ? "BABYDASH_SYNC_FOLDER" : "--sync-folder"
+      if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else {
+          throw CommandLineError.data("the sync folder '\(folder.path)' (\(source)) is a file, not a folder: give a folder")
+        }
+      } else if command?.words != ["sync", "join"] && !options.has(GlobalOptions.create) {
+        // A mistyped path would sync to nowhere while the other phone waits: never created by a read.
+        throw CommandLineError.noInput(
+          "no sync folder at '\(folder.path)' (\(source)): check the path; to start syncing there, run `babydash sync join` (or give --create)")
+      }
+      syncFolder = folder
     } else {
       syncFolder = nil
     }
@@ -94,6 +105,25 @@ final class Session {
       now = Date()
       nowIsFixed = false
     }
+  }
+
+  /// The key under which the app group remembers the sync folder its store last synced through.
+  static let lastSyncFolderKey = "babydash.lastSyncFolder"
+
+  /// The sync folder this store last synced through, when none is given now: what every command
+  /// warns about once, and `sync status` says.
+  var forgottenSyncFolder: String? {
+    guard syncFolder == nil, FileManager.default.fileExists(atPath: storeDirectory.path),
+      let data = try? keyValueStore.data(forKey: Self.lastSyncFolderKey)
+    else { return nil }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Remembers the sync folder this store syncs through (commands that write, and `sync`).
+  func rememberSyncFolder() throws {
+    guard let syncFolder else { return }
+    let path = Data(syncFolder.path.utf8)
+    if try keyValueStore.data(forKey: Self.lastSyncFolderKey) != path { try keyValueStore.set(path, forKey: Self.lastSyncFolderKey) }
   }
 
   /// After a command whose commits are durable: what upkeep of the cache failed, if any.
@@ -211,6 +241,7 @@ final class Session {
   /// The domain's door for writes, on the store (created if missing), with this session's now.
   func tracker() throws -> Tracker {
     let container = try store()
+    try rememberSyncFolder()
     let moment = now
     return Tracker(context: container.viewContext, schema: container.schema, cache: cache, flags: try flags(), now: { moment })
   }

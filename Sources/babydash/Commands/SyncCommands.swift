@@ -5,7 +5,7 @@ import PlainStore
 /// `babydash sync status`, `sync now` and `sync compact`: the change files a family's devices
 /// share through Syncthing, iCloud Drive or Dropbox.
 enum SyncCommands {
-  static let all = [status, now, compact]
+  static let all = [status, now, join, compact]
 
   static let status = Command(
     words: ["sync", "status"], synopsis: "",
@@ -18,6 +18,11 @@ enum SyncCommands {
       """
   ) { invocation in
     let session = invocation.session
+    if let forgotten = session.forgottenSyncFolder {
+      try invocation.output.print(
+        "Not syncing: no sync folder given (last used \(forgotten)): give --sync-folder or set BABYDASH_SYNC_FOLDER.")
+      return
+    }
     // Only looks: a phone that has only other devices' changes gets no store from a status.
     let storeFolder = (try? FileManager.default.contentsOfDirectory(atPath: session.storeDirectory.path)) ?? []
     if storeFolder.isEmpty && session.storeExists, let folder = session.syncFolder {
@@ -48,6 +53,7 @@ enum SyncCommands {
     let container = try session.store()
     let merged = try container.sync()
     if merged != nil { try session.followArrivals() }
+    try session.rememberSyncFolder()
     let files = container.statistics.changeFilesMerged
     if files == 0 {
       try invocation.output.print("Up to date: nothing new to merge.")
@@ -59,6 +65,36 @@ enum SyncCommands {
       let waiting = status.devices.filter { $0.waiting > 0 }
       for device in waiting { try invocation.output.print("Waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s") from \(label(device)).") }
     }
+  }
+
+  static let join = Command(
+    words: ["sync", "join"], synopsis: "",
+    summary: "Start syncing through the sync folder (created if missing) and merge what the other devices wrote.",
+    details: """
+      The only command that creates a sync folder that does not exist (with --create for any
+      other): every other command refuses a missing one, so that a typo never syncs to nowhere.
+
+      Example:
+        babydash --sync-folder ~/Sync/BabyDashboard sync join
+      """
+  ) { invocation in
+    let session = invocation.session
+    guard let folder = session.syncFolder else {
+      throw invocation.usageError("'sync join' needs a sync folder: give --sync-folder DIR or set BABYDASH_SYNC_FOLDER")
+    }
+    do {
+      try DurableFile.makeFolders(folder)
+    } catch let error as StoreError {
+      throw CommandLineError(kind: .io, message: "cannot create the sync folder '\(folder.path)': \(error.detail)")
+    }
+    let container = try session.store()
+    _ = try container.sync()
+    try session.followArrivals()
+    try session.rememberSyncFolder()
+    let files = container.statistics.changeFilesMerged
+    try invocation.output.print(
+      "Syncing through \(folder.path)" + (files == 0 ? "; nothing from other devices yet." : "; merged \(files) change file\(files == 1 ? "" : "s")."))
+    if let line = try session.mergeReportLine() { try invocation.output.print(line) }
   }
 
   static let compact = Command(
