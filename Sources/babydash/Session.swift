@@ -204,7 +204,11 @@ final class Session {
       if let baby = change.before as? BabyProfile { babies[baby.id] = baby.name }
     }
     for baby in try container.newBackgroundContext().fetch(FetchDescriptor<BabyProfile>()) { babies[baby.id] = baby.name }
-    return MergeReportText.line(report, babies: babies, in: timeZone, now: now)
+    guard let line = MergeReportText.line(report, babies: babies, in: timeZone, now: now) else { return nil }
+    // Two phones that each added "Ava" before they saw each other: said, with the way to join them.
+    let added = Set(report.changes.filter { $0.kind == .inserted && $0.after is BabyProfile }.map(\.id))
+    let clashes = added.isEmpty ? [] : BabyCommands.sameNameLines(try container.newBackgroundContext().babies(), only: added)
+    return ([line] + clashes.map { $0 + "." }).joined(separator: " ")
   }
 
   /// The events dated ahead of now in `container` (of one baby, or all), each with its fix
