@@ -116,14 +116,20 @@ public enum TrackerRules {
       }
       doubts += overlapping.map { .overlapsFeed($0.uuid) }
     }
-    if changes == nil || changes?.amount != nil, let value = feed.amountValue, value == 0 { doubts.append(.zeroAmount) }
+    if changes == nil || changes?.amount != nil, let value = feed.amountValue, isZero(value) { doubts.append(.zeroAmount) }
     return doubts
   }
 
   /// Whether an amount may become a baby's prefill: a zero is a feed refused or spilled, never
   /// what the next feed will be.
   public static func prefills(_ amount: LastFeedAmount) -> Bool {
-    amount.amountValue > 0
+    amount.amountValue > 0 && !isZero(amount.amountValue)
+  }
+
+  /// Whether an amount is zero as a person sees it: amounts are shown to hundredths of their
+  /// unit, so `0.0001ml` shows, and counts, as 0 mL — asked about, never the prefill.
+  public static func isZero(_ value: Double) -> Bool {
+    (abs(value) * 100).rounded() == 0
   }
 
   /// What is wrong with a feed's span.

@@ -8,6 +8,11 @@ import PlainStore
 /// and shown in, and — opened when first needed — the store and the key-value store.
 @MainActor
 final class Session {
+  /// The tool's app group in every build, debug or release: one default store, so the binary a
+  /// newcomer builds next (`swift run` is debug, an install is release) shows the same family.
+  /// (The app's DEBUG builds use `AppGroup.debug`; the tool reaches that store with --app-group.)
+  nonisolated static let appGroup = AppGroup.release
+
   let appGroupDirectory: URL
   /// Where the change files live when they are not in the store's `changes/`.
   let syncFolder: URL?
@@ -31,13 +36,13 @@ final class Session {
       guard !given.isEmpty else {
         throw CommandLineError.usage("bad value '' for --app-group: give a folder (it is created if missing)", command)
       }
-    } else if environment[AppGroup.environmentVariable] == "" {
+    } else if environment[AppGroup.environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines) == "" {
       // Set but empty is a script's unset variable, not a wish for the real store.
       throw CommandLineError.usage(
         "\(AppGroup.environmentVariable) is set but empty: give a folder (it is created if missing), "
-          + "or unset it for the default, \(AppGroup.current.defaultLocationText)", command)
+          + "or unset it for the default, \(Session.appGroup.defaultLocationText)", command)
     }
-    appGroupDirectory = try AppGroup.current.resolve(argument: options.text(GlobalOptions.appGroup), environment: environment)
+    appGroupDirectory = try Session.appGroup.resolve(argument: options.text(GlobalOptions.appGroup), environment: environment)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: appGroupDirectory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
       throw CommandLineError.usage(
@@ -81,7 +86,13 @@ final class Session {
       timeZone = zone
     } else {
       // The system's zone, with or without --now: a fixed "now" is a moment, not a place
-      // (scripts that want UTC say --time-zone UTC or TZ=UTC).
+      // (scripts that want UTC say --time-zone UTC or TZ=UTC). A TZ the system cannot read would
+      // silently be UTC: refused, as a bad --time-zone is.
+      if let tz = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }), !tz.isEmpty,
+        TimeZone(identifier: tz) == nil, TimeZone(abbreviation: tz) == nil
+      {
+        throw CommandLineError.usage("TZ='\(tz)' is not a time zone this system knows (e.g. Europe/Berlin): fix or unset TZ, or give --time-zone", command)
+      }
       timeZone = TimeZone.current
     }
     if let text = options.text(GlobalOptions.now) {
@@ -233,7 +244,7 @@ final class Session {
   }
 
   var keyValueStore: FileKeyValueStore {
-    FileKeyValueStore(appGroup: .current, directory: appGroupDirectory)
+    FileKeyValueStore(appGroup: Session.appGroup, directory: appGroupDirectory)
   }
 
   var cache: LastFeedAmountCache { LastFeedAmountCache(store: keyValueStore) }

@@ -79,12 +79,15 @@ import Testing
     }
   }
 
-  @Test(arguments: ["1,000ml", "4,5 fl oz"])
-  func anAmountWithACommaIsRefusedWithAHint(text: String) throws {
+  @Test(arguments: [
+    ("1,000ml", "a comma is ambiguous in an amount: write 1000ml (no thousands separator), or use a point for decimals, e.g. 4.5oz"),
+    ("4,5 fl oz", "a comma is not read in an amount: for decimals use a point, 4.5 fl oz"),
+  ])
+  func anAmountWithACommaIsRefusedWithAHint(text: String, reason: String) throws {
     #expect {
       try AmountArgument.parse(text)
     } throws: { error in
-      (error as? ArgumentValueError)?.reason.contains("no thousands separator") == true
+      (error as? ArgumentValueError)?.reason == reason
     }
   }
 

@@ -16,7 +16,7 @@ import Testing
 
   static let usageErrors: [(arguments: [String], message: String)] = [
     ([], "babydash: missing command (try babydash --help)"),
-    (["feeed"], "babydash: unknown command 'feeed' (try babydash --help)"),
+    (["feeed"], "babydash: unknown command 'feeed' (did you mean 'feed'?)"),
     (["feed", "begin", "Mia"], "babydash: unknown command 'feed begin': one of start, finish, log, edit, delete"),
     (["feed", "start", "Mia", "--bogus"], "babydash: unknown option '--bogus'"),
     (["feed", "start", "Mia", "--amount", "4oz"], "babydash: 'feed start' has no option --amount"),

@@ -9,6 +9,17 @@ enum BabyCommands {
   static let mergeYes = Flag("--yes", help: "confirm the merge (without it, what would happen is said and nothing is written)")
 
   static let sameNameOK = Flag("--same-name-ok", help: "allow a name another baby already has (then address each by its id)")
+  /// A feed term is shown in whole minutes (`every 1m 30s` is no clock a parent reads): `90s` is refused.
+  @MainActor
+  static func wholeMinutes(_ term: DurationArgument?, _ invocation: Invocation) throws -> TimeInterval? {
+    guard let seconds = term?.seconds else { return nil }
+    guard seconds.truncatingRemainder(dividingBy: 60) == 0 else {
+      throw invocation.usageError(
+        "bad value for --feed-term: the time between feeds is in whole minutes; \(Int(seconds))s is not (give \(Int(seconds) / 60)m or \(Int(seconds) / 60 + 1)m)")
+    }
+    return seconds
+  }
+
   static let feedTerm = Option<DurationArgument>(
     "--feed-term", "DURATION", help: "time between feeds: 3h, 2h30m or 90m (default 3h)")
   static let editFeedTerm = Option<DurationArgument>("--feed-term", "DURATION", help: "the new time between feeds: 3h, 2h30m or 90m")
@@ -27,7 +38,7 @@ enum BabyCommands {
     details: "Examples:\n  babydash baby add Mia\n  babydash baby add Leo --feed-term 2h30m"
   ) { invocation in
     let session = invocation.session
-    let feedTerm = try invocation.value(BabyCommands.feedTerm)?.seconds ?? BabyProfile.defaultFeedTerm
+    let feedTerm = try wholeMinutes(invocation.value(BabyCommands.feedTerm), invocation) ?? BabyProfile.defaultFeedTerm
     let createdAt = try invocation.time(BabyCommands.createdAt, default: session.now)
     let baby = try BabyCommands.naming {
       try session.tracker().addBaby(
@@ -46,7 +57,7 @@ enum BabyCommands {
     details: "NAME is a name or an id.\n\nExamples:\n  babydash baby edit Mia --feed-term 3h30m\n  babydash baby edit Mia --name Mila"
   ) { invocation in
     let session = invocation.session
-    let feedTerm = try invocation.value(BabyCommands.editFeedTerm)?.seconds
+    let feedTerm = try wholeMinutes(invocation.value(BabyCommands.editFeedTerm), invocation)
     let name = try invocation.value(BabyCommands.newName)
     guard feedTerm != nil || name != nil else { throw invocation.usageError("nothing to change: give --feed-term or --name") }
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())

@@ -61,6 +61,11 @@ enum FeedCommands {
       ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
     } ?? ""
     try invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
+    if LastFeedAmount(feed: feed) == nil {
+      // No amount typed and none to prefill: said, not saved in silence.
+      let id = HistoryText.shortID(feed.uuid)
+      try invocation.output.print("No amount saved (none given, and no earlier amount to use): add it with `babydash feed edit \(id) --amount AMOUNT`.")
+    }
   }
 
   static let log = Command(

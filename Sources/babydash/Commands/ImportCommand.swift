@@ -38,6 +38,11 @@ enum ImportCommand {
     guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
     }
+    // /dev/null, a FIFO, a device: not a file to import (was: "You don't have permission").
+    let type = (try? FileManager.default.attributesOfItem(atPath: file.path)[.type]) as? FileAttributeType
+    guard type == .typeRegular || type == .typeSymbolicLink else {
+      throw CommandLineError.noInput("cannot read '\(file.path)': not a regular file (a device, a FIFO or a socket): give a backup or an export file")
+    }
     // A backup written by babydash export is restored, whatever else the file could be.
     if try RestoreCommand.restoreIfBackup(file, invocation) { return }
     let dryRun = invocation.has(ImportCommand.dryRun)

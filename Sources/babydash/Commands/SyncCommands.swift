@@ -121,11 +121,14 @@ enum SyncCommands {
       "Deleted \(deleted) change file\(deleted == 1 ? "" : "s") of this device"
         + (report.snapshotsDeleted > 0 ? " and \(report.snapshotsDeleted) older snapshot\(report.snapshotsDeleted == 1 ? "" : "s")" : "")
         + "; kept \(report.changeFilesKept).")
+    // Devices by name, as sync status shows them ("Dad's phone (15a80d70)"), not by a bare id.
+    let devices = Dictionary((try session.store().syncStatus()?.devices ?? []).map { ($0.id, label($0)) }, uniquingKeysWith: { first, _ in first })
+    func named(_ id: String) -> String { devices[id] ?? String(id.prefix(8)) }
     if !report.waitingFor.isEmpty {
-      try invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map { String($0.prefix(8)) }.joined(separator: ", ")) (they compact or sync later).")
+      try invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map(named).joined(separator: ", ")) (they compact or sync later).")
     }
     if !report.inactiveDevices.isEmpty {
-      try invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map { String($0.prefix(8)) }.joined(separator: ", ")).")
+      try invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map(named).joined(separator: ", ")).")
     }
   }
 
