@@ -67,6 +67,7 @@ enum Babydash {
       }
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
+      if command.words != ["check"], let note = try opened.rebuildNote() { try output.error("babydash: note: \(note)") }
       if let warning = opened.housekeepingWarning { try output.error("babydash: warning: \(warning)") }
       for path in opened.damagedOwnFiles() {
         try output.error(

@@ -27,6 +27,8 @@ final class Session {
   /// Whether the store and the app-group folder were there before this command: what a failing
   /// command removes again (``discardNewFiles()``).
   private let storeExistedBefore: Bool
+  /// Whether the store's cache was missing when this command began (see ``rebuildNote``).
+  private let cacheLostBefore: Bool
   private let appGroupExistedBefore: Bool
 
   init(options: ParsedArguments, environment: [String: String], output: Output, command: Command?) throws {
@@ -77,6 +79,10 @@ final class Session {
           + "(it was not read or changed), or give another folder with --app-group")
     }
     storeExistedBefore = FileManager.default.fileExists(atPath: storePath)
+    // A store whose cache (local/) is gone while its change files are there: opening it is a
+    // rebuild of this device's own data, not news from another phone.
+    cacheLostBefore = storeExistedBefore && !FileManager.default.fileExists(atPath: storePath + "/local")
+      && !((try? FileManager.default.contentsOfDirectory(atPath: storePath + "/changes")) ?? []).isEmpty
     appGroupExistedBefore = FileManager.default.fileExists(atPath: appGroupDirectory.path)
     if let zoneName = options.text(GlobalOptions.timeZone) {
       guard let zone = TimeZone(identifier: zoneName) else {
@@ -135,6 +141,16 @@ final class Session {
     guard let syncFolder else { return }
     let path = Data(syncFolder.path.utf8)
     if try keyValueStore.data(forKey: Self.lastSyncFolderKey) != path { try keyValueStore.set(path, forKey: Self.lastSyncFolderKey) }
+  }
+
+  /// What opening the store rebuilt, in words: "rebuilt the cache from the change files (N
+  /// objects)"; nil when it rebuilt nothing. A rebuild is no merge: nothing is credited to
+  /// another phone.
+  func rebuildNote() throws -> String? {
+    guard let container = openedContainer, cacheLostBefore || container.cacheRebuildReason != nil else { return nil }
+    let counts = try container.newBackgroundContext().contentCounts()
+    let objects = counts.babies + counts.feeds + counts.diapers
+    return "rebuilt the cache from the change files (\(objects) object\(objects == 1 ? "" : "s"))"
   }
 
   /// After a command whose commits are durable: what upkeep of the cache failed, if any.
@@ -209,7 +225,8 @@ final class Session {
   /// What the last merge of other devices' changes did, in a parent's words; nil when this
   /// command merged nothing a parent sees (or rebuilt the cache, which is no news).
   func mergeReportLine() throws -> String? {
-    guard let container = openedContainer, container.cacheRebuildReason == nil, let report = container.lastMergeReport else { return nil }
+    guard let container = openedContainer, container.cacheRebuildReason == nil, !cacheLostBefore, let report = container.lastMergeReport
+    else { return nil }
     var babies: [UUID: String] = [:]
     for change in report.changes {
       if let baby = change.before as? BabyProfile { babies[baby.id] = baby.name }
