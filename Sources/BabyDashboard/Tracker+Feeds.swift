@@ -190,11 +190,18 @@ extension Tracker {
     var neighbours: [FeedSession] = []
     if let babyID = feed.profileID {
       let moment = now()
-      // A feed longer than a day was confirmed as such: the ones that start in the day before
-      // are the ones that can still be running at this start.
+      // The ones that start in the day before are the ones that can usually still be running
+      // at this start.
       let from = feed.startTime.addingTimeInterval(-TrackerRules.oldestStart)
       let to = max(feed.endTime ?? moment, feed.startTime).addingTimeInterval(1)
       neighbours = try context.feeds(of: babyID, startingIn: from..<to)
+      // A feed confirmed longer than a day that began before `from` can still be running at this
+      // start: the latest one before it is asked about too.
+      if let earlier = try context.lastFeed(of: babyID, asOf: from.addingTimeInterval(-TrackerRules.futureTolerance - 1)),
+        !neighbours.contains(where: { $0.uuid == earlier.uuid })
+      {
+        neighbours.insert(earlier, at: 0)
+      }
     }
     return TrackerRules.doubts(aboutFeed: feed, changes: changes, neighbours: neighbours, now: now())
   }

@@ -33,8 +33,11 @@ extension Tracker {
   ///
   /// - Throws: ``BackupError`` naming the first object that cannot be restored (every object
   ///   dated ahead of now), ``ScreenModelError/nameInUse(name:babyIDs:)``; nothing is written.
+  ///   With `dryRun`, every check runs and what would be written is counted; nothing is.
   @discardableResult
-  public func restore(_ backup: Backup, source: String, allowingSameName: Bool = false, allowingFuture: Bool = false) throws -> Restoration {
+  public func restore(
+    _ backup: Backup, source: String, allowingSameName: Bool = false, allowingFuture: Bool = false, dryRun: Bool = false
+  ) throws -> Restoration {
     func date(_ text: String, _ what: String, stored: Date? = nil) throws -> Date {
       guard let date = ISO8601.parse(text) else { throw BackupError(source: source, detail: "\(what): '\(text)' is not an ISO 8601 time with a zone") }
       // A backup keeps microseconds (ISO8601.formatMicroseconds): a stored time it was written
@@ -114,6 +117,15 @@ extension Tracker {
 
     var written = StoreContentCounts(babies: 0, feeds: 0, diapers: 0)
     var unchanged = 0
+    if dryRun {
+      // The same checks as the restore, ending before the first write: a dry run refuses what the
+      // restore would (a name in use, times ahead of the clock, bad data).
+      func differs<E: Entity & Equatable>(_ value: E) throws -> Bool { try context.object(E.self, id: value.id) != value }
+      for baby in babies { if try differs(baby) { written.babies += 1 } else { unchanged += 1 } }
+      for feed in feeds { if try differs(feed) { written.feeds += 1 } else { unchanged += 1 } }
+      for diaper in diapers { if try differs(diaper) { written.diapers += 1 } else { unchanged += 1 } }
+      return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames, reissued: reissued)
+    }
     // Only what differs is written: restoring twice writes nothing the second time.
     for baby in babies {
       if try restore(baby) { written.babies += 1 } else { unchanged += 1 }

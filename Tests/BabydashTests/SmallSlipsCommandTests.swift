@@ -67,4 +67,37 @@ import Testing
     #expect(lines.first == "Mia finished feeding at 06:20.")
     #expect(lines.last?.hasPrefix("No amount saved (none given, and no earlier amount to use): add it with `babydash feed edit ") == true, "\(finished.stdout)")
   }
+
+  @Test func aFeedInsideAFeedLongerThanADayIsAskedAbout() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-03-01T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    let long = try tool.run(at: "2026-03-09T13:00:00Z", ["feed", "log", "Mia", "--start", "2026-03-08T06:00", "--end", "2026-03-09T12:00", "--yes"])
+    #expect(long.status == 0, "\(long.stderr)")
+    let inside = try tool.run(at: "2026-03-09T13:00:00Z", ["feed", "log", "Mia", "--start", "10:00", "--end", "10:20"])
+    #expect(inside.status == 65)
+    #expect(inside.stderr.hasPrefix("babydash: The feed overlaps another feed of this baby ("), "\(inside.stderr)")
+  }
+
+  @Test func anEmptyMonthOfHistorySaysWhichMonth() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    let history = try tool.run(at: "2026-03-10T06:00:00Z", ["history", "--month", "2025-01"])
+    #expect(history.status == 0)
+    #expect(history.stdout.hasSuffix("No feeds or diaper changes in January 2025.\n"), "\(history.stdout)")
+  }
+
+  @Test func aDryRunRestoreRefusesWhatTheRestoreWould() throws {
+    defer { tool.removeAll() }
+    let other = try BabydashProcess()
+    defer { other.removeAll() }
+    #expect(try other.run(at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    try FileManager.default.createDirectory(at: tool.appGroup, withIntermediateDirectories: true)
+    let backup = tool.appGroup.appendingPathComponent("backup.json")
+    try Data(try other.run(at: "2026-03-10T06:00:00Z", ["export"]).stdout.utf8).write(to: backup)
+    #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    let dry = try tool.run(at: "2026-03-10T07:00:00Z", ["import", backup.path, "--dry-run"])
+    #expect(dry.status == 65)
+    #expect(dry.stderr.hasPrefix("babydash: another baby is already named Mia (id "), "\(dry.stderr)")
+    #expect(try tool.run(at: "2026-03-10T07:00:00Z", ["import", backup.path, "--dry-run", "--same-name-ok"]).status == 0)
+  }
 }
