@@ -64,7 +64,12 @@ public enum TrackerRules {
     var issues: [ValidationIssue] = []
     // Control characters colour terminals, break layouts, and a newline makes a name that
     // cannot be typed back; line and paragraph separators do the same.
-    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+    // Bidirectional overrides and isolates (U+202A–202E, U+2066–2069) reorder what follows them
+    // on a terminal ("Mia" shown, "aiM" stored); U+FFFD stands for bytes that were not UTF-8.
+    if name.unicodeScalars.contains(where: {
+      $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}"
+        || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) || $0 == "\u{FFFD}"
+    }) {
       issues.append(.nameHasControlCharacters)
     }
     if name.count > maximumNameLength { issues.append(.nameTooLong(limit: maximumNameLength)) }

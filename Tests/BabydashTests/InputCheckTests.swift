@@ -65,7 +65,7 @@ import Testing
     #expect(try refused(["feed", "log", "Mia", "--start", "00:01", "--amount", "5000ml"]).contains("more than 1000 mL"))
   }
 
-  @Test(arguments: ["Mi\u{1B}[31ma", "Bell\u{07}", "Two\nLines", String(repeating: "x", count: 101)])
+  @Test(arguments: ["Mi\u{1B}[31ma", "Bell\u{07}", "Two\nLines", String(repeating: "x", count: 101), "\u{202E}aiM", "Is\u{2067}olate", "M\u{FFFD}a"])
   func aNameWithControlCharactersOrTooLongIsRefused(name: String) throws {
     defer { tool.removeAll() }
     #expect(try tool.run(at: "2026-01-15T00:00:00Z", ["baby", "add", "Leo"]).status == 0)

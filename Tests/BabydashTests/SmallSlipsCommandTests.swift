@@ -100,4 +100,14 @@ import Testing
     #expect(dry.stderr.hasPrefix("babydash: another baby is already named Mia (id "), "\(dry.stderr)")
     #expect(try tool.run(at: "2026-03-10T07:00:00Z", ["import", backup.path, "--dry-run", "--same-name-ok"]).status == 0)
   }
+
+  @Test func fixturesHelpListsTheScenariosInOneColumn() throws {
+    defer { tool.removeAll() }
+    let help = try tool.run(["help", "fixtures"]).stdout
+    let rows = help.split(separator: "\n").drop { $0 != "Scenarios:" }.dropFirst().prefix { $0.hasPrefix("  ") }
+    #expect(rows.count >= 4, "\(help)")
+    // The summary starts after the name and the spaces that pad it.
+    let columns = Set(rows.map { row in row.count - row.dropFirst(2).drop { $0 != " " }.drop { $0 == " " }.count })
+    #expect(columns.count == 1, "every summary starts in one column: \(help)")
+  }
 }
