@@ -113,7 +113,7 @@ enum Babydash {
       "Global options:",
     ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
       + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (today's 09:30;\n"
-      + "refused when it is ahead of now: give the day then).\n"
+      + "refused when it is ahead of now: give the day then), or a time ago: -10m, 10m ago, 1h30m ago.\n"
       + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
       + "  \(Session.appGroup.defaultLocationText).\n"
       + "Environment: BABYDASH_APP_GROUP (the store's folder), BABYDASH_SYNC_FOLDER (the change files'),\n"

@@ -27,6 +27,7 @@ struct TimeArgument: ExpressibleByArgument {
       if let offset = parts.offsetSeconds { return parts.date(offsetSeconds: offset) }
       return try localDate(parts, in: timeZone, text: trimmed)
     }
+    if let ago = try relative(trimmed) { return now.addingTimeInterval(-ago) }
     if let (hour, minute) = clockTime(trimmed) {
       let today = TimeText.civilDay(of: now, in: timeZone)
       let todayNumber = ISO8601.daysFromCivil(year: today.year, month: today.month, day: today.day)
@@ -48,7 +49,7 @@ struct TimeArgument: ExpressibleByArgument {
         reason: "\(trimmed) today is in \(TimeText.duration(date.timeIntervalSince(now))), and a time in the future is refused; \(other)")
     }
     throw ArgumentValueError(
-      reason: "expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 or 09:30")
+      reason: "expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30, 09:30, -10m or 10m ago")
   }
 
   /// The instant a wall-clock time names in `zone`.
@@ -78,6 +79,29 @@ struct TimeArgument: ExpressibleByArgument {
         reason: "\(wall) happens twice in \(zone.identifier) (the clocks go back): give the offset, "
           + "\(wall)\(TimeText.isoOffset(zone.secondsFromGMT(for: first))) for the first or "
           + "\(wall)\(TimeText.isoOffset(zone.secondsFromGMT(for: second))) for the second")
+    }
+  }
+
+  /// How long ago a relative time says: `-10m`, `-1h30m`, `10m ago`, `10 min ago`, `2 hours ago`
+  /// (a DURATION, ``DurationArgument``); nil when the text is not one.
+  static func relative(_ text: String) throws -> TimeInterval? {
+    let lowered = text.lowercased()
+    let duration: String
+    if lowered.hasPrefix("-") {
+      duration = String(lowered.dropFirst())
+    } else if lowered.hasSuffix(" ago") {
+      duration = String(lowered.dropLast(4))
+    } else {
+      return nil
+    }
+    var words = duration
+    for (long, short) in [("minutes", "m"), ("minute", "m"), ("mins", "m"), ("min", "m"), ("hours", "h"), ("hour", "h"), ("hrs", "h"), ("hr", "h")] {
+      words = words.replacingOccurrences(of: long, with: short)
+    }
+    do {
+      return try DurationArgument.parse(words)
+    } catch {
+      throw ArgumentValueError(reason: "expected a time ago like -10m, 10m ago or 1h30m ago")
     }
   }
 

@@ -23,7 +23,7 @@ import Testing
     (["feed", "start"], "babydash: 'feed start' needs NAME"),
     (["feed", "start", "Mia", "Leo"], "babydash: unexpected argument 'Leo' for 'feed start'"),
     (["feed", "start", "Mia", "--at"], "babydash: option --at needs a value (TIME)"),
-    (["feed", "start", "Mia", "--at", "noon"], "babydash: bad value 'noon' for --at: expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 or 09:30"),
+    (["feed", "start", "Mia", "--at", "noon"], "babydash: bad value 'noon' for --at: expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30, 09:30, -10m or 10m ago"),
     (["feed", "finish", "Mia", "--amount", "120"], "babydash: bad value '120' for --amount: the amount needs a unit, e.g. 120ml or 120oz"),
     (["feed", "finish", "Mia", "--amount", "-5ml"], "babydash: bad value '-5ml' for --amount: an amount cannot be negative"),
     (["feed", "finish", "Mia", "--amount", "3 cups"], "babydash: bad value '3 cups' for --amount: unknown unit 'cups' (use mL or fl oz)"),

@@ -110,4 +110,15 @@ import Testing
     let columns = Set(rows.map { row in row.count - row.dropFirst(2).drop { $0 != " " }.drop { $0 == " " }.count })
     #expect(columns.count == 1, "every summary starts in one column: \(help)")
   }
+
+  @Test func aTimeCanBeGivenAsATimeAgo() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    #expect(try tool.run(at: "2026-03-10T10:00:00Z", ["diaper", "Mia", "pee", "--at", "-10m"]).stdout == "Logged a pee for Mia at 09:50.\n")
+    #expect(try tool.run(at: "2026-03-10T10:00:00Z", ["diaper", "Mia", "poo", "--at", "25 min ago"]).stdout == "Logged a poo for Mia at 09:35.\n")
+    #expect(try tool.run(at: "2026-03-10T10:00:00Z", ["feed", "start", "Mia", "--at", "1h30m ago"]).stdout == "Mia started feeding at 08:30.\n")
+    let bad = try tool.run(at: "2026-03-10T10:00:00Z", ["diaper", "Mia", "pee", "--at", "ten min ago"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.hasPrefix("babydash: bad value 'ten min ago' for --at: expected a time ago like -10m, 10m ago or 1h30m ago\n"), "\(bad.stderr)")
+  }
 }
