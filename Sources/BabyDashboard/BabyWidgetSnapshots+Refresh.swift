@@ -14,9 +14,9 @@ extension BabyWidgetSnapshots {
     let today = calendar.dateInterval(of: .day, for: now).map { $0.start..<$0.end } ?? now..<now
     var snapshots: [BabyWidgetSnapshot] = []
     for baby in try context.babies() {
-      let lastFeed = try context.lastFeed(of: baby.id)
+      let lastFeed = try context.lastFeed(of: baby.id, asOf: now)
       let inProgress = lastFeed?.isInProgress == true ? lastFeed : nil  // see inProgressFeed(of:)
-      let lastDiaper = try context.lastDiaper(of: baby.id)
+      let lastDiaper = try context.lastDiaper(of: baby.id, asOf: now)
       snapshots.append(BabyWidgetSnapshot(
         babyID: baby.id,
         name: baby.name,

@@ -168,8 +168,8 @@ public final class DashboardModel {
   // MARK: - Internals
 
   private func tile(for baby: BabyProfile, now: Date, tracker: Tracker) throws -> DashboardTile {
-    let inProgress = try context.inProgressFeed(of: baby.id)
-    let lastFinished = try context.lastFinishedFeed(of: baby.id)
+    let inProgress = try context.inProgressFeed(of: baby.id, asOf: now)
+    let lastFinished = try context.lastFinishedFeed(of: baby.id, asOf: now)
     let latestStart = [inProgress?.startTime, lastFinished?.startTime].compactMap { $0 }.max()
     let nextFeedDue = latestStart.flatMap { baby.nextFeedDue(afterFeedStartingAt: $0) }
     let (amount, source) = try tracker.lastAmount(of: baby)
@@ -181,6 +181,6 @@ public final class DashboardModel {
       lastAmountSource: source,
       nextFeedDue: nextFeedDue,
       isOverdue: inProgress == nil && nextFeedDue.map { now >= $0 } == true,
-      lastDiaper: try context.lastDiaper(of: baby.id))
+      lastDiaper: try context.lastDiaper(of: baby.id, asOf: now))
   }
 }

@@ -11,6 +11,8 @@ public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible
   case noFeedInProgress(babyName: String)
   /// A baby's name is empty.
   case emptyName
+  /// A baby merged into itself.
+  case sameBaby(name: String)
   /// The feed or diaper change being edited or deleted is no longer in the store.
   case notFound(entity: String, id: UUID)
   /// The form has issues; each says what to fix.
@@ -31,6 +33,8 @@ public enum ScreenModelError: Error, Sendable, Hashable, CustomStringConvertible
       return "\(name) has no feed in progress: start a feed first."
     case .emptyName:
       return "A baby needs a name: enter at least one character that is not a space."
+    case .sameBaby(let name):
+      return "Both are the same baby (\(name)): give the two babies to merge, the one to remove first."
     case .notFound(let entity, let id):
       return "The \(entity) \(id.uuidString) is no longer in the store: reload the history; it may have been deleted elsewhere."
     case .invalid(let issues):

@@ -12,32 +12,42 @@ extension StoreContext {
     ]))
   }
 
-  /// The baby's most recent feed by start time, finished or not.
-  public func lastFeed(of babyID: UUID) throws -> FeedSession? {
+  /// The baby's most recent feed by start time, finished or not; with `now`, the most recent
+  /// that starts by then (``TrackerRules/latestPresentTime(now:)``): a feed dated ahead of the
+  /// clock (a device whose clock was wrong) is named elsewhere (``eventsAhead(of:babyID:)``),
+  /// never taken for the last one.
+  public func lastFeed(of babyID: UUID, asOf now: Date? = nil) throws -> FeedSession? {
     let id: UUID? = babyID
     var descriptor = FetchDescriptor<FeedSession>(
-      predicate: #Predicate { $0.profileID == id },
-      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+      predicate: #Predicate { $0.profileID == id }, sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+    if let now {
+      let latest = TrackerRules.latestPresentTime(now: now)
+      descriptor.predicate = #Predicate { $0.profileID == id && $0.startTime <= latest }
+    }
     descriptor.fetchLimit = 1
     return try fetch(descriptor).first
   }
 
-  /// The baby's feed in progress: its most recent feed, when that has no end.
+  /// The baby's feed in progress: its most recent feed (as of `now`, see
+  /// ``lastFeed(of:asOf:)``), when that has no end.
   ///
   /// An unfinished feed followed by later feeds was forgotten, not ongoing (a legacy import can
   /// hold such feeds); the screens never start or log a feed after one in progress. Reading only
   /// the newest feed keeps the dashboard from reading years of history to find none.
-  public func inProgressFeed(of babyID: UUID) throws -> FeedSession? {
-    guard let feed = try lastFeed(of: babyID), feed.isInProgress else { return nil }
+  public func inProgressFeed(of babyID: UUID, asOf now: Date? = nil) throws -> FeedSession? {
+    guard let feed = try lastFeed(of: babyID, asOf: now), feed.isInProgress else { return nil }
     return feed
   }
 
-  /// The baby's most recent finished feed.
-  public func lastFinishedFeed(of babyID: UUID) throws -> FeedSession? {
+  /// The baby's most recent finished feed (as of `now`, see ``lastFeed(of:asOf:)``).
+  public func lastFinishedFeed(of babyID: UUID, asOf now: Date? = nil) throws -> FeedSession? {
     let id: UUID? = babyID
     var descriptor = FetchDescriptor<FeedSession>(
-      predicate: #Predicate { $0.profileID == id && $0.endTime != nil },
-      sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+      predicate: #Predicate { $0.profileID == id && $0.endTime != nil }, sortBy: [SortDescriptor(\.startTime, order: .reverse)])
+    if let now {
+      let latest = TrackerRules.latestPresentTime(now: now)
+      descriptor.predicate = #Predicate { $0.profileID == id && $0.endTime != nil && $0.startTime <= latest }
+    }
     descriptor.fetchLimit = 1
     return try fetch(descriptor).first
   }
@@ -54,12 +64,15 @@ extension StoreContext {
     return try fetch(descriptor).first
   }
 
-  /// The baby's most recent diaper change.
-  public func lastDiaper(of babyID: UUID) throws -> DiaperChange? {
+  /// The baby's most recent diaper change (as of `now`: one dated ahead of the clock is not it).
+  public func lastDiaper(of babyID: UUID, asOf now: Date? = nil) throws -> DiaperChange? {
     let id: UUID? = babyID
     var descriptor = FetchDescriptor<DiaperChange>(
-      predicate: #Predicate { $0.profileID == id },
-      sortBy: [SortDescriptor(\.timestamp, order: .reverse)])
+      predicate: #Predicate { $0.profileID == id }, sortBy: [SortDescriptor(\.timestamp, order: .reverse)])
+    if let now {
+      let latest = TrackerRules.latestPresentTime(now: now)
+      descriptor.predicate = #Predicate { $0.profileID == id && $0.timestamp <= latest }
+    }
     descriptor.fetchLimit = 1
     return try fetch(descriptor).first
   }

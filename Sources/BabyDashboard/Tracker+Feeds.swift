@@ -14,7 +14,9 @@ extension Tracker {
     let start = start ?? now()
     try refuse(TrackerRules.issues(forTime: start, now: now()))
     let baby = try baby(babyID)
-    guard try context.inProgressFeed(of: babyID) == nil else {
+    // A feed dated ahead of the clock (a device whose clock was wrong) blocks nothing: it is named
+    // by `eventsAhead(of:babyID:)` with the command that fixes it.
+    guard try context.inProgressFeed(of: babyID, asOf: now()) == nil else {
       throw ScreenModelError.alreadyFeeding(babyName: baby.name)
     }
     let feed = FeedSession(uuid: newID(), profileID: babyID, startTime: start)
@@ -22,7 +24,7 @@ extension Tracker {
       throw ScreenModelError.invalid([.anotherFeedStartsThen])
     }
     // A feed started before the newest one would not be the one in progress (the newest is).
-    if let last = try context.lastFeed(of: babyID), last.startTime > start {
+    if let last = try context.lastFeed(of: babyID, asOf: now()), last.startTime > start {
       throw ScreenModelError.invalid([.laterFeedExists])
     }
     if !confirmed { try refuseDoubts(try doubts(about: feed)) }
@@ -54,7 +56,7 @@ extension Tracker {
   /// - Throws: ``ScreenModelError/noFeedInProgress(babyName:)`` when there is none.
   public func feedInProgress(of babyID: UUID) throws -> FeedSession {
     let baby = try baby(babyID)
-    guard let running = try context.inProgressFeed(of: babyID) else {
+    guard let running = try context.inProgressFeed(of: babyID, asOf: now()) else {
       throw ScreenModelError.noFeedInProgress(babyName: baby.name)
     }
     return running
@@ -110,7 +112,7 @@ extension Tracker {
       return (try editFeed(existing.uuid, changes, confirmed: confirmed), true)
     }
     try refuse(feedIssues(candidate))
-    if let running = try context.inProgressFeed(of: babyID), end == nil || start > running.startTime {
+    if let running = try context.inProgressFeed(of: babyID, asOf: now()), end == nil || start > running.startTime {
       // A later feed would hide the one in progress (the dashboard shows the newest feed).
       throw ScreenModelError.alreadyFeeding(babyName: baby.name)
     }
@@ -188,11 +190,18 @@ extension Tracker {
     var neighbours: [FeedSession] = []
     if let babyID = feed.profileID {
       let moment = now()
-      // A feed longer than a day was confirmed as such: the ones that start in the day before
-      // are the ones that can still be running at this start.
+      // The ones that start in the day before are the ones that can usually still be running
+      // at this start.
       let from = feed.startTime.addingTimeInterval(-TrackerRules.oldestStart)
       let to = max(feed.endTime ?? moment, feed.startTime).addingTimeInterval(1)
       neighbours = try context.feeds(of: babyID, startingIn: from..<to)
+      // A feed confirmed longer than a day that began before `from` can still be running at this
+      // start: the latest one before it is asked about too.
+      if let earlier = try context.lastFeed(of: babyID, asOf: from.addingTimeInterval(-TrackerRules.futureTolerance - 1)),
+        !neighbours.contains(where: { $0.uuid == earlier.uuid })
+      {
+        neighbours.insert(earlier, at: 0)
+      }
     }
     return TrackerRules.doubts(aboutFeed: feed, changes: changes, neighbours: neighbours, now: now())
   }

@@ -27,10 +27,17 @@ extension Tracker {
   /// the name of a stored baby the backup does not hold unless `allowingSameName`; babies that
   /// share a name within the backup are restored, and named in ``Restoration/sharedNames``.
   ///
-  /// - Throws: ``BackupError`` naming the first object that cannot be restored,
-  ///   ``ScreenModelError/nameInUse(name:babyIDs:)``; nothing is written.
+  /// Times ahead of this device's clock (``TrackerRules/isAhead(_:of:)``: a backup made by a
+  /// device whose clock was wrong) are refused, every such object named, unless
+  /// `allowingFuture`.
+  ///
+  /// - Throws: ``BackupError`` naming the first object that cannot be restored (every object
+  ///   dated ahead of now), ``ScreenModelError/nameInUse(name:babyIDs:)``; nothing is written.
+  ///   With `dryRun`, every check runs and what would be written is counted; nothing is.
   @discardableResult
-  public func restore(_ backup: Backup, source: String, allowingSameName: Bool = false) throws -> Restoration {
+  public func restore(
+    _ backup: Backup, source: String, allowingSameName: Bool = false, allowingFuture: Bool = false, dryRun: Bool = false
+  ) throws -> Restoration {
     func date(_ text: String, _ what: String, stored: Date? = nil) throws -> Date {
       guard let date = ISO8601.parse(text) else { throw BackupError(source: source, detail: "\(what): '\(text)' is not an ISO 8601 time with a zone") }
       // A backup keeps microseconds (ISO8601.formatMicroseconds): a stored time it was written
@@ -101,12 +108,24 @@ extension Tracker {
         DiaperChange(
           uuid: uuid, profileID: profileID, timestamp: try date(diaper.timestamp, what, stored: stored?.timestamp), type: type))
     }
+    if !allowingFuture, let ahead = Self.aheadOfNow(Self.times(of: babies, feeds, diapers), now: now()) {
+      throw BackupError(source: source, detail: ahead)
+    }
     for amount in backup.lastFeedAmounts {
       try check(TrackerRules.issues(forAmount: LastFeedAmount(amountValue: amount.amountValue, amountUnitSymbol: amount.amountUnitSymbol)), "the cached amount of baby \(amount.babyID.uuidString)")
     }
 
     var written = StoreContentCounts(babies: 0, feeds: 0, diapers: 0)
     var unchanged = 0
+    if dryRun {
+      // The same checks as the restore, ending before the first write: a dry run refuses what the
+      // restore would (a name in use, times ahead of the clock, bad data).
+      func differs<E: Entity & Equatable>(_ value: E) throws -> Bool { try context.object(E.self, id: value.id) != value }
+      for baby in babies { if try differs(baby) { written.babies += 1 } else { unchanged += 1 } }
+      for feed in feeds { if try differs(feed) { written.feeds += 1 } else { unchanged += 1 } }
+      for diaper in diapers { if try differs(diaper) { written.diapers += 1 } else { unchanged += 1 } }
+      return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames, reissued: reissued)
+    }
     // Only what differs is written: restoring twice writes nothing the second time.
     for baby in babies {
       if try restore(baby) { written.babies += 1 } else { unchanged += 1 }
@@ -127,6 +146,30 @@ extension Tracker {
       }
     }
     return Restoration(written: written, unchanged: unchanged, sharedNames: sharedNames, reissued: reissued)
+  }
+
+  /// Every time of these objects, with what it belongs to (``aheadOfNow(_:now:)`` names them).
+  public static func times(of babies: [BabyProfile], _ feeds: [FeedSession], _ diapers: [DiaperChange]) -> [(what: String, time: Date)] {
+    babies.map { ("baby \($0.id.uuidString) (\($0.name)) added", $0.createdAt) }
+      + feeds.flatMap { feed in
+        [("feed \(feed.uuid.uuidString) starts", feed.startTime)] + (feed.endTime.map { [("feed \(feed.uuid.uuidString) ends", $0)] } ?? [])
+      }
+      + diapers.map { ("diaper change \($0.uuid.uuidString) at", $0.timestamp) }
+  }
+
+  /// What is dated ahead of now (``TrackerRules/isAhead(_:of:)``), every one named with the way
+  /// to write them anyway; nil when nothing is. The rule for every bulk door (a restore, an
+  /// import): refused unless the person confirms.
+  ///
+  /// - Parameter dated: what each time belongs to ("feed … starts"), and the time.
+  public static func aheadOfNow(_ dated: [(what: String, time: Date)], now moment: Date) -> String? {
+    let ahead = dated.filter { TrackerRules.isAhead($0.time, of: moment) }
+    guard !ahead.isEmpty else { return nil }
+    let them = ahead.count == 1 ? "it" : "them"
+    return "\(ahead.count == 1 ? "1 time is" : "\(ahead.count) times are") ahead of this device's clock (\(ISO8601.format(moment))): "
+      + ahead.map { "\($0.what) \(ISO8601.format($0.time))" }.joined(separator: "; ")
+      + " — the clock of the device that logged \(them) may have been wrong; check this device's date, "
+      + "or run again with --yes to write \(them) as \(ahead.count == 1 ? "it is" : "they are")"
   }
 
   /// The id an object the store let go of comes back under: derived from its old id alone (the

@@ -12,13 +12,23 @@ public enum TrackerRules {
   public static let maximumAmountInMilliliters = 1_000.0
   /// How far past "now" a time may be: clocks of two devices differ by a few seconds.
   public static let futureTolerance: TimeInterval = 60
+
+  /// Whether `time` is ahead of `now` by more than the clocks of two devices differ: the one
+  /// rule for "the future" that every door applies — a time typed in the CLI or the app, a
+  /// restore, an import — and that names what arrived by sync from a device whose clock was
+  /// wrong (``StoreContext/eventsAhead(of:)``).
+  public static func isAhead(_ time: Date, of now: Date) -> Bool {
+    time.timeIntervalSince(now) > futureTolerance
+  }
+
+  /// The latest time that is not in the future (``isAhead(_:of:)``): the newest feed "as of now"
+  /// starts no later than this.
+  public static func latestPresentTime(now: Date) -> Date {
+    now.addingTimeInterval(futureTolerance)
+  }
   /// The earliest time a feed, a diaper change or a baby can have: 2000-01-01T00:00:00Z. Earlier
   /// is a typo in the year (0026 for 2026), not a baby this app tracks.
   public static let earliestTime = Date(timeIntervalSince1970: 946_684_800)
-  /// How far ahead of now a clock time (`17:50`) is refused as ambiguous: typed at 17:47, it is
-  /// as likely a slip of today's time as yesterday's feed. Further ahead it means the most
-  /// recent such time (yesterday's).
-  public static let clockTimeAmbiguity: TimeInterval = 3600
   /// The longest feed written without a confirmation: a longer one is a feed left running.
   public static let longestFeed: TimeInterval = 4 * 3600
   /// How long before now a feed may start without a confirmation: earlier is a wrong day more
@@ -54,7 +64,12 @@ public enum TrackerRules {
     var issues: [ValidationIssue] = []
     // Control characters colour terminals, break layouts, and a newline makes a name that
     // cannot be typed back; line and paragraph separators do the same.
-    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+    // Bidirectional overrides and isolates (U+202A–202E, U+2066–2069) reorder what follows them
+    // on a terminal ("Mia" shown, "aiM" stored); U+FFFD stands for bytes that were not UTF-8.
+    if name.unicodeScalars.contains(where: {
+      $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}"
+        || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) || $0 == "\u{FFFD}"
+    }) {
       issues.append(.nameHasControlCharacters)
     }
     if name.count > maximumNameLength { issues.append(.nameTooLong(limit: maximumNameLength)) }
@@ -78,7 +93,7 @@ public enum TrackerRules {
   /// What is wrong with a time a person gave, against `now`.
   public static func issues(forTime time: Date, now: Date) -> [ValidationIssue] {
     if time < earliestTime { return [.beforeEarliestTime] }
-    return time.timeIntervalSince(now) > futureTolerance ? [.inTheFuture] : []
+    return isAhead(time, of: now) ? [.inTheFuture] : []
   }
 
   /// What is doubtful about a feed, though it may be written once confirmed
@@ -106,14 +121,20 @@ public enum TrackerRules {
       }
       doubts += overlapping.map { .overlapsFeed($0.uuid) }
     }
-    if changes == nil || changes?.amount != nil, let value = feed.amountValue, value == 0 { doubts.append(.zeroAmount) }
+    if changes == nil || changes?.amount != nil, let value = feed.amountValue, isZero(value) { doubts.append(.zeroAmount) }
     return doubts
   }
 
   /// Whether an amount may become a baby's prefill: a zero is a feed refused or spilled, never
   /// what the next feed will be.
   public static func prefills(_ amount: LastFeedAmount) -> Bool {
-    amount.amountValue > 0
+    amount.amountValue > 0 && !isZero(amount.amountValue)
+  }
+
+  /// Whether an amount is zero as a person sees it: amounts are shown to hundredths of their
+  /// unit, so `0.0001ml` shows, and counts, as 0 mL — asked about, never the prefill.
+  public static func isZero(_ value: Double) -> Bool {
+    (abs(value) * 100).rounded() == 0
   }
 
   /// What is wrong with a feed's span.

@@ -72,7 +72,7 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     case .sameDiaperChangeExists:
       return "This baby already has a diaper change of this type at that time: change the time or the type."
     case .nameHasControlCharacters:
-      return "The name holds a control character (an escape, a bell or a line break): type it again without one."
+      return "The name holds a control character (an escape, a bell, a line break, a right-to-left override or bytes that are not UTF-8): type it again without one."
     case .nameTooLong(let limit):
       return "The name is longer than \(limit) characters: shorten it."
     case .feedTermOutOfRange:
@@ -95,7 +95,7 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     case .zeroAmount:
       return "The amount is zero: leave it empty if the baby took nothing measured; a zero is never used as the next prefill."
     case .inTheFuture:
-      return "The time is in the future: give a time that has passed (HH:mm means the most recent such time)."
+      return "The time is in the future: give a time that has passed (HH:mm means today's)."
     }
   }
 

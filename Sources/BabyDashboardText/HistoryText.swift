@@ -22,11 +22,14 @@ public enum HistoryText {
     public var hashtag: String?
     /// Every hashtag there is to filter by.
     public var availableHashtags: [String]
+    /// The month asked for (year, month), or `nil` for every month.
+    public var month: [Int]?
 
-    public init(babyName: String? = nil, hashtag: String? = nil, availableHashtags: [String] = []) {
+    public init(babyName: String? = nil, hashtag: String? = nil, availableHashtags: [String] = [], month: [Int]? = nil) {
       self.babyName = babyName
       self.hashtag = hashtag
       self.availableHashtags = availableHashtags
+      self.month = month
     }
   }
 
@@ -49,7 +52,14 @@ public enum HistoryText {
     }
     lines.append(TextLayout.rule("=", width))
     if months.isEmpty {
-      lines.append(filter.babyName == nil && filter.hashtag == nil ? "No feeds or diaper changes yet." : "Nothing matches the filter.")
+      if let month = filter.month, month.count == 2 {
+        // Not "yet": a month with nothing in it says which month.
+        let title = TimeText.month(year: month[0], month: month[1])
+        lines.append(
+          filter.babyName == nil && filter.hashtag == nil ? "No feeds or diaper changes in \(title)." : "Nothing in \(title) matches the filter.")
+      } else {
+        lines.append(filter.babyName == nil && filter.hashtag == nil ? "No feeds or diaper changes yet." : "Nothing matches the filter.")
+      }
       return TextLayout.document(lines)
     }
     let names = months.flatMap(\.events).map { displayName($0.babyName) }

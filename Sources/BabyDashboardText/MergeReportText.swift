@@ -11,8 +11,10 @@ import PlainStore
 /// values, rather than one added and one deleted.
 public enum MergeReportText {
   /// One line, or nil when the merge changed nothing a parent sees. `babies` names the babies
-  /// (after the merge, with the ones it removed).
-  public static func line(_ report: MergeReport, babies: [UUID: String], in zone: TimeZone) -> String? {
+  /// (after the merge, with the ones it removed). With `now`, an event it brought that is dated
+  /// ahead of this device's clock (``TrackerRules/isAhead(_:of:)``) is named: "Grandma's tablet
+  /// logged Leo's feed for 2027-06-01 09:00: its clock may be wrong".
+  public static func line(_ report: MergeReport, babies: [UUID: String], in zone: TimeZone, now: Date? = nil) -> String? {
     var added: [(String, Int)] = []
     var details: [String] = []
     func owner(_ id: UUID?) -> String { id.flatMap { babies[$0] }.map { "\($0)'s" } ?? "an orphan" }
@@ -70,9 +72,33 @@ public enum MergeReportText {
       parts.append(listed.joined(separator: " and ") + " added")
     }
     parts += details
+    if let now { parts += ahead(report, owner: owner, now: now, zone: zone) }
     guard !parts.isEmpty else { return nil }
     let from = report.devices.isEmpty ? "" : "From \(report.devices.joined(separator: " and ")): "
     return from + parts.joined(separator: "; ") + "."
+  }
+
+  /// The events the merge left dated ahead of `now`, each named with the device that sent it
+  /// (when one device did) as the likely wrong clock.
+  private static func ahead(_ report: MergeReport, owner: (UUID?) -> String, now: Date, zone: TimeZone) -> [String] {
+    let who = report.devices.count == 1 ? report.devices[0] : "A device (\(report.devices.joined(separator: " or ")))"
+    var said: [String] = []
+    for change in report.changes {
+      let event: (String, Date)?
+      switch change.after {
+      case let feed as FeedSession:
+        let latest = [feed.startTime, feed.endTime].compactMap { $0 }.max() ?? feed.startTime
+        event = TrackerRules.isAhead(latest, of: now) ? ("\(owner(feed.profileID)) feed", feed.startTime) : nil
+      case let diaper as DiaperChange:
+        event = TrackerRules.isAhead(diaper.timestamp, of: now) ? ("\(owner(diaper.profileID)) diaper change", diaper.timestamp) : nil
+      default:
+        event = nil
+      }
+      if let (what, time) = event {
+        said.append("\(who) logged \(what) for \(TimeText.typable(time, now: now, in: zone)): its clock may be wrong")
+      }
+    }
+    return said
   }
 
   /// An event this phone held that merged with one the other phone logged for the same baby

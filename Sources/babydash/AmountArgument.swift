@@ -19,9 +19,15 @@ struct AmountArgument: ExpressibleByArgument {
     // "1,000ml" is a thousand in one locale and one in another: refuse rather than guess.
     if number.contains(",") {
       let digits = number.replacingOccurrences(of: ",", with: "")
+      let decimal = number.replacingOccurrences(of: ",", with: ".")
+      let unitText = unit.isEmpty ? "ml" : unit
+      // Only three digits after the comma can be a thousands separator: 4,5oz is 4.5 or a typo, never 45.
+      let afterComma = number.split(separator: ",", omittingEmptySubsequences: false).dropFirst()
+      let thousands = afterComma.allSatisfy { $0.count == 3 }
       throw ArgumentValueError(
-        reason: "a comma is ambiguous in an amount: write \(digits)\(unit.isEmpty ? "ml" : unit) (no thousands separator), "
-          + "or use a point for decimals, e.g. 4.5oz")
+        reason: thousands
+          ? "a comma is ambiguous in an amount: write \(digits)\(unitText) (no thousands separator), or use a point for decimals, e.g. 4.5oz"
+          : "a comma is not read in an amount: for decimals use a point, \(decimal)\(unitText.contains(" ") ? " " : "")\(unitText)")
     }
     guard let value = Double(number), value.isFinite else {
       throw ArgumentValueError(reason: "expected an amount like 120ml, 120 mL, 4oz or 4 fl oz")

@@ -21,8 +21,8 @@ enum Babydash {
         DiaperCommand.command, DiaperCommand.edit, DiaperCommand.delete, StatusCommand.command, HistoryCommand.command, ExportCommand.command,
         ImportCommand.command,
       ]
-      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, StatsCommand.command] + SyncCommands.all
-      + FlagsCommands.all + [LaunchCommand.command] + BackoutCommands.all + [helpCommand]
+      + FixturesCommands.all + [PreviewsCommand.command, WidgetCommand.command, CheckCommand.command, SalvageCommand.command, StatsCommand.command]
+      + SyncCommands.all + FlagsCommands.all + [LaunchCommand.command] + BackoutCommands.all + [helpCommand]
   }
 
   /// Runs one command line and returns the exit status.
@@ -60,12 +60,23 @@ enum Babydash {
       }
       let opened = try Session(options: parsed.options, environment: environment, output: output, command: command)
       session = opened
+      if let forgotten = opened.forgottenSyncFolder, command.words != ["sync", "status"] {
+        try output.error(
+          "babydash: warning: not syncing: no sync folder given (last used \(forgotten)); "
+            + "give --sync-folder or set BABYDASH_SYNC_FOLDER, or the other phones see nothing of this")
+      }
       try command.run(
         Invocation(command: command, arguments: parsed.arguments, options: parsed.options, session: opened))
+      if command.words != ["check"], let note = try opened.rebuildNote() { try output.error("babydash: note: \(note)") }
       if let warning = opened.housekeepingWarning { try output.error("babydash: warning: \(warning)") }
+      for path in opened.damagedOwnFiles() {
+        try output.error(
+          "babydash: warning: this device's own change file '\(path)' is damaged: what it holds is shown from the local cache "
+            + "until that is lost — run `babydash salvage --output FILE` now to keep everything still readable, then restore the file from a backup")
+      }
       // What the other phones changed, merged before this command read or wrote (sync now says
       // it on its own output).
-      if command.words != ["sync", "now"], let line = try opened.mergeReportLine() {
+      if command.words != ["sync", "now"], command.words != ["sync", "join"], let line = try opened.mergeReportLine() {
         try output.error("babydash: merged first: \(line)")
       }
       return 0
@@ -101,10 +112,10 @@ enum Babydash {
       commandList(commands, title: "Commands:"), "",
       "Global options:",
     ].joined(separator: "\n") + "\n" + OptionSpec.table(GlobalOptions.all).joined(separator: "\n") + "\n\n"
-      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (the most recent 09:30;\n"
-      + "refused when it is up to an hour ahead: give the day then).\n"
+      + "TIME: 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 (in --time-zone) or 09:30 (today's 09:30;\n"
+      + "refused when it is ahead of now: give the day then), or a time ago: -10m, 10m ago, 1h30m ago.\n"
       + "Store: DIR/BabyDashboard.store, DIR being --app-group, else $BABYDASH_APP_GROUP, else the default,\n"
-      + "  \(AppGroup.current.defaultLocationText).\n"
+      + "  \(Session.appGroup.defaultLocationText).\n"
       + "Environment: BABYDASH_APP_GROUP (the store's folder), BABYDASH_SYNC_FOLDER (the change files'),\n"
       + "  BABYDASH_DEVICE_NAME (this device's name in sync status; default: the host name), TZ (the zone),\n"
       + "  BABYDASH_DEVICE_ID (this device's id for the rollout cohorts; default: the one `launch` keeps).\n"
@@ -136,10 +147,38 @@ enum Babydash {
   private static func unknownCommand(_ words: [String], parser: CommandLineParser) -> CommandLineError {
     guard let first = words.first else { return .usage("missing command (try babydash --help)", nil) }
     let group = parser.group(first)
-    guard !group.isEmpty else { return .usage("unknown command '\(first)' (try babydash --help)", nil) }
+    guard !group.isEmpty else {
+      let guess = closest(first, among: commands.map { $0.words[0] })
+      return .usage("unknown command '\(first)'" + (guess.map { " (did you mean '\($0)'?)" } ?? " (try babydash --help)"), nil)
+    }
     let choices = group.map { $0.words.dropFirst().joined(separator: " ") }.joined(separator: ", ")
-    let what = words.count > 1 ? "unknown command '\(first) \(words[1])'" : "'\(first)' needs a command"
+    let guess = words.count > 1 ? closest(words[1], among: group.compactMap { $0.words.dropFirst().first }) : nil
+    let what = words.count > 1
+      ? "unknown command '\(first) \(words[1])'" + (guess.map { " (did you mean '\(first) \($0)'?)" } ?? "")
+      : "'\(first)' needs a command"
     return CommandLineError(kind: .usage(usageLine: "usage: babydash \(first) \(group.map { $0.words.dropFirst().joined(separator: " ") }.joined(separator: "|")) ..."), message: "\(what): one of \(choices)")
+  }
+
+  /// The word of `words` a typo of `typed` most likely meant (`stauts`: `status`), within two
+  /// edits (a swap counts as one); nil when none is that close.
+  static func closest(_ typed: String, among words: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+      var rows = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+      for i in 0...a.count { rows[i][0] = i }
+      for j in 0...b.count { rows[0][j] = j }
+      guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+      for i in 1...a.count {
+        for j in 1...b.count {
+          rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+          if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+        }
+      }
+      return rows[a.count][b.count]
+    }
+    let lowered = Array(typed.lowercased())
+    // Ties go to the word of the typed length (a swap, `stauts`: `status`, not `stats`).
+    let scored = Set(words).map { ($0, distance(lowered, Array($0)), abs($0.count - lowered.count)) }.filter { $0.1 <= 2 }
+    return scored.min { ($0.1, $0.2, $0.0) < ($1.1, $1.2, $1.0) }?.0
   }
 
   private static func argumentCountError(_ command: Command, given: [String]) -> CommandLineError {
@@ -164,6 +203,9 @@ extension CommandLineError {
       switch error.code {
       case .locked: self.init(kind: .busy, message: error.description)
       case .io: self.init(kind: .io, message: error.description)
+      case .damaged where error.path.contains("changes/") || error.path.contains("snapshot-"):
+        // A damaged change file stops every command: say the way out.
+        self.init(kind: .data, message: error.description + " `babydash salvage --output FILE` exports everything still readable.")
       default: self.init(kind: .data, message: error.description)
       }
     case ScreenModelError.unconfirmed(let doubts):

@@ -42,8 +42,9 @@ enum GlobalOptions {
   static let now = Option<String>("--now", "TIME", help: "what \"now\" means, ISO 8601 (for scripts and tests)")
   static let timeZone = Option<String>(
     "--time-zone", "ZONE", help: "IANA zone for display and local times (default: the system's, as $TZ sets it)")
+  static let create = Flag("--create", help: "create the sync folder if it does not exist (else it is refused: a typo would sync to nowhere)")
   static let help = Flag("--help", help: "show help (also -h)")
   static let version = Flag("--version", help: "print the version")
 
-  static let all = [appGroup.spec, syncFolder.spec, now.spec, timeZone.spec, help.spec, version.spec]
+  static let all = [appGroup.spec, syncFolder.spec, create.spec, now.spec, timeZone.spec, help.spec, version.spec]
 }

@@ -43,6 +43,8 @@ struct Invocation {
       return try TimeArgument.parse(text, now: session.now, timeZone: session.timeZone)
     } catch let error as ArgumentValueError {
       throw usageError("bad value '\(text)' for \(option.name): \(error.reason)")
+    } catch let error as AheadOfNow {
+      throw CommandLineError.data("\(option.name) \(text): \(error.reason)")
     }
   }
 }

@@ -5,12 +5,11 @@ import Foundation
 import PlainStore
 
 /// Reads the TIME values people type: ISO 8601 with an offset, ISO 8601 without one (read in
-/// the session's zone), or `HH:mm` (the most recent such time, in the session's zone: at 00:10,
-/// `23:50` is twenty minutes ago, never tonight).
+/// the session's zone), or `HH:mm` (that time today, in the session's zone).
 ///
-/// An `HH:mm` up to ``TrackerRules/clockTimeAmbiguity`` (an hour) ahead of now is refused,
-/// naming both readings: at 17:47, `17:50` is as likely today's time mistyped as yesterday's
-/// feed ("17:50 is in 3 minutes; for yesterday give 2026-11-25T17:50").
+/// An `HH:mm` ahead of now (``TrackerRules/isAhead(_:of:)``), by any amount, is refused as
+/// ``AheadOfNow``, naming both readings: at 17:47, `17:50` is as likely today's time mistyped as
+/// yesterday's feed ("17:50 today is in 3m, …; for yesterday give 2026-11-25T17:50").
 ///
 /// A local time the zone skips (a daylight-saving gap) is refused, naming the valid times around
 /// it; one the zone repeats (the hour the clocks go back) is refused unless given with an offset.
@@ -28,28 +27,29 @@ struct TimeArgument: ExpressibleByArgument {
       if let offset = parts.offsetSeconds { return parts.date(offsetSeconds: offset) }
       return try localDate(parts, in: timeZone, text: trimmed)
     }
+    if let ago = try relative(trimmed) { return now.addingTimeInterval(-ago) }
     if let (hour, minute) = clockTime(trimmed) {
       let today = TimeText.civilDay(of: now, in: timeZone)
       let todayNumber = ISO8601.daysFromCivil(year: today.year, month: today.month, day: today.day)
-      for daysBack in 0...1 {
-        let day = ISO8601.civilFromDays(todayNumber - Int64(daysBack))
+      func reading(daysBack: Int64) throws -> Date {
+        let day = ISO8601.civilFromDays(todayNumber - daysBack)
         // A day before the year 0000 has no four-digit text: no time the store could hold.
         guard let parts = ISO8601.parseParts(TimeText.isoDay(day) + "T" + TimeText.zeroPadded(hour) + ":" + TimeText.zeroPadded(minute)) else {
           throw ArgumentValueError(reason: "that day is outside the dates the store holds: \(ISO8601.storableRangeText)")
         }
-        let date = try localDate(parts, in: timeZone, text: trimmed)
-        let ahead = date.timeIntervalSince(now)
-        if ahead <= TrackerRules.futureTolerance || daysBack == 1 { return date }
-        if ahead <= TrackerRules.clockTimeAmbiguity {
-          let minutes = Int((ahead / 60).rounded(.up))
-          let yesterday = TimeText.isoDay(ISO8601.civilFromDays(todayNumber - 1)) + "T" + trimmed.leftPadded()
-          throw ArgumentValueError(
-            reason: "\(trimmed) is in \(minutes) minute\(minutes == 1 ? "" : "s"); for yesterday give \(yesterday)")
-        }
+        return try localDate(parts, in: timeZone, text: trimmed)
       }
+      let date = try reading(daysBack: 0)
+      guard TrackerRules.isAhead(date, of: now) else { return date }
+      // Ahead of now by any amount: a slip of today's time or yesterday's feed, never guessed.
+      let yesterday = TimeText.isoDay(ISO8601.civilFromDays(todayNumber - 1)) + "T" + trimmed.leftPadded()
+      let other = ISO8601.parseParts(yesterday) == nil
+        ? "yesterday is outside the dates the store holds: \(ISO8601.storableRangeText)" : "for yesterday give \(yesterday)"
+      throw AheadOfNow(
+        reason: "\(trimmed) today is in \(TimeText.duration(date.timeIntervalSince(now))), and a time in the future is refused; \(other)")
     }
     throw ArgumentValueError(
-      reason: "expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 or 09:30")
+      reason: "expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30, 09:30, -10m or 10m ago")
   }
 
   /// The instant a wall-clock time names in `zone`.
@@ -82,6 +82,29 @@ struct TimeArgument: ExpressibleByArgument {
     }
   }
 
+  /// How long ago a relative time says: `-10m`, `-1h30m`, `10m ago`, `10 min ago`, `2 hours ago`
+  /// (a DURATION, ``DurationArgument``); nil when the text is not one.
+  static func relative(_ text: String) throws -> TimeInterval? {
+    let lowered = text.lowercased()
+    let duration: String
+    if lowered.hasPrefix("-") {
+      duration = String(lowered.dropFirst())
+    } else if lowered.hasSuffix(" ago") {
+      duration = String(lowered.dropLast(4))
+    } else {
+      return nil
+    }
+    var words = duration
+    for (long, short) in [("minutes", "m"), ("minute", "m"), ("mins", "m"), ("min", "m"), ("hours", "h"), ("hour", "h"), ("hrs", "h"), ("hr", "h")] {
+      words = words.replacingOccurrences(of: long, with: short)
+    }
+    do {
+      return try DurationArgument.parse(words)
+    } catch {
+      throw ArgumentValueError(reason: "expected a time ago like -10m, 10m ago or 1h30m ago")
+    }
+  }
+
   static func clockTime(_ text: String) -> (Int, Int)? {
     let fields = text.split(separator: ":", omittingEmptySubsequences: false)
     guard fields.count == 2, (1...2).contains(fields[0].count), fields[1].count == 2,
@@ -90,6 +113,12 @@ struct TimeArgument: ExpressibleByArgument {
     else { return nil }
     return (hour, minute)
   }
+}
+
+/// A clock time that today is ahead of now: refused data (a time in the future, exit 65), as an
+/// ISO time in the future is, not a value that cannot be read.
+struct AheadOfNow: Error {
+  var reason: String
 }
 
 extension String {

@@ -11,8 +11,8 @@ import Testing
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     #expect(try TimeArgument.parse("2026-01-15T09:30:00+09:00", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_437_000))
     #expect(try TimeArgument.parse("2026-01-15T09:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_465_800))
-    // 07:00Z is 08:00 in Berlin: 9:30 has not come yet today, so it is yesterday's.
-    #expect(try TimeArgument.parse("9:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_465_800 - 86_400))
+    // 07:00Z is 08:00 in Berlin: 9:30 has not come yet today, and is not taken for yesterday's.
+    #expect(throws: AheadOfNow.self) { try TimeArgument.parse("9:30", now: now, timeZone: berlin) }
     #expect(try TimeArgument.parse("7:30", now: now, timeZone: berlin) == Date(timeIntervalSince1970: 1_768_458_600))
     #expect(throws: ArgumentValueError.self) { try TimeArgument.parse("25:00", now: now, timeZone: berlin) }
     #expect(throws: ArgumentValueError.self) { try TimeArgument.parse("2026-02-30T10:00", now: now, timeZone: berlin) }
@@ -24,11 +24,15 @@ import Testing
     #expect(try TimeArgument.parse("08:00", now: now, timeZone: auckland) == Date(timeIntervalSince1970: 1_768_417_200))
   }
 
-  @Test func aClockTimeJustAfterMidnightMeansLastNightNotTonight() throws {
+  @Test func aClockTimeJustAfterMidnightIsRefusedNamingLastNight() throws {
     let utc = TimeZone(identifier: "UTC")!
-    let tenPastMidnight = Date(timeIntervalSince1970: 1_768_436_400)  // 2026-01-15T00:10:00Z
-    #expect(try TimeArgument.parse("23:50", now: tenPastMidnight, timeZone: utc) == ISO8601Date("2026-01-14T23:50:00Z"))
-    #expect(try TimeArgument.parse("00:10", now: tenPastMidnight, timeZone: utc) == ISO8601Date("2026-01-15T00:10:00Z"))
+    let twentyPastMidnight = Date(timeIntervalSince1970: 1_768_436_400)  // 2026-01-15T00:20:00Z
+    #expect {
+      try TimeArgument.parse("23:50", now: twentyPastMidnight, timeZone: utc)
+    } throws: { error in
+      (error as? AheadOfNow)?.reason == "23:50 today is in 23h 30m, and a time in the future is refused; for yesterday give 2026-01-14T23:50"
+    }
+    #expect(try TimeArgument.parse("00:10", now: twentyPastMidnight, timeZone: utc) == ISO8601Date("2026-01-15T00:10:00Z"))
   }
 
   @Test func aLocalTimeTheClocksSkipIsRefusedNamingTheTimesAroundIt() throws {
@@ -75,12 +79,15 @@ import Testing
     }
   }
 
-  @Test(arguments: ["1,000ml", "4,5 fl oz"])
-  func anAmountWithACommaIsRefusedWithAHint(text: String) throws {
+  @Test(arguments: [
+    ("1,000ml", "a comma is ambiguous in an amount: write 1000ml (no thousands separator), or use a point for decimals, e.g. 4.5oz"),
+    ("4,5 fl oz", "a comma is not read in an amount: for decimals use a point, 4.5 fl oz"),
+  ])
+  func anAmountWithACommaIsRefusedWithAHint(text: String, reason: String) throws {
     #expect {
       try AmountArgument.parse(text)
     } throws: { error in
-      (error as? ArgumentValueError)?.reason.contains("no thousands separator") == true
+      (error as? ArgumentValueError)?.reason == reason
     }
   }
 

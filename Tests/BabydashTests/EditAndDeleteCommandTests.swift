@@ -43,7 +43,14 @@ import Testing
     try succeed(["feed", "log", "Mia", "--start", "07:00", "--end", "07:20", "--amount", "100ml", "--memo", "first"])
     let feed = try id(of: "Feed")
     #expect(feed.count == 8 && feed.allSatisfy(\.isHexDigit))
-    #expect(try succeed(["feed", "edit", String(feed.prefix(5)), "--amount", "110ml"]) == "Updated feed \(feed): 07:00–07:20, 110 mL.\n")
+    #expect(try succeed(["feed", "edit", String(feed.prefix(5)), "--amount", "110ml"]) == "Updated feed \(feed): 07:00–07:20, 110 mL (was 100 mL).\n")
+    // What changed is echoed with what it was; an edit that changes nothing says so.
+    #expect(
+      try succeed(["feed", "edit", feed, "--start", "06:50", "--memo", "second"])
+        == "Updated feed \(feed): 06:50–07:20, 110 mL (was 07:00–07:20). Memo: \"second\".\n")
+    #expect(try succeed(["feed", "edit", feed, "--memo", ""]) == "Updated feed \(feed): 06:50–07:20, 110 mL. Memo removed.\n")
+    #expect(try succeed(["feed", "edit", feed, "--amount", "110ml"]) == "Feed \(feed) is already so: nothing changed.\n")
+    #expect(try succeed(["feed", "edit", feed, "--memo", "first", "--start", "07:00"]).hasPrefix("Updated feed \(feed): 07:00–07:20"))
     let stored = (try export()["feedSessions"] as! [[String: Any]])[0]
     #expect(stored["amountValue"] as? Double == 110)
     #expect(stored["memoText"] as? String == "first")

@@ -16,14 +16,14 @@ import Testing
 
   static let usageErrors: [(arguments: [String], message: String)] = [
     ([], "babydash: missing command (try babydash --help)"),
-    (["feeed"], "babydash: unknown command 'feeed' (try babydash --help)"),
+    (["feeed"], "babydash: unknown command 'feeed' (did you mean 'feed'?)"),
     (["feed", "begin", "Mia"], "babydash: unknown command 'feed begin': one of start, finish, log, edit, delete"),
     (["feed", "start", "Mia", "--bogus"], "babydash: unknown option '--bogus'"),
     (["feed", "start", "Mia", "--amount", "4oz"], "babydash: 'feed start' has no option --amount"),
     (["feed", "start"], "babydash: 'feed start' needs NAME"),
     (["feed", "start", "Mia", "Leo"], "babydash: unexpected argument 'Leo' for 'feed start'"),
     (["feed", "start", "Mia", "--at"], "babydash: option --at needs a value (TIME)"),
-    (["feed", "start", "Mia", "--at", "noon"], "babydash: bad value 'noon' for --at: expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30 or 09:30"),
+    (["feed", "start", "Mia", "--at", "noon"], "babydash: bad value 'noon' for --at: expected a time like 2026-01-15T09:30:00+09:00, 2026-01-15T09:30, 09:30, -10m or 10m ago"),
     (["feed", "finish", "Mia", "--amount", "120"], "babydash: bad value '120' for --amount: the amount needs a unit, e.g. 120ml or 120oz"),
     (["feed", "finish", "Mia", "--amount", "-5ml"], "babydash: bad value '-5ml' for --amount: an amount cannot be negative"),
     (["feed", "finish", "Mia", "--amount", "3 cups"], "babydash: bad value '3 cups' for --amount: unknown unit 'cups' (use mL or fl oz)"),
@@ -57,7 +57,7 @@ import Testing
     // Ordering is refused data, not a bad command line: exit 65, no usage line.
     (["feed", "log", "Mia", "--start", "05:00", "--end", "04:00"], "babydash: The feed ends before it starts: set the end at or after the start."),
     (["feed", "finish", "Mia", "--at", "05:00"], "babydash: The feed ends before it starts: set the end at or after the start."),
-    (["diaper", "Mia", "pee", "--at", "2026-01-15T09:00:00Z"], "babydash: The time is in the future: give a time that has passed (HH:mm means the most recent such time)."),
+    (["diaper", "Mia", "pee", "--at", "2026-01-15T09:00:00Z"], "babydash: The time is in the future: give a time that has passed (HH:mm means today's)."),
     (["feed", "finish", "Mia", "--amount", "5000ml"], "babydash: The amount is more than 1000 mL: check for a thousands separator or a wrong unit."),
     (["baby", "add", "Mia"], "babydash: another baby is already named Mia (id \(BabydashProcess.anyID)): choose another name, or add --same-name-ok and then address each baby by its id"),
   ]

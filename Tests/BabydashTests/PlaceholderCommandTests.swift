@@ -50,6 +50,7 @@ import Testing
       phone.removeAll()
     }
     let sync = laptop.appGroup.appendingPathComponent("Sync")
+    try FileManager.default.createDirectory(at: sync, withIntermediateDirectories: true)
     let shared = ["BABYDASH_SYNC_FOLDER": sync.path]
     #expect(try laptop.run(["--now", "2026-01-15T06:00:00Z", "baby", "add", "Mia"], environment: shared).status == 0)
     #expect(try laptop.run(["--now", "2026-01-15T07:00:00Z", "feed", "log", "Mia", "--start", "06:30", "--end", "06:45"], environment: shared).status == 0)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Times and amounts that cannot surprise: a clock time just ahead of now is asked about, and a
+/// Times and amounts that cannot surprise: a clock time ahead of now is refused naming both readings, and a
 /// feed that is possible but doubtful (too long, too old, overlapping, zero) needs `--yes`.
 @Suite struct PlausibilityCommandTests {
   let tool: BabydashProcess
@@ -17,16 +17,20 @@ import Testing
     return result.stderr
   }
 
-  @Test func aClockTimeUpToAnHourAheadIsRefusedNamingBothReadings() throws {
+  @Test func aClockTimeAheadOfNowByAnyAmountIsRefusedNamingBothReadings() throws {
     defer { tool.removeAll() }
     #expect(try tool.run(at: "2026-11-20T08:00:00Z", ["baby", "add", "Mia"]).status == 0)
-    let stderr = try refused(["feed", "log", "Mia", "--start", "17:50", "--end", "18:00"], at: "2026-11-26T17:47:00Z", status: 64)
-    #expect(stderr.hasPrefix("babydash: bad value '17:50' for --start: 17:50 is in 3 minutes; for yesterday give 2026-11-25T17:50\n"))
+    let stderr = try refused(["feed", "log", "Mia", "--start", "17:50", "--end", "18:00"], at: "2026-11-26T17:47:00Z")
+    #expect(stderr == "babydash: --start 17:50: 17:50 today is in 3m, and a time in the future is refused; for yesterday give 2026-11-25T17:50\n")
     // The same time, given with its day, is yesterday's feed.
     let logged = try tool.run(at: "2026-11-26T17:47:00Z", ["feed", "log", "Mia", "--start", "2026-11-25T17:50", "--end", "2026-11-25T18:00"])
     #expect(logged.stdout == "Logged Mia's feed 2026-11-25 17:50–2026-11-25 18:00.\n", "\(logged.stderr)")
-    // More than an hour ahead is the most recent such time: yesterday, as before.
-    #expect(try tool.run(at: "2026-11-26T17:47:00Z", ["diaper", "Mia", "pee", "--at", "19:00"]).stdout == "Logged a pee for Mia at 2026-11-25 19:00.\n")
+    // More than an hour ahead is refused the same way: never yesterday in silence.
+    let later = try refused(["feed", "start", "Mia", "--at", "16:52"], at: "2026-11-26T14:02:00Z")
+    #expect(later == "babydash: --at 16:52: 16:52 today is in 2h 50m, and a time in the future is refused; for yesterday give 2026-11-25T16:52\n")
+    #expect(try refused(["diaper", "Mia", "pee", "--at", "19:00"], at: "2026-11-26T17:47:00Z").contains("for yesterday give 2026-11-25T19:00"))
+    // A future time given as ISO 8601 is the same slip, with the same exit status.
+    #expect(try refused(["diaper", "Mia", "pee", "--at", "2026-11-26T19:00"], at: "2026-11-26T17:47:00Z").contains("The time is in the future"))
     // Within the minute of clock skew, today.
     #expect(try tool.run(at: "2026-11-26T17:47:30Z", ["diaper", "Mia", "poo", "--at", "17:48"]).stdout == "Logged a poo for Mia at 17:48.\n")
   }

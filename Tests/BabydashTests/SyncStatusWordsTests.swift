@@ -19,6 +19,7 @@ import Testing
     }
     let momSync = mom.appGroup.appendingPathComponent("sync")
     let dadSync = dad.appGroup.appendingPathComponent("sync")
+    for folder in [momSync, dadSync] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
     let before = try mom.run(["--now", "2026-03-10T06:00:00Z", "--sync-folder", momSync.path, "baby", "add", "Mia"])
     #expect(before.status == 0)
     let alone = try mom.run(["--now", "2026-03-10T06:02:00Z", "--sync-folder", momSync.path, "sync", "status"])
@@ -41,6 +42,7 @@ import Testing
     let mom = try BabydashProcess()
     defer { mom.removeAll() }
     let sync = mom.appGroup.appendingPathComponent("sync")
+    try FileManager.default.createDirectory(at: sync, withIntermediateDirectories: true)
     #expect(try mom.run(["--now", "2026-03-10T06:00:00Z", "--sync-folder", sync.path, "baby", "add", "Mia"]).status == 0)
     #expect(try mom.run(["--now", "2026-03-10T07:02:00Z", "--sync-folder", sync.path, "diaper", "Mia", "poo", "--at", "07:01"]).status == 0)
     // As the app leaves it after a diaper logged signed out of iCloud: its change file in the outbox.

@@ -12,9 +12,12 @@ import Testing
     var momSync: URL { mom.appGroup.appendingPathComponent("sync") }
     var dadSync: URL { dad.appGroup.appendingPathComponent("sync") }
 
+    /// Each phone's sync folder exists, as a sync engine's does (a missing one is refused).
     init() throws {
       mom = try BabydashProcess()
       dad = try BabydashProcess()
+      try FileManager.default.createDirectory(at: momSync, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(at: dadSync, withIntermediateDirectories: true)
     }
 
     func removeAll() {

@@ -45,6 +45,9 @@ public struct LegacyImporter: Sendable {
   /// tracker's same-name rule, ``Tracker/sharedNames(writing:allowingSameName:)``); off, such an
   /// import is refused before anything is written.
   public var allowsSameName = false
+  /// Whether events dated ahead of the clock may be imported (``Tracker/aheadOfNow(_:now:)``); off,
+  /// such an import is refused, each one named, before anything is written.
+  public var allowsFuture = false
   var hooks = LegacyImportHooks()
 
   /// An importer into `container`.
@@ -110,6 +113,12 @@ public struct LegacyImporter: Sendable {
     let tracker = Tracker(context: context, schema: container.schema, cache: nil, flags: flags, now: clock)
     let pending = try storeCall(source) { try missingObjects(of: plan, with: tracker, report: &report) }
     _ = try tracker.sharedNames(writing: pending.compactMap { $0 as? BabyProfile }, allowingSameName: allowsSameName)
+    if !allowsFuture,
+      let ahead = Tracker.aheadOfNow(
+        Tracker.times(of: plan.profiles.map(\.value), plan.feeds.map(\.value), plan.diapers.map(\.value)), now: startedAt)
+    {
+      throw LegacyImportError(code: .badData, source: source, detail: ahead + "; nothing was imported")
+    }
     guard !dryRun else {
       report.finishedAt = clock()
       return report

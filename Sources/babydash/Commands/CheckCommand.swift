@@ -38,6 +38,8 @@ enum CheckCommand {
         notes += sync.notArrived.map { "note: '\($0)' has not fully arrived yet; it is read again at the next sync" }
         problems += sync.unknownFiles.map { "'\($0)' is not a file the store writes: left alone; move it out of changes/" }
       }
+      notes += try session.eventsAheadLines(in: container).map { "warning: " + $0 }
+      notes += BabyCommands.sameNameLines(try container.viewContext.babies()).map { "warning: " + $0 }
       let context = container.viewContext
       let counts = try context.contentCounts()
       let transactions = try container.history(after: nil)

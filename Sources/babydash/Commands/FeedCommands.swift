@@ -32,6 +32,7 @@ enum FeedCommands {
     let baby = try session.baby(invocation.arguments[0], in: try session.storeForReading())
     let feed = try session.tracker().startFeed(for: baby.id, at: at, confirmed: invocation.has(FeedCommands.yes))
     try invocation.output.print("\(baby.name) started feeding at \(session.text(feed.startTime)).")
+    try session.warnAboutEventsAhead(of: baby.id)
   }
 
   static let finish = Command(
@@ -60,6 +61,11 @@ enum FeedCommands {
       ", " + AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) + (typed == nil ? " (the last amount)" : "")
     } ?? ""
     try invocation.output.print("\(baby.name) finished feeding at \(session.text(feed.endTime!))\(amountText).")
+    if LastFeedAmount(feed: feed) == nil {
+      // No amount typed and none to prefill: said, not saved in silence.
+      let id = HistoryText.shortID(feed.uuid)
+      try invocation.output.print("No amount saved (none given, and no earlier amount to use): add it with `babydash feed edit \(id) --amount AMOUNT`.")
+    }
   }
 
   static let log = Command(
@@ -98,7 +104,7 @@ enum FeedCommands {
     let end = try invocation.time(FeedCommands.editEnd)
     let amount = try invocation.value(FeedCommands.amount)?.amount
     let container = try session.storeForReading()
-    let (addressed, _) = try session.feed(invocation.arguments[0])
+    let (addressed, before) = try session.feed(invocation.arguments[0])
     let baby = try invocation.value(FeedCommands.editBaby).map { try session.baby($0, in: container) }
     let changes = FeedChanges(
       startTime: start, endTime: end.map { .some($0) }, amount: amount.map { .some($0) },
@@ -109,7 +115,31 @@ enum FeedCommands {
     let tracker = try session.tracker()
     let edited = try tracker.editFeed(addressed, changes, confirmed: invocation.has(FeedCommands.yes))
     if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
-    try invocation.output.print("Updated feed \(session.shortID(edited.uuid)): \(session.describe(edited)).")
+    try invocation.output.print(FeedCommands.editReport(before: before, after: edited, session: session, babies: try container.viewContext.babies()))
+  }
+
+  /// What `feed edit` changed, with what it was: "Updated feed 66459520: 07:40–08:00, 110 mL (was
+  /// 4 fl oz)."; a memo or a baby changed is said too, and an edit that changed nothing says so.
+  @MainActor
+  static func editReport(before: FeedSession, after: FeedSession, session: Session, babies: [BabyProfile]) -> String {
+    let id = session.shortID(after.uuid)
+    guard before != after else { return "Feed \(id) is already so: nothing changed." }
+    var was: [String] = []
+    if before.startTime != after.startTime || before.endTime != after.endTime {
+      was.append(session.text(before.startTime) + (before.endTime.map { "–" + session.text($0) } ?? " (in progress)"))
+    }
+    if before.amountValue != after.amountValue || before.amountUnitSymbol != after.amountUnitSymbol {
+      was.append(LastFeedAmount(feed: before).map { AmountText.format($0.amountValue, unitSymbol: $0.amountUnitSymbol) } ?? "no amount")
+    }
+    var line = "Updated feed \(id): \(session.describe(after))" + (was.isEmpty ? "" : " (was \(was.joined(separator: ", ")))") + "."
+    if before.memoText != after.memoText {
+      line += after.memoText.map { " Memo: \"\(TextLayout.singleLine($0))\"." } ?? " Memo removed."
+    }
+    if before.profileID != after.profileID {
+      func owner(_ id: UUID?) -> String { id.flatMap { id in babies.first { $0.id == id }?.name }.map { "\($0)'s" } ?? "no baby's" }
+      line += " Now \(owner(after.profileID)) (was \(owner(before.profileID)))."
+    }
+    return line
   }
 
   static let delete = Command(

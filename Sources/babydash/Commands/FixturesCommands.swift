@@ -5,6 +5,12 @@ import BabyDashboardText
 
 /// `babydash fixtures list` and `babydash fixtures SCENARIO`.
 enum FixturesCommands {
+  /// The scenarios, their summaries in one column (the names padded to the longest).
+  static var scenarioTable: String {
+    let width = Scenario.all.map(\.name.count).max() ?? 0
+    return Scenario.all.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }.joined(separator: "\n")
+  }
+
   static let all = [list, seed]
 
   static let intoExisting = Flag("--into-existing", help: "seed a store that already holds data (mixes fixtures into it)")
@@ -27,7 +33,8 @@ enum FixturesCommands {
       intoExisting.spec
     ],
     arguments: 1...1,
-    details: "Scenarios:\n" + Scenario.all.map { "  \($0.name)  \($0.summary)" }.joined(separator: "\n")
+    details: "Scenarios:\n" + scenarioTable
+
       + "\n\nExample:\n  babydash --app-group /tmp/demo fixtures two-babies"
   ) { invocation in
     let session = invocation.session

@@ -33,7 +33,8 @@ enum HistoryCommand {
       let babyName = model.babyFilter.flatMap { id in model.babies.first { $0.id == id }?.name }
       text = HistoryText.render(
         months: model.sections.filter { $0.year == month.year && $0.month == month.month },
-        filter: HistoryText.Filter(babyName: babyName, hashtag: model.hashtagFilter, availableHashtags: model.hashtags),
+        filter: HistoryText.Filter(
+          babyName: babyName, hashtag: model.hashtagFilter, availableHashtags: model.hashtags, month: [month.year, month.month]),
         world: session.world, showingIDs: true)
     } else {
       text = HistoryText.render(model, world: session.world, showingIDs: true)

@@ -8,19 +8,21 @@ import Foundation
 enum ImportCommand {
   static let dryRun = Flag("--dry-run", help: "read, check and count; write nothing")
   static let force = Flag("--force", help: "run even if the migration was already completed")
+  static let yes = Flag("--yes", help: "write events dated ahead of this device's clock as they are (refused otherwise, each named)")
   static let sameNameOK = Flag("--same-name-ok", help: "let a baby in FILE take a name another baby in the store has (then address each by its id)")
 
   static let command = Command(
-    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok]",
+    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok] [--yes]",
     summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
-      dryRun.spec, force.spec, sameNameOK.spec,
+      dryRun.spec, force.spec, sameNameOK.spec, yes.spec,
     ],
     arguments: 1...1,
     details: """
       FILE is told apart by its content: a backup that babydash export wrote is restored (merged by
       id, the backup's values winning); a SwiftData store (BabyDashboard.sqlite, with its -wal and
-      -shm beside it) or its JSON export is imported, adding only what the store lacks.
+      -shm beside it) or its JSON export is imported, adding only what the store lacks. Events
+      dated ahead of this device's clock are refused, each named, unless --yes.
 
       Examples:
         babydash import backup.json
@@ -35,6 +37,11 @@ enum ImportCommand {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': no such file")
+    }
+    // /dev/null, a FIFO, a device: not a file to import (was: "You don't have permission").
+    let type = (try? FileManager.default.attributesOfItem(atPath: file.path)[.type]) as? FileAttributeType
+    guard type == .typeRegular || type == .typeSymbolicLink else {
+      throw CommandLineError.noInput("cannot read '\(file.path)': not a regular file (a device, a FIFO or a socket): give a backup or an export file")
     }
     // A backup written by babydash export is restored, whatever else the file could be.
     if try RestoreCommand.restoreIfBackup(file, invocation) { return }
@@ -56,6 +63,7 @@ enum ImportCommand {
     var importer = LegacyImporter(
       container: container, keyValueStore: session.keyValueStore, flags: try session.flags(), clock: { fixedNow ?? Date() })
     importer.allowsSameName = invocation.has(ImportCommand.sameNameOK)
+    importer.allowsFuture = invocation.has(ImportCommand.yes)
     if output.showsProgress {
       importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
     }

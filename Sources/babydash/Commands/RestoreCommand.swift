@@ -16,6 +16,16 @@ enum RestoreCommand {
       guard let backup = try Backup.recognise(data, source: file.lastPathComponent) else { return false }
       let session = invocation.session
       if invocation.has(ImportCommand.dryRun) {
+        // Every check the restore makes, against the store as it is (an empty one in memory when
+        // there is none): a dry run refuses what the import would.
+        let container = try session.storeForReading()
+        let moment = session.now
+        let checker = Tracker(context: container.newBackgroundContext(), schema: container.schema, cache: nil, now: { moment })
+        _ = try BabyCommands.naming {
+          try checker.restore(
+            backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK),
+            allowingFuture: invocation.has(ImportCommand.yes), dryRun: true)
+        }
         try invocation.output.print(
           "'\(file.lastPathComponent)' is a babydash backup of \(Plural.count(backup.babyProfiles.count, "baby", "babies")), "
             + "\(Plural.count(backup.feedSessions.count, "feed")) and \(Plural.count(backup.diaperChanges.count, "diaper change")); nothing was written.")
@@ -23,7 +33,9 @@ enum RestoreCommand {
       }
       let tracker = try session.tracker()
       let restored = try BabyCommands.naming {
-        try tracker.restore(backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK))
+        try tracker.restore(
+          backup, source: file.lastPathComponent, allowingSameName: invocation.has(ImportCommand.sameNameOK),
+          allowingFuture: invocation.has(ImportCommand.yes))
       }
       if let warning = tracker.cacheWarning { try invocation.output.error("babydash: warning: \(warning)") }
       try invocation.output.print(

@@ -5,7 +5,7 @@ import PlainStore
 /// `babydash sync status`, `sync now` and `sync compact`: the change files a family's devices
 /// share through Syncthing, iCloud Drive or Dropbox.
 enum SyncCommands {
-  static let all = [status, now, compact]
+  static let all = [status, now, join, compact]
 
   static let status = Command(
     words: ["sync", "status"], synopsis: "",
@@ -18,6 +18,11 @@ enum SyncCommands {
       """
   ) { invocation in
     let session = invocation.session
+    if let forgotten = session.forgottenSyncFolder {
+      try invocation.output.print(
+        "Not syncing: no sync folder given (last used \(forgotten)): give --sync-folder or set BABYDASH_SYNC_FOLDER.")
+      return
+    }
     // Only looks: a phone that has only other devices' changes gets no store from a status.
     let storeFolder = (try? FileManager.default.contentsOfDirectory(atPath: session.storeDirectory.path)) ?? []
     if storeFolder.isEmpty && session.storeExists, let folder = session.syncFolder {
@@ -26,11 +31,15 @@ enum SyncCommands {
           + "`babydash sync now` (or any other command) merges them.")
       return
     }
-    guard session.storeExists, let status = try session.store(merging: false).syncStatus() else {
+    guard session.storeExists, case let container = try session.store(merging: false), let status = try container.syncStatus() else {
       try invocation.output.print("No store yet at \(session.storeDirectory.path): nothing to sync.")
       return
     }
     try invocation.output.print(text(status, now: session.now, zone: session.timeZone))
+    let ahead = try session.eventsAheadLines(in: container)
+    if !ahead.isEmpty {
+      try invocation.output.print("\nDated ahead of this device's clock (merged: the data is the family's):\n" + ahead.map { "  " + $0 }.joined(separator: "\n"))
+    }
   }
 
   static let now = Command(
@@ -44,6 +53,7 @@ enum SyncCommands {
     let container = try session.store()
     let merged = try container.sync()
     if merged != nil { try session.followArrivals() }
+    try session.rememberSyncFolder()
     let files = container.statistics.changeFilesMerged
     if files == 0 {
       try invocation.output.print("Up to date: nothing new to merge.")
@@ -55,6 +65,36 @@ enum SyncCommands {
       let waiting = status.devices.filter { $0.waiting > 0 }
       for device in waiting { try invocation.output.print("Waiting for \(device.waiting) change\(device.waiting == 1 ? "" : "s") from \(label(device)).") }
     }
+  }
+
+  static let join = Command(
+    words: ["sync", "join"], synopsis: "",
+    summary: "Start syncing through the sync folder (created if missing) and merge what the other devices wrote.",
+    details: """
+      The only command that creates a sync folder that does not exist (with --create for any
+      other): every other command refuses a missing one, so that a typo never syncs to nowhere.
+
+      Example:
+        babydash --sync-folder ~/Sync/BabyDashboard sync join
+      """
+  ) { invocation in
+    let session = invocation.session
+    guard let folder = session.syncFolder else {
+      throw invocation.usageError("'sync join' needs a sync folder: give --sync-folder DIR or set BABYDASH_SYNC_FOLDER")
+    }
+    do {
+      try DurableFile.makeFolders(folder)
+    } catch let error as StoreError {
+      throw CommandLineError(kind: .io, message: "cannot create the sync folder '\(folder.path)': \(error.detail)")
+    }
+    let container = try session.store()
+    _ = try container.sync()
+    try session.followArrivals()
+    try session.rememberSyncFolder()
+    let files = container.statistics.changeFilesMerged
+    try invocation.output.print(
+      "Syncing through \(folder.path)" + (files == 0 ? "; nothing from other devices yet." : "; merged \(files) change file\(files == 1 ? "" : "s")."))
+    if let line = try session.mergeReportLine() { try invocation.output.print(line) }
   }
 
   static let compact = Command(
@@ -81,11 +121,14 @@ enum SyncCommands {
       "Deleted \(deleted) change file\(deleted == 1 ? "" : "s") of this device"
         + (report.snapshotsDeleted > 0 ? " and \(report.snapshotsDeleted) older snapshot\(report.snapshotsDeleted == 1 ? "" : "s")" : "")
         + "; kept \(report.changeFilesKept).")
+    // Devices by name, as sync status shows them ("Dad's phone (15a80d70)"), not by a bare id.
+    let devices = Dictionary((try session.store().syncStatus()?.devices ?? []).map { ($0.id, label($0)) }, uniquingKeysWith: { first, _ in first })
+    func named(_ id: String) -> String { devices[id] ?? String(id.prefix(8)) }
     if !report.waitingFor.isEmpty {
-      try invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map { String($0.prefix(8)) }.joined(separator: ", ")) (they compact or sync later).")
+      try invocation.output.print("Kept until acknowledged by: \(report.waitingFor.map(named).joined(separator: ", ")) (they compact or sync later).")
     }
     if !report.inactiveDevices.isEmpty {
-      try invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map { String($0.prefix(8)) }.joined(separator: ", ")).")
+      try invocation.output.print("Not waited for (silent over 90 days): \(report.inactiveDevices.map(named).joined(separator: ", ")).")
     }
   }
 
