@@ -89,7 +89,8 @@ import Testing
   static func formatOneFiles(_ store: URL) -> [String: Data] {
     var files: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: store.path) else { return [:] }
-    for case let path as String in walker where !path.hasPrefix("changes") && !path.hasPrefix("local") {
+    // Format 2's own: its change files, its cache, its device id.
+    for case let path as String in walker where !path.hasPrefix("changes") && !path.hasPrefix("local") && path != "device-id" {
       if isTemporary(path) { continue }
       if let data = try? Data(contentsOf: store.appendingPathComponent(path)) { files[path] = data }
     }

@@ -26,8 +26,10 @@ extension StoreCoordinator {
           objects += values.map { ObjectChange(entity: entity.name, id: $0.id, kind: .upsert, value: $0, groups: nil) }
         }
       }
-      // What an interrupted migration left of the new layout is no part of the store yet.
+      // What an interrupted migration left of the new layout is no part of the store yet
+      // (format 1 kept no device id).
       try? FileManager.default.removeItem(at: files.cacheURL)
+      FileSystem.remove(files.deviceIDURL)
       try createLayout(files)
       var state = StoreState(schema: schema)
       let device = try mintDevice(&state, files, preferred: options.deviceID.flatMap(DeviceID.init))
