@@ -46,9 +46,11 @@ enum LaunchCommand {
       deviceID: session.environment[Session.deviceIDVariable].flatMap { $0.isEmpty ? nil : $0 },
       appVersion: try invocation.value(FlagsCommands.appVersion)?.version, batchSize: size, clock: { fixedNow ?? Date() })
     if let point = session.environment[stopVariable], !point.isEmpty {
+      let output = invocation.output
       launch.checkpoint = { name in
         guard name == point else { return }
-        FileHandle.standardError.write(Data("babydash: test hook: stopped at \(name)\n".utf8))
+        // Through the throwing writer: FileHandle.write traps on a closed pipe or a full disk.
+        try? output.error("babydash: test hook: stopped at \(name)")
         raise(SIGSTOP)
       }
     }
