@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Type-checks the Apple binding files (Sources/PlainStore/Internal/Apple/, which only Apple
-# platforms compile) on Linux, against Scripts/apple-stub/AppleFoundation.swift: a stub of exactly
-# the Apple declarations they use, copied from Apple's documentation. A misspelt or mistyped call
-# into FileManager, NSMetadataQuery, NSFileCoordinator or ProcessInfo fails here.
+# Type-checks the Apple binding files, which only Apple platforms compile, on Linux: the engine's
+# (Sources/PlainStore/Internal/Apple/) against Scripts/apple-stub/AppleFoundation.swift, the
+# domain's (Sources/BabyDashboard/Apple/) against Scripts/apple-stub/SwiftData.swift — stubs of
+# exactly the Apple declarations they use, copied from Apple's documentation. A misspelt or
+# mistyped call into FileManager, NSMetadataQuery, NSFileCoordinator, ProcessInfo or ModelContext
+# fails here.
 #
 #   Scripts/check-apple-stub.sh              run the check
 #   Scripts/check-apple-stub.sh --self-test  prove it fails on a misspelt call, a misused
@@ -26,24 +28,46 @@ SEAMS=(
   Sources/PlainStore/Internal/Files/DataProtection.swift
   Sources/PlainStore/Internal/Files/StoreMutex.swift
 )
-APPLE_IF='^([[:space:]]*)#if[[:space:]]+(canImport\(Darwin\)|os\((iOS|macOS|watchOS|tvOS|visionOS)\)([[:space:]]*\|\|[[:space:]]*os\((iOS|macOS|watchOS|tvOS|visionOS)\))*)[[:space:]]*$'
+# The domain's Apple files (SwiftData), type-checked as a module of their own that imports the
+# built BabyDashboard module (`swift build` first; they use its public API only), against the
+# stub compiled as the module they import.
+DOMAIN_APPLE=Sources/BabyDashboard/Apple
+DOMAIN_STUB=Scripts/apple-stub/SwiftData.swift
+MODULES=.build/debug/Modules
+APPLE_IF='^([[:space:]]*)#if[[:space:]]+(canImport\((Darwin|SwiftData)\)|os\((iOS|macOS|watchOS|tvOS|visionOS)\)([[:space:]]*\|\|[[:space:]]*os\((iOS|macOS|watchOS|tvOS|visionOS)\))*)[[:space:]]*$'
 
-# check APPLE_FOLDER STUB_FILE [STAGES]: prints what fails; exits 1 if anything does. STAGES
-# (default "types uses probes") picks the parts to run.
+# check APPLE_FOLDER STUB_FILE [STAGES] [KIND]: prints what fails; exits 1 if anything does.
+# STAGES (default "types uses probes") picks the parts to run. KIND: engine (default: the files
+# in module PlainStore with their seams and the stub beside them) or domain (the stub is the
+# module SwiftData, the files import BabyDashboard).
 check() {
-  local apple=$1 stub=$2 stages=${3:-types uses probes} work status=0
+  local apple=$1 stub=$2 stages=${3:-types uses probes} kind=${4:-engine} work status=0
   work=$(mktemp -d)
-  mkdir "$work/src" "$work/probe"
-  for file in "$apple"/*.swift "${SEAMS[@]}"; do
-    sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/$(basename "$file")"
-  done
-  if [[ $stages == *types* ]] && ! swiftc -typecheck -swift-version 6 -module-name PlainStore -package-name BabyDashboard "$stub" "$work"/src/*.swift >"$work/log" 2>&1; then
+  mkdir "$work/src" "$work/probe" "$work/modules"
+  local probe_import='' probe_stub=("$stub") typecheck
+  if [ "$kind" = domain ]; then
+    for file in "$apple"/*.swift; do
+      { echo "import BabyDashboard"; sed -E "s/$APPLE_IF/\\1#if true/" "$file"; } >"$work/src/$(basename "$file")"
+    done
+    swiftc -emit-module -parse-as-library -swift-version 6 -module-name SwiftData "$stub" -o "$work/modules/SwiftData.swiftmodule" >"$work/log" 2>&1 ||
+      { cat "$work/log"; echo "Apple stub: $stub does not compile"; rm -rf "$work"; return 1; }
+    typecheck=(swiftc -typecheck -swift-version 6 -module-name BabyDashboardApple -I "$work/modules" -I "$MODULES"
+      -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap "$work"/src/*.swift)
+    probe_import='import SwiftData'
+    probe_stub=(-I "$work/modules")
+  else
+    for file in "$apple"/*.swift "${SEAMS[@]}"; do
+      sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/$(basename "$file")"
+    done
+    typecheck=(swiftc -typecheck -swift-version 6 -module-name PlainStore -package-name BabyDashboard "$stub" "$work"/src/*.swift)
+  fi
+  if [[ $stages == *types* ]] && ! "${typecheck[@]}" >"$work/log" 2>&1; then
     grep -E '^/.*error:' "$work/log" | sed -E "s#$work/src/#$apple/#" | sort -u
     echo "Apple stub: the Apple files do not type-check against $stub"
     status=1
   fi
   local line uses probe index=0
-  printf 'import Foundation\n' >"$work/probe/all.swift"
+  printf 'import Foundation\n%s\n' "$probe_import" >"$work/probe/all.swift"
   while IFS= read -r line; do
     uses=${line#*// uses: }
     uses=${uses%% | probe: *}
@@ -63,7 +87,7 @@ check() {
     return 1
   fi
   if [[ $stages == *probes* ]]; then
-    if ! swiftc -typecheck -swift-version 5 -module-name Probe "$stub" "$work/probe/all.swift" >"$work/log" 2>&1; then
+    if ! swiftc -typecheck -swift-version 5 -module-name Probe "${probe_stub[@]}" "$work/probe/all.swift" >"$work/log" 2>&1; then
       grep -E '^/.*error:' "$work/log" | sort -u
       echo "Apple stub: a probe does not compile even with the stub: fix the probe"
       status=1
@@ -85,19 +109,20 @@ self_test() {
   local work failures=0
   work=$(mktemp -d)
   # expect_failure NAME APPLE_FOLDER STUB: the check must fail.
-  expect_failure() {  # expect_failure WHAT APPLE_FOLDER STUB STAGES
-    if check "$2" "$3" "$4" >"$work/out" 2>&1; then
+  expect_failure() {  # expect_failure WHAT APPLE_FOLDER STUB STAGES [KIND]
+    if check "$2" "$3" "$4" "${5:-engine}" >"$work/out" 2>&1; then
       echo "self-test: the check passed $1"
       failures=$((failures + 1))
     else
       echo "self-test: fails, as it must, $1 ($(tail -1 "$work/out"))"
     fi
   }
-  mutate() {  # mutate NAME SED_EXPRESSION: a copy of the Apple files with one change
+  mutate() {  # mutate NAME SED_EXPRESSION [FOLDER]: a copy of the Apple files with one change
+    local folder=${3:-$APPLE}
     mkdir -p "$work/$1"
-    cp "$APPLE"/*.swift "$work/$1/"
+    cp "$folder"/*.swift "$work/$1/"
     sed -i -E "$2" "$work/$1"/*.swift
-    if diff -rq "$APPLE" "$work/$1" >/dev/null; then echo "self-test: '$2' changed nothing"; failures=$((failures + 1)); fi
+    if diff -rq "$folder" "$work/$1" >/dev/null; then echo "self-test: '$2' changed nothing"; failures=$((failures + 1)); fi
   }
   mutate misspelt 's/startDownloadingUbiquitousItem\(at:/startDownloadingUbiquitousItems(at:/'
   expect_failure "on a misspelt call (startDownloadingUbiquitousItems)" "$work/misspelt" "$STUB" types
@@ -111,7 +136,11 @@ self_test() {
   cp "$STUB" "$work/linux.swift"
   printf '%s\n' 'extension FileManager { var appleStubProbe: Int { 0 } }  // uses: FileManager.default | probe: FileManager.default.fileExists(atPath: "/")' >>"$work/linux.swift"
   expect_failure "on a stub declaration Linux's Foundation already has" "$APPLE" "$work/linux.swift" probes
-  if check "$APPLE" "$STUB" >"$work/out" 2>&1; then
+  mutate swiftDataMisspelt 's/context\.rollback\(\)/context.rollBack()/' "$DOMAIN_APPLE"
+  expect_failure "on a misspelt SwiftData call (rollBack)" "$work/swiftDataMisspelt" "$DOMAIN_STUB" types domain
+  mutate swiftDataLabel 's/context\.insert\(row\)/context.insert(model: row)/' "$DOMAIN_APPLE"
+  expect_failure "on a wrong SwiftData argument label (insert(model:))" "$work/swiftDataLabel" "$DOMAIN_STUB" types domain
+  if check "$APPLE" "$STUB" >"$work/out" 2>&1 && check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain >>"$work/out" 2>&1; then
     echo "self-test: the unchanged files pass"
   else
     cat "$work/out"
@@ -126,7 +155,8 @@ case "${1:-}" in
   --self-test) self_test ;;
   "")
     check "$APPLE" "$STUB"
-    echo "Apple stub: $(ls "$APPLE"/*.swift | wc -l) Apple files type-check against $(grep -vE '^[[:space:]]*//' "$STUB" | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
+    check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain
+    echo "Apple stub: $(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files type-check against $(cat "$STUB" "$DOMAIN_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
     ;;
   *) echo "usage: $0 [--self-test]" >&2; exit 64 ;;
 esac

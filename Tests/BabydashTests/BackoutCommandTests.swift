@@ -43,9 +43,10 @@ import Testing
     #expect(zoe.name == "Zoe")
 
     // The SwiftData side: the fixture store rewritten with the handback applied, read back.
-    let applied = try SwiftDataStoreReader(fileURL: swiftDataStore).read().applying(handback)
+    var store = LegacyExportBackoutStore(try SwiftDataStoreReader(fileURL: swiftDataStore).read())
+    try store.apply(handback)
     for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: swiftDataStore.path + suffix) }
-    try SwiftDataStoreBuilder().write(applied, to: swiftDataStore)
+    try SwiftDataStoreBuilder().write(store.saved, to: swiftDataStore)
     #expect(try tool.run(["backout", "confirm", "\(handback.through.sequence + 1)"]).status == 65)
     #expect(try succeed(["backout", "confirm", "\(handback.through.sequence)"]).hasPrefix("Handed back through \(handback.through.sequence) (2 to create or edit, 0 to delete)"))
     let readBack = try SwiftDataStoreReader(fileURL: swiftDataStore).read()

@@ -31,15 +31,14 @@ import Testing
     try FlagDocument.modify(at: FlagDocument.url(in: appGroup)) { $0.entries[.legacyImporter] = .init(state: state) }
   }
 
-  /// The test's SwiftData side: applies the value to the fixture store (rewritten whole by the
-  /// builder, as SwiftData's save would leave it) and nothing else.
-  struct FixtureStoreApplier: BackoutApplier {
-    let folder: SwiftDataStoreFolder
-    func apply(_ handback: BackoutHandback) throws {
-      let applied = try folder.reader().read().applying(handback)
-      for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: URL(fileURLWithPath: folder.store.path + suffix)) }
-      try SwiftDataStoreBuilder().write(applied, to: folder.store)
-    }
+  /// The test's SwiftData side: applies the value to the fixture store's rows through the
+  /// backout's store (as the app's model context would), then writes the store whole with the
+  /// builder, as SwiftData's save would leave it, and nothing else.
+  func applyToFixtureStore(_ handback: BackoutHandback) throws {
+    var store = LegacyExportBackoutStore(try legacy.reader().read())
+    try store.apply(handback)
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(at: URL(fileURLWithPath: legacy.store.path + suffix)) }
+    try SwiftDataStoreBuilder().write(store.saved, to: legacy.store)
   }
 
   @Test func whatTheAppWroteAfterTheCutoverGoesBackToSwiftDataAndComesBackWithoutDuplicates() throws {
@@ -71,7 +70,7 @@ import Testing
     #expect(handback.changes.last == .deleted(entity: "DiaperChange", id: LegacyIdentity.id(of: importedDiaper)))
     #expect(backedOut.description.contains("backout: 2 to create or edit, 1 to delete since the cutover — apply to the SwiftData store, then confirm"))
 
-    try FixtureStoreApplier(folder: legacy).apply(handback)
+    try applyToFixtureStore(handback)
     try MigrationBackout.confirm(handback, in: container, keyValueStore: keyValues)
     let readBack = try legacy.reader().read()
     #expect(readBack.feedSessions.contains { $0.startTime == newFeed.startTime && $0.amountValue == 120 && $0.profileID == mia })
