@@ -13,6 +13,9 @@ struct CommandLineError: Error, CustomStringConvertible {
     case drift
     /// The disk refused a write or a read: exit 74 (EX_IOERR).
     case io
+    /// Stopped by Ctrl-C or SIGTERM between two steps, what was saved kept: exit 130 (128 +
+    /// SIGINT), as a shell reports a command that Ctrl-C ended.
+    case interrupted
   }
 
   var kind: Kind
@@ -28,6 +31,7 @@ struct CommandLineError: Error, CustomStringConvertible {
     case .noInput: return 66
     case .io: return 74
     case .busy: return 75
+    case .interrupted: return 130
     }
   }
 

@@ -21,6 +21,9 @@ public struct LegacyImportError: Error, Equatable, Sendable, CustomStringConvert
     case store
     /// The key-value store (feature flags, `migrationCompleted`) could not be read or written.
     case keyValueStore
+    /// Stopped between two batches, as asked (``LegacyImporter/shouldStop``): the batches saved
+    /// stay, and a second run finishes (it skips them).
+    case stopped
   }
 
   /// The kind of failure.
@@ -60,6 +63,7 @@ public struct LegacyImportError: Error, Equatable, Sendable, CustomStringConvert
     case .verificationFailed: kind = "verification failed for"
     case .store: kind = "store error importing"
     case .keyValueStore: kind = "key-value store error importing"
+    case .stopped: kind = "stopped importing"
     }
     let location = path.isEmpty ? "" : " at \(path)"
     return "\(kind) '\(source)'\(location): \(detail)"

@@ -25,12 +25,19 @@ extension LegacyImporter {
   func write(_ objects: [any Entity], with tracker: Tracker, source: String) throws {
     var batch = 0
     var stoppedByHook: (any Error)?
+    let stopIfAsked = { (written: Int) throws in
+      guard shouldStop?() == true else { return }
+      let saved = written == 0 ? "nothing was written" : "the \(written) objects saved stay; run the import again to finish (it skips them)"
+      throw LegacyImportError(code: .stopped, source: source, detail: "after \(written) of \(objects.count) objects, as asked — \(saved).")
+    }
+    try stopIfAsked(0)
     do {
       try tracker.insert(objects, inSavesOf: batchSize) { written, total in
         batch += 1
         progress?(written, total)
         do {
           try hooks.afterBatch?(batch)
+          if written < total { try stopIfAsked(written) }
         } catch {
           stoppedByHook = error
           throw error

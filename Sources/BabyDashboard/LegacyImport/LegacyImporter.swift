@@ -36,6 +36,10 @@ public struct LegacyImporter: Sendable {
   public let clock: @Sendable () -> Date
   /// Told after each saved batch how many objects of how many are written (for a progress line).
   public var progress: (@Sendable (_ written: Int, _ total: Int) -> Void)?
+  /// Asked before the first batch and after each saved one (after ``progress``): true stops the
+  /// import there with ``LegacyImportError/Code/stopped`` (the app going to the background,
+  /// Ctrl-C in `babydash import`). What was saved stays; a second run finishes.
+  public var shouldStop: (@Sendable () -> Bool)?
   /// Told the report of a completed import just before `migrationCompleted` is saved: what must
   /// be written with the import (the launch step's migration log and cutover) is written here,
   /// so that a kill never leaves the record without it. What it throws stops the run unrecorded.

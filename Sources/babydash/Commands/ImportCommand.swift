@@ -1,6 +1,7 @@
 import ArgumentParsing
 import BabyDashboard
 import Foundation
+import PlainStore
 
 /// `babydash import FILE [--dry-run] [--force]`: the legacy SwiftData-era data into the store —
 /// the app's SwiftData store (`BabyDashboard.sqlite`, with its -wal and -shm) or a JSON export,
@@ -12,17 +13,18 @@ enum ImportCommand {
   static let sameNameOK = Flag("--same-name-ok", help: "let a baby in FILE take a name another baby in the store has (then address each by its id)")
 
   static let command = Command(
-    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok] [--yes]",
+    words: ["import"], synopsis: "FILE [--dry-run] [--force] [--same-name-ok] [--yes] [--batch-size N]",
     summary: "Restore a babydash export, or import the SwiftData store (BabyDashboard.sqlite) or its JSON export (a second run adds nothing); print the report.",
     options: [
-      dryRun.spec, force.spec, sameNameOK.spec, yes.spec,
+      dryRun.spec, force.spec, sameNameOK.spec, yes.spec, LaunchCommand.batchSize.spec,
     ],
     arguments: 1...1,
     details: """
       FILE is told apart by its content: a backup that babydash export wrote is restored (merged by
       id, the backup's values winning); a SwiftData store (BabyDashboard.sqlite, with its -wal and
       -shm beside it) or its JSON export is imported, adding only what the store lacks. Events
-      dated ahead of this device's clock are refused, each named, unless --yes.
+      dated ahead of this device's clock are refused, each named, unless --yes. Ctrl-C stops it
+      between two batches (exit 130): what was saved stays, and running it again finishes.
 
       Examples:
         babydash import backup.json
@@ -56,6 +58,9 @@ enum ImportCommand {
     } catch {
       throw CommandLineError.noInput("cannot read '\(invocation.arguments[0])': \(error.localizedDescription)")
     }
+    // From here Ctrl-C stops the import between two batches, what was saved kept and said (and a
+    // store this command created with nothing in it removed), rather than killing it mid-way.
+    Interruption.catchSignals()
     // A dry run must not create the store: it reads an empty one in memory if there is none.
     let container = dryRun ? try session.storeForReading() : try session.store()
     let fixedNow = session.nowIsFixed ? session.now : nil
@@ -64,8 +69,17 @@ enum ImportCommand {
       container: container, keyValueStore: session.keyValueStore, flags: try session.flags(), clock: { fixedNow ?? Date() })
     importer.allowsSameName = invocation.has(ImportCommand.sameNameOK)
     importer.allowsFuture = invocation.has(ImportCommand.yes)
-    if output.showsProgress {
-      importer.progress = { written, total in output.progress("importing: \(written) of \(total) objects written") }
+    importer.batchSize = try invocation.value(LaunchCommand.batchSize) ?? LegacyImporter.defaultBatchSize
+    guard importer.batchSize > 0 else { throw invocation.usageError("bad value '\(importer.batchSize)' for --batch-size: at least 1") }
+    let environment = session.environment
+    let batches = StoreMutex(0)
+    importer.progress = { written, total in
+      if output.showsProgress { output.progress("importing: \(written) of \(total) objects written") }
+      Interruption.testHook("import-batch-\(batches.withLock { $0 += 1; return $0 })", environment: environment)
+    }
+    importer.shouldStop = {
+      Interruption.testHook("import-start", environment: environment)
+      return Interruption.isRequested
     }
     do {
       let report = try BabyCommands.naming { try importer.run(reader, dryRun: dryRun, force: invocation.has(ImportCommand.force)) }
@@ -82,6 +96,7 @@ enum ImportCommand {
 
   private static func failure(_ error: LegacyImportError) -> CommandLineError {
     if error.code == .unreadable { return .noInput(error.description) }
+    if error.code == .stopped { return CommandLineError(kind: .interrupted, message: error.description) }
     let details = error.report?.errors.map { "\n  " + $0 }.joined() ?? ""
     return .data(error.description + details)
   }
