@@ -23,7 +23,7 @@ import PlainStore
 public final class DashboardModel {
   /// One tile per baby, createdAt ascending; empty until the first ``reload()``, then kept up
   /// to date by a live query.
-  public var tiles: [DashboardTile] { liveTiles?.results ?? [] }
+  public var tiles: [DashboardTile] { liveTiles?.results.tiles ?? [] }
   /// Why the tiles could not be read again after a change in the store; nil once they are.
   public var loadError: (any Error)? { liveTiles?.error }
   /// The last failure to update the cache after a successful save, for the UI to mention; the
@@ -36,9 +36,23 @@ public final class DashboardModel {
   @ObservationIgnored public let cache: LastFeedAmountCache
   @ObservationIgnored private let now: () -> Date
   @ObservationIgnored private let newID: () -> UUID
-  /// The tiles, recomputed after every commit (any context, any process) that touches babies,
-  /// feeds or diaper changes; made by the first ``reload()``.
-  private var liveTiles: LiveQuery<[DashboardTile]>?
+  /// The tiles, recomputed off the main actor after every commit (any context, any process)
+  /// that touches babies, feeds or diaper changes; made by the first ``reload()``.
+  private var liveTiles: LiveQuery<TilesReading>?
+
+  /// What the tiles are read with besides the store, taken on the main actor when a change comes.
+  private struct TilesInputs: Sendable {
+    var now: Date
+    var schema: Schema
+    var cache: LastFeedAmountCache
+    var flags: FeatureFlags
+  }
+
+  /// The tiles as read, and the cache's warning if reading it failed.
+  private struct TilesReading: Sendable {
+    var tiles: [DashboardTile] = []
+    var cacheWarning: String?
+  }
 
   /// - Parameters:
   ///   - container: the store; the model works on its `viewContext`.
@@ -77,18 +91,25 @@ public final class DashboardModel {
     if let liveTiles {
       try liveTiles.refetch()
     } else {
-      liveTiles = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self]) {
-        [weak self] _ in try self?.readTiles() ?? []
+      let query = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self], state: { [weak self] in self?.tilesInputs }) {
+        context, inputs in try inputs.map { try Self.readTiles(context, $0) } ?? TilesReading()
       }
+      query.onChange = { [weak self] reading in self?.noteCacheWarning(reading) }
+      noteCacheWarning(query.results)
+      liveTiles = query
     }
   }
 
-  private func readTiles() throws -> [DashboardTile] {
-    let moment = now()
-    let tracker = Tracker(context: context, schema: container.schema, cache: cache, flags: flags, now: now)
-    let tiles = try context.babies().map { try tile(for: $0, now: moment, tracker: tracker) }
-    if let warning = tracker.cacheWarning { cacheWarning = warning }
-    return tiles
+  private var tilesInputs: TilesInputs { TilesInputs(now: now(), schema: container.schema, cache: cache, flags: flags) }
+
+  private func noteCacheWarning(_ reading: TilesReading) {
+    if let warning = reading.cacheWarning { cacheWarning = warning }
+  }
+
+  private nonisolated static func readTiles(_ context: StoreContext, _ inputs: TilesInputs) throws -> TilesReading {
+    let tracker = Tracker(context: context, schema: inputs.schema, cache: inputs.cache, flags: inputs.flags, now: { inputs.now })
+    let tiles = try context.babies().map { try tile(for: $0, now: inputs.now, tracker: tracker, in: context) }
+    return TilesReading(tiles: tiles, cacheWarning: tracker.cacheWarning)
   }
 
   /// The tile of one baby, if it is shown.
@@ -167,7 +188,7 @@ public final class DashboardModel {
 
   // MARK: - Internals
 
-  private func tile(for baby: BabyProfile, now: Date, tracker: Tracker) throws -> DashboardTile {
+  private nonisolated static func tile(for baby: BabyProfile, now: Date, tracker: Tracker, in context: StoreContext) throws -> DashboardTile {
     let inProgress = try context.inProgressFeed(of: baby.id, asOf: now)
     let lastFinished = try context.lastFinishedFeed(of: baby.id, asOf: now)
     let latestStart = [inProgress?.startTime, lastFinished?.startTime].compactMap { $0 }.max()

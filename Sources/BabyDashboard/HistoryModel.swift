@@ -40,10 +40,16 @@ public final class HistoryModel {
   public let calendar: Calendar
   @ObservationIgnored public let container: StoreContainer
   @ObservationIgnored private var allEvents: [HistoryEvent] = []
-  /// Reads the store again after every commit (any context, any process) that touches babies,
-  /// feeds or diaper changes; made by the first ``reload()``. Its fetch sets the properties
-  /// above, because the filters apply to what it reads.
-  private var liveRecords: LiveQuery<Void>?
+  /// Reads the store again, off the main actor, after every commit (any context, any process)
+  /// that touches babies, feeds or diaper changes; made by the first ``reload()``. What it
+  /// reads sets the properties above, through the filters.
+  private var liveRecords: LiveQuery<HistoryRecords>?
+
+  /// The babies and every event, newest first, as read from the store.
+  private struct HistoryRecords: Sendable {
+    var babies: [BabyProfile] = []
+    var events: [HistoryEvent] = []
+  }
   /// Why the history could not be read again after a change in the store; nil once it is.
   public var loadError: (any Error)? { liveRecords?.error }
 
@@ -67,20 +73,28 @@ public final class HistoryModel {
     if let liveRecords {
       try liveRecords.refetch()
     } else {
-      liveRecords = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self]) {
-        [weak self] _ in try self?.readRecords()
+      let query = try container.liveQuery(tracking: [BabyProfile.self, FeedSession.self, DiaperChange.self], state: {}) {
+        context, _ in try Self.readRecords(context)
       }
+      query.onChange = { [weak self] records in self?.show(records) }
+      show(query.results)
+      liveRecords = query
     }
   }
 
-  private func readRecords() throws {
-    babies = try context.babies()
+  private nonisolated static func readRecords(_ context: StoreContext) throws -> HistoryRecords {
+    let babies = try context.babies()
     let names = Dictionary(babies.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ id: UUID?) -> String? { id.flatMap { names[$0] } }
     let feeds = try context.allFeeds().map { HistoryEvent(.feed($0), babyName: name($0.profileID)) }
     let diapers = try context.allDiapers().map { HistoryEvent(.diaper($0), babyName: name($0.profileID)) }
-    allEvents = (feeds + diapers).sorted(by: HistoryEvent.newestFirst)
-    if let babyFilter, names[babyFilter] == nil { self.babyFilter = nil }
+    return HistoryRecords(babies: babies, events: (feeds + diapers).sorted(by: HistoryEvent.newestFirst))
+  }
+
+  private func show(_ records: HistoryRecords) {
+    babies = records.babies
+    allEvents = records.events
+    if let babyFilter, !babies.contains(where: { $0.id == babyFilter }) { self.babyFilter = nil }
     applyFilters()
   }
 

@@ -20,17 +20,22 @@ import Observation
 /// }
 /// ```
 ///
-/// A query of a descriptor refetches off the main actor and delivers its results on it, so a
-/// long list decodes on the cooperative pool, not on the UI's thread; a tracked value
-/// (``StoreContainer/liveQuery(tracking:_:)``) is computed on the main actor, where it may read
-/// a screen's state. The first fetch and ``refetch()`` run at once, on the main actor. Releasing
-/// the query stops it: its listening task holds it weakly, stops listening and ends.
+/// A query of a descriptor, and a value computed from a snapshot of a screen's state
+/// (``StoreContainer/liveQuery(tracking:state:_:)``), refetch off the main actor and deliver
+/// their results on it, so a long list decodes on the cooperative pool, not on the UI's thread;
+/// a value tracked by ``StoreContainer/liveQuery(tracking:_:)`` is computed on the main actor,
+/// where it may read the screen itself. The first fetch and ``refetch()`` run at once, on the
+/// main actor. Releasing the query stops it: its listening task holds it weakly, stops
+/// listening and ends.
 @MainActor @Observable
 public final class LiveQuery<Value> {
   /// The latest results; they change after a commit that touches the query's entities.
   public private(set) var results: Value
   /// The error of the latest refetch, nil once one succeeds; ``results`` keep the last good value.
   public private(set) var error: (any Error)?
+  /// Told the new results on the main actor each time a refetch delivers them (not the first
+  /// fetch's): for a model whose own state derives from them (a screen's filters over the list).
+  @ObservationIgnored public var onChange: (@MainActor (Value) -> Void)?
 
   @ObservationIgnored private let fetch: (StoreContext) throws -> Value
   /// The fetch made off the main actor, with whether it ran on the main thread (for tests);
@@ -84,6 +89,7 @@ public final class LiveQuery<Value> {
     do {
       results = try fetch(container.newBackgroundContext())
       error = nil
+      onChange?(results)
     } catch {
       self.error = error
       throw error
@@ -105,6 +111,7 @@ public final class LiveQuery<Value> {
       results = value
       error = nil
       lastFetchRanOnMainThread = onMainThread
+      onChange?(value)
     } catch {
       if generation == started { self.error = error }
     }

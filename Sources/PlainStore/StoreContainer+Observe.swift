@@ -13,9 +13,29 @@ extension StoreContainer {
   public func liveQuery<E: Entity>(_ descriptor: FetchDescriptor<E>) throws -> LiveQuery<[E]> {
     var descriptor = descriptor
     descriptor.includePendingChanges = false
-    let fixed = descriptor
-    return try LiveQuery(container: self, tracking: [E.entityName], fetch: { context in try context.fetch(fixed) }) { container in
-      try await Task.detached { (try container.newBackgroundContext().fetch(fixed), onMainThread: Thread.isMainThread) }.value
+    return try liveQuery(tracking: [E.self], state: {}) { [descriptor] context, _ in try context.fetch(descriptor) }
+  }
+
+  /// A value computed from the store off the main actor, as a screen's model wants it: after a
+  /// commit that touches one of `entities`, `state` is read on the main actor (what the value
+  /// depends on besides the store: the screen's clock, its settings), then `fetch` computes the
+  /// value from that state and a fresh context on the cooperative pool, and the value is
+  /// delivered on the main actor. The first fetch and ``LiveQuery/refetch()`` run at once, on
+  /// the main actor.
+  ///
+  /// ```swift
+  /// let tiles = try container.liveQuery(tracking: [Baby.self, Feed.self], state: { clock.now }) { context, now in
+  ///   try Tiles(context, asOf: now)
+  /// }
+  /// ```
+  @MainActor
+  public func liveQuery<State: Sendable, Value: Sendable>(
+    tracking entities: [any Entity.Type], state: @escaping @MainActor @Sendable () -> State,
+    _ fetch: @escaping @Sendable (StoreContext, State) throws -> Value
+  ) throws -> LiveQuery<Value> {
+    try LiveQuery(container: self, tracking: Set(entities.map { $0.entityName }), fetch: { try fetch($0, state()) }) { container in
+      let now = await state()
+      return try await Task.detached { (try fetch(container.newBackgroundContext(), now), onMainThread: Thread.isMainThread) }.value
     }
   }
 

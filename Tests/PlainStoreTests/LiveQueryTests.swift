@@ -46,6 +46,30 @@ import Testing
     #expect(query.fetchCount == 2)
   }
 
+  /// A value of the store and a screen's state: the state is read on the main actor when a
+  /// change comes, the value computed from it off the main thread.
+  @Test func aValueOfAScreensStateIsComputedOffTheMainThread() async throws {
+    let container = try StoreContainer.temporary(schema: TestSchema.v1, options: Sample.options)
+    defer { try? container.destroy() }
+    final class Screen { var prefix = "M" }
+    let screen = Screen()
+    let query = try container.liveQuery(tracking: [Owner.self], state: { screen.prefix }) { context, prefix in
+      try context.fetch(FetchDescriptor<Owner>(sortBy: [SortDescriptor(\.name)])).map(\.name).filter { $0.hasPrefix(prefix) }
+    }
+    let delivered = StoreMutex<[[String]]>([])
+    query.onChange = { names in delivered.withLock { $0.append(names) } }
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia", note: nil))
+    context.insert(Owner(id: Sample.id(2), name: "Leo", note: nil))
+    try context.save()
+    #expect(await waitUntil(query) { $0 == ["Mia"] })
+    #expect(!query.lastFetchRanOnMainThread, "computed on the cooperative pool")
+    screen.prefix = "L"
+    try query.refetch()
+    #expect(query.results == ["Leo"])
+    #expect(delivered.withLock { $0 } == [["Mia"], ["Leo"]])
+  }
+
   @Test func aBurstOfHundredSavesRefetchesOnce() async throws {
     let container = try StoreContainer.temporary(schema: TestSchema.v1, options: Sample.options)
     defer { try? container.destroy() }
