@@ -10,7 +10,7 @@
 /// // damaged at 'prefs.json': not a key-value file — restore it or move it away
 /// ```
 public protocol LocatedError: Error, CustomStringConvertible {
-  /// What kind of problem, in a few words: "damaged", "newer format 3", "I/O error 5".
+  /// What kind of problem, in a few words: "damaged", "newer format 3", "I/O error".
   var kind: String { get }
   /// The file or object concerned.
   var path: String { get }

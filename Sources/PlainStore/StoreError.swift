@@ -48,7 +48,8 @@ public struct StoreError: LocatedError, Equatable, Sendable {
     self.detail = detail
   }
 
-  /// The code in words: "damaged", "newer format 3", "I/O error 5".
+  /// The code in words: "damaged", "newer format 3", "I/O error" (the system's reason, in words,
+  /// is in the detail; its number stays in ``code`` for a program).
   public var kind: String {
     switch code {
     case .damaged: return "damaged"
@@ -63,7 +64,7 @@ public struct StoreError: LocatedError, Equatable, Sendable {
     case .notFound: return "not found"
     case .historyPruned: return "history pruned"
     case .readOnly: return "read-only"
-    case .io(let errno): return "I/O error \(errno)"
+    case .io: return "I/O error"
     }
   }
 }
