@@ -87,7 +87,6 @@ final class JSONDecoding: Decoder {
     if T.self == Double.self { return unsafeBitCast(try double(index, base, key), to: T.self) }
     if T.self == Int.self { return unsafeBitCast(try integer(index, Int.self, base, key), to: T.self) }
     if T.self == Bool.self { return unsafeBitCast(try bool(index, base, key), to: T.self) }
-    if T.self == JSONValue.self { return unsafeBitCast(jsonValue(index), to: T.self) }
     if T.self == RawJSON.self { return unsafeBitCast(RawJSON(bytes: document.rawText(index)), to: T.self) }
     if T.self == [String: String].self, let strings = stringDictionary(index) { return unsafeBitCast(strings, to: T.self) }
     if T.self == URL.self {
@@ -279,36 +278,6 @@ final class JSONDecoding: Decoder {
     case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt8(byte) - UInt8(ascii: "a") + 10
     case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt8(byte) - UInt8(ascii: "A") + 10
     default: return 0xFF
-    }
-  }
-
-  /// Any JSON value, read straight from the nodes rather than by trying each type in turn.
-  func jsonValue(_ index: Int) -> JSONValue {
-    let node = document.nodes[index]
-    switch node.kind {
-    case .null: return .null
-    case .true: return .bool(true)
-    case .false: return .bool(false)
-    case .number: return .number(document.double(node) ?? .nan)
-    case .string: return .string(document.string(node))
-    case .array:
-      var values: [JSONValue] = []
-      values.reserveCapacity(Int(node.count))
-      var child = index + 1
-      for _ in 0..<node.count {
-        values.append(jsonValue(child))
-        child = document.next(child)
-      }
-      return .array(values)
-    case .object:
-      var values: [String: JSONValue] = [:]
-      values.reserveCapacity(Int(node.count))
-      var child = index + 1
-      for _ in 0..<node.count {
-        values[document.string(document.nodes[child])] = jsonValue(child + 1)
-        child = document.next(child + 1)
-      }
-      return .object(values)
     }
   }
 }
