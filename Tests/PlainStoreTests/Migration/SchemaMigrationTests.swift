@@ -57,6 +57,35 @@ import Testing
     #expect(reopened.cacheRebuildReason == nil, "a store at the current version opens without a migration")
   }
 
+  /// A property removed by a migration is gone from the old values, not only unread by the new
+  /// entity (which would ignore it either way): a later migration that adds a property of that
+  /// name gives old objects its default, never the removed value.
+  @Test func aRemovedPropertyIsGoneFromOldValues() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    struct NoteV4: Entity, Hashable {
+      static let entityName = "Note"
+      var id: UUID
+      var title: String
+      var isPinned: Bool
+      var stars: String
+    }
+    let v4 = Schema(
+      version: 4, [EntitySchema(NoteV4.self, unique: [[\.id]])],
+      migrations: [
+        NoteSchema.toV2,
+        SchemaMigration("notes lose their stars", to: 3, [.removeProperty("stars", of: NoteV4.self)]),
+        SchemaMigration("notes are rated in words", to: 4, [.addProperty(\NoteV4.stars, default: "unrated")]),
+      ])
+    try writeVersion1([first, second])
+    let container = try StoreContainer.file(at: store, schema: v4, options: NoteSchema.options(device: 1))
+    let notes = try container.newBackgroundContext().fetch(FetchDescriptor<NoteV4>(sortBy: [SortDescriptor(\.title)]))
+    #expect(
+      notes == [
+        NoteV4(id: first.id, title: "buy milk", isPinned: false, stars: "unrated"),
+        NoteV4(id: second.id, title: "call grandma", isPinned: false, stars: "unrated"),
+      ])
+  }
+
   @Test func aNewerStoreIsRefusedAndNothingIsWritten() throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     try writeVersion1([first])
