@@ -45,6 +45,7 @@ enum LaunchCommand {
       appGroupDirectory: session.appGroupDirectory, keyValueStore: session.keyValueStore,
       deviceID: session.environment[Session.deviceIDVariable].flatMap { $0.isEmpty ? nil : $0 },
       appVersion: try invocation.value(FlagsCommands.appVersion)?.version, batchSize: size, clock: { fixedNow ?? Date() })
+    launch.storeOptions = session.storeOptions(syncFolder: session.syncFolder)
     if let point = session.environment[stopVariable], !point.isEmpty {
       let output = invocation.output
       launch.checkpoint = { name in
