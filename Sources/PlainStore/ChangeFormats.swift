@@ -13,6 +13,10 @@ public struct ChangeFormats: Sendable, Equatable {
   public var newer: [String] = []
   /// Active devices that do not read ``reads``: the newer format waits for their update.
   public var waitingFor: [String] = []
+
+  public init(reads: Int, writes: Int, newer: [String] = [], waitingFor: [String] = []) {
+    (self.reads, self.writes, self.newer, self.waitingFor) = (reads, writes, newer, waitingFor)
+  }
 }
 
 extension StoreContainer {
