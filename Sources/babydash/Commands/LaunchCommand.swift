@@ -28,7 +28,9 @@ enum LaunchCommand {
       writes the migration log and the telemetry report into the preferences. A launch with
       everything done opens nothing and writes nothing. Run again after a kill, it finishes the
       work (and counts the kill as a crash). Exit 65 when something failed (it is reported and
-      counted; the next launch tries again).
+      counted; the next launch tries again). It also says when another device of the family runs
+      a newer version of the app, or when this one waits for another's update before it writes a
+      newer change-file format (`versions:`).
       For tests, $\(stopVariable)=POINT stops the process at that point (started,
       import-batch-N, imported, backfill-baby-N, backfilled, finished).
 
