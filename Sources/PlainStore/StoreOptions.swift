@@ -71,6 +71,10 @@ public struct StoreOptions: Sendable {
   /// ("merge", "migrate", "compact: delete"…): the crash tests' child process prints them, so
   /// that a test knows in which step its kill landed. Within this package only.
   package var phaseObserver: (@Sendable (String) -> Void)?
+  /// The newest change-file format this program reads and may write (see ``ChangeFormat``):
+  /// tests raise it, so that one container acts as a newer program beside an older one. Format
+  /// N above 2 is format 2 under the number N. Within this package only.
+  package var newestChangeFormat = ChangeFormat.oldest
 
   public init(
     author: String = "app",

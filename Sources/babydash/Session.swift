@@ -213,8 +213,13 @@ final class Session {
     options.deviceName = environment["BABYDASH_DEVICE_NAME"] ?? ProcessInfo.processInfo.hostName
     options.watchesOtherProcesses = false  // one command, then exit: nothing to watch for
     options.mergesArrivalsOnOpen = merging
+    // The test hook: this process acts as a newer program, reading and writing change-file format N.
+    if let format = environment[Self.changeFormatVariable].flatMap(Int.init) { options.newestChangeFormat = format }
     return options
   }
+
+  /// The test hook's variable (see ``storeOptions(syncFolder:merging:)``).
+  static let changeFormatVariable = "BABYDASH_TEST_CHANGE_FORMAT"
 
   /// After a merge brought other devices' feeds: the cached last amounts follow the newest
   /// feeds, so that this device prefills and shows what the others do.

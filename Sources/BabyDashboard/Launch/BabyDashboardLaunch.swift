@@ -12,8 +12,10 @@ import PlainStore
 ///    finished, and looks for the SwiftData store (`BabyDashboard.sqlite`, `-wal`, `-shm`);
 /// 3. with the importer off after this phone's cutover, opens the store and reports what to hand
 ///    back to the SwiftData store (``MigrationBackout``);
-/// 4. if everything is done, returns at once, having opened nothing and written nothing;
-/// 5. else marks the launch as started, opens the new store and counts what it holds, runs the
+/// 4. reads what the family's devices publish about the change-file formats they read (two
+///    versions of the app side by side): ``LaunchReport/versionNotice``;
+/// 5. if everything is done, returns at once, having opened nothing and written nothing;
+/// 6. else marks the launch as started, opens the new store and counts what it holds, runs the
 ///    import (``LegacyImporter``, in batches, through ``SwiftDataStoreReader``) and writes its
 ///    ``MigrationLog``, runs the Phase A backfill (``LastFeedAmountCache/backfill(from:flags:afterEach:)``)
 ///    and records ``LastFeedAmountBackfillRecord``, adds the launch to ``LaunchTelemetry``, and
@@ -50,6 +52,10 @@ public struct BabyDashboardLaunch: Sendable {
   /// batch), `imported` (log and cutover written, `migrationCompleted` not yet), `backfill-baby-N`
   /// (after the N-th value written), `backfilled`, `finished`. For progress, and for the tests that kill a launch at one of them.
   public var checkpoint: (@Sendable (String) -> Void)?
+  /// How the app opens its store (its sync folder, its carrier): the launch reads there what the
+  /// family's devices publish about the versions they run (``LaunchReport/versionNotice``),
+  /// without opening the store.
+  public var storeOptions = StoreOptions()
 
   public init(
     appGroupDirectory: URL, keyValueStore: any KeyValueStore, deviceID: String? = nil, appVersion: AppVersion? = nil,
@@ -122,6 +128,7 @@ public struct BabyDashboardLaunch: Sendable {
     var report = LaunchReport(
       startedAt: startedAt, finishedAt: startedAt, flags: rollout, swiftDataStore: legacy, newStoreBefore: nil,
       importStep: .notNeeded(""), backfillStep: .notNeeded(""), previousLaunchInterrupted: false, telemetry: nil, problems: problems)
+    report.changeFormats = StoreContainer.changeFormats(ofStoreAt: AppGroup.storeURL(in: appGroupDirectory), options: storeOptions)
 
     // What is left to do: only reads so far.
     let record: MigrationRecord?

@@ -53,6 +53,23 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
   public var telemetry: LaunchTelemetry?
   /// What went wrong, in words (counted in the telemetry, never thrown).
   public var problems: [String]
+  /// What the family's devices publish about the change-file formats they read (two versions of
+  /// the app side by side, as a phased release makes them); nil when the sync folder could not
+  /// be read.
+  public var changeFormats: ChangeFormats? = nil
+
+  /// What to tell the person about the versions of the app in the family, in words the app can
+  /// show; nil when there is nothing to say.
+  public var versionNotice: String? {
+    guard let formats = changeFormats else { return nil }
+    if !formats.newer.isEmpty {
+      return "Another phone (\(formats.newer.joined(separator: ", "))) runs a newer version; update this one"
+    }
+    if formats.writes < formats.reads, !formats.waitingFor.isEmpty {
+      return "Waiting for \(formats.waitingFor.joined(separator: ", ")) to update before the new format is used"
+    }
+    return nil
+  }
 
   /// Whether the launch found everything done, wrote nothing and has nothing to hand back.
   public var didNothing: Bool { telemetry == nil && problems.isEmpty && !handsBack }
@@ -105,6 +122,7 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
       lines.append("backout: \(handback.summary) since the cutover — apply to the SwiftData store, then confirm")
     case .failed(let why): lines.append("backout: failed — \(why)")
     }
+    if let notice = versionNotice { lines.append("versions: \(notice)") }
     if previousLaunchInterrupted { lines.append("previous launch: did not finish (counted as a crash)") }
     if let telemetry {
       lines.append(

@@ -34,7 +34,8 @@ final class StoreCoordinator: Sendable {
       throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
     }
     if let error = schema.nameError { throw error }
-    let files = StoreFiles(root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport())
+    let files = StoreFiles(
+      root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport(), reads: options.newestChangeFormat)
     self.schema = schema
     self.options = options
     let lock = FileLock(

@@ -28,7 +28,9 @@ enum LaunchCommand {
       writes the migration log and the telemetry report into the preferences. A launch with
       everything done opens nothing and writes nothing. Run again after a kill, it finishes the
       work (and counts the kill as a crash). Exit 65 when something failed (it is reported and
-      counted; the next launch tries again).
+      counted; the next launch tries again). It also says when another device of the family runs
+      a newer version of the app, or when this one waits for another's update before it writes a
+      newer change-file format (`versions:`).
       For tests, $\(stopVariable)=POINT stops the process at that point (started,
       import-batch-N, imported, backfill-baby-N, backfilled, finished).
 
@@ -45,6 +47,7 @@ enum LaunchCommand {
       appGroupDirectory: session.appGroupDirectory, keyValueStore: session.keyValueStore,
       deviceID: session.environment[Session.deviceIDVariable].flatMap { $0.isEmpty ? nil : $0 },
       appVersion: try invocation.value(FlagsCommands.appVersion)?.version, batchSize: size, clock: { fixedNow ?? Date() })
+    launch.storeOptions = session.storeOptions(syncFolder: session.syncFolder)
     if let point = session.environment[stopVariable], !point.isEmpty {
       let output = invocation.output
       launch.checkpoint = { name in

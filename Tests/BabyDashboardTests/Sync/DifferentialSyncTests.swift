@@ -67,6 +67,22 @@ import Testing
     /// Seeds held to one device making their saves in stamp order, and the saves it refused.
     var checkedAgainstOneDevice = 0
     var refusedByOneDevice = 0
+    /// Seeds with one device on today's format in which a newer program said it reads format 3.
+    var newerInFamily = 0
+  }
+
+  /// Versions side by side (#55 item 8): device0 runs today's program, which reads change-file
+  /// format 2 only, and the others a newer one that reads and could write format 3
+  /// (`StoreOptions.newestChangeFormat`). device0 stays active, so every device keeps writing
+  /// format 2 — every file of every `changes/` says so at the end — and all converge as ever.
+  /// `DIFFERENTIAL_OLDER_SEEDS=N` runs more.
+  @Test func withOneDeviceOnTodaysFormat() async throws {
+    let count = Self.environment["DIFFERENTIAL_OLDER_SEEDS"].flatMap(Int.init) ?? 50
+    let report = try await onOwnThread { Self.run(seeds: Array(0..<count), olderProgram: true) }
+    #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+    #expect(report.newerInFamily >= report.seeds * 3 / 4, "too few runs had a newer program that could have written format 3")
+    print(
+      "DifferentialSyncTests with one device on today's format: \(report.seeds) seeds (a newer program in \(report.newerInFamily)), \(report.steps) steps, stores copied: \(report.copies)")
   }
 
   /// Runs one part's seeds (every `parts`-th), stopping at the third failure.
@@ -75,9 +91,15 @@ import Testing
       if let one = environment["DIFFERENTIAL_SEED"].flatMap(Int.init) { part == 0 ? [one] : [] } else {
         Array(stride(from: part, to: seedCount, by: parts)) + (part == 0 ? regressionSeeds.filter { $0 >= seedCount } : [])
       }
+    return run(seeds: seeds)
+  }
+
+  /// Runs seeds, stopping at the third failure; `olderProgram`: device0 runs today's program and
+  /// the others a newer one.
+  static func run(seeds: [Int], olderProgram: Bool = false) -> PartReport {
     var report = PartReport(seeds: seeds.count)
     for seed in seeds {
-      var run = DifferentialRun(seed: UInt64(seed))
+      var run = DifferentialRun(seed: UInt64(seed), olderProgram: olderProgram)
       do {
         try run.run()
       } catch {
@@ -95,6 +117,7 @@ import Testing
       report.engine += run.engine.counts
       if run.checkedAgainstOneDevice { report.checkedAgainstOneDevice += 1 }
       report.refusedByOneDevice += run.refusedByOneDevice
+      if run.newerInFamily { report.newerInFamily += 1 }
     }
     return report
   }
@@ -134,14 +157,19 @@ struct DifferentialRun {
   var refused = 0
   /// Each feed as a device first read it: what a context that read it long ago still holds.
   var firstSeen: [UUID: FeedSession] = [:]
+  /// Whether device0 runs today's program (change-file format 2) and the others a newer one (3).
+  let olderProgram: Bool
+  /// Whether, so, a device that reads format 3 said so in `changes/`.
+  var newerInFamily = false
   /// Edits and deletes addressed to a feed merged into another, which reached the survivor.
   var staleAddressed = 0
   static let names = ["Ava", "Mia", "Leo", "ava"]
   /// Few starts, so that devices log feeds on the same unique key.
   var starts: [Date] { (0..<4).map { Date(timeIntervalSince1970: 1_773_090_000 + Double($0) * 1_800) } }
 
-  init(seed: UInt64) {
+  init(seed: UInt64, olderProgram: Bool = false) {
     self.seed = seed
+    self.olderProgram = olderProgram
     random = DifferentialRandom(seed: seed)
     let base = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
     scratch = base.appendingPathComponent("differential-\(seed)-\(UUID().uuidString)")
@@ -157,7 +185,19 @@ struct DifferentialRun {
       // `babydash` processes, as the app's other processes (the tool, an extension) would be.
       devices.append(
         try DifferentialDevice(
-          index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store"), viaBabydash: index == 1 && seed % 10 == 0))
+          index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store"),
+          viaBabydash: !olderProgram && index == 1 && seed % 10 == 0, reads: olderProgram && index > 0 ? 3 : 2))
+    }
+    if olderProgram {
+      // The older device is part of the family before anyone writes: its device.json (reads 2)
+      // reaches every device.
+      let context = devices[0].container.newBackgroundContext(author: "device0")
+      let baby = BabyProfile(id: freshID(), name: Self.names[0], createdAt: now)
+      context.insert(baby)
+      try save(context, on: 0, .insert(baby))
+      log.append("device0 (today's program) adds baby \(baby.name) \(short(baby.id))")
+      try exchange(partly: false)
+      for device in devices { _ = try device.container.sync() }
     }
     let stepCount = 10 + random.next(below: 30)
     for _ in 0..<stepCount {
@@ -196,6 +236,7 @@ struct DifferentialRun {
           description: "after a full exchange device\(index) still writes under \(id), under which two copies of the store wrote different changes of one sequence")
       }
     }
+    if olderProgram { newerInFamily = try checkEveryFileIsTodaysFormat() }
     let exports = try devices.map { try $0.export() }
     for index in exports.indices.dropFirst() where exports[index] != exports[0] {
       throw DifferentialFailure(
@@ -523,10 +564,11 @@ struct DifferentialRun {
       log.append("device\(source)'s app group is copied onto a new device\(target)")
       let root = scratch.appendingPathComponent("device\(target)/BabyDashboard.store")
       try FileManager.default.copyItem(at: devices[source].root.deletingLastPathComponent(), to: root.deletingLastPathComponent())
-      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false))
+      // The same program as the copied one's: two copies that write under one id run one version.
+      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false, reads: devices[source].reads))
     } else {
       log.append("device\(source)'s app group is copied over device\(target)'s")
-      try devices[target].replace(with: devices[source].root)
+      try devices[target].replace(with: devices[source].root, reads: devices[source].reads)
     }
     devices[target].clock.set(devices[source].clock.now)
     engine.copied(from: source, onto: target)
@@ -555,6 +597,26 @@ struct DifferentialRun {
 
   // MARK: Checks
 
+  /// With device0 on today's program and active all along, every change file and snapshot on
+  /// every device is format 2. Returns whether a newer program (one that says it reads 3) is in
+  /// the family: not when every newer device was replaced by a copy of device0 before it wrote.
+  func checkEveryFileIsTodaysFormat() throws -> Bool {
+    var newerPublished = false
+    for device in devices {
+      for relative in device.changeFiles() {
+        let text = String(decoding: device.read(relative) ?? Data(), as: UTF8.self)
+        if relative.hasSuffix("/device.json") || relative.contains("/reads-") {
+          newerPublished = newerPublished || text.contains("\"reads\":3")
+          continue
+        }
+        guard let format = text.firstMatch(of: /"formatVersion":(\d+)/)?.output.1, format == "2" else {
+          throw DifferentialFailure(description: "\(relative) on device\(device.index) is not written in format 2, with device0 reading only it: \(text.prefix(200))")
+        }
+      }
+    }
+    return newerPublished
+  }
+
   /// The device's cache, as its container shows it, equals what a rebuild from its files shows.
   func checkCacheIsTheFold(_ index: Int) throws {
     let shown = try devices[index].export()
@@ -573,6 +635,8 @@ struct DifferentialDevice {
   var container: StoreContainer
   /// Whether some of its operations are `babydash` processes.
   let viaBabydash: Bool
+  /// The newest change-file format its program reads (`StoreOptions.newestChangeFormat`).
+  var reads: Int
   /// Merges made by the containers this device has closed.
   var closedMerges = (arrivalOnly: 0, full: 0)
 
@@ -581,20 +645,21 @@ struct DifferentialDevice {
     (closedMerges.arrivalOnly + container.statistics.arrivalOnlyMerges, closedMerges.full + container.statistics.fullFolds)
   }
 
-  init(index: Int, root: URL, viaBabydash: Bool) throws {
+  init(index: Int, root: URL, viaBabydash: Bool, reads: Int = 2) throws {
     self.index = index
     self.root = root
     self.viaBabydash = viaBabydash
+    self.reads = reads
     try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
-    container = try Self.open(root, clock: clock, index: index)
+    container = try Self.open(root, clock: clock, index: index, reads: reads)
   }
 
-  static func open(_ root: URL, clock: DifferentialClock, index: Int) throws -> StoreContainer {
-    try StoreContainer.file(
-      at: root, schema: BabyDashboardSchema.current,
-      options: StoreOptions(
-        author: "device\(index)", clock: { clock.now }, watchesOtherProcesses: false, deviceName: "device\(index)",
-        changeCompactionThreshold: 12))
+  static func open(_ root: URL, clock: DifferentialClock, index: Int, reads: Int) throws -> StoreContainer {
+    var options = StoreOptions(
+      author: "device\(index)", clock: { clock.now }, watchesOtherProcesses: false, deviceName: "device\(index)",
+      changeCompactionThreshold: 12)
+    options.newestChangeFormat = reads
+    return try StoreContainer.file(at: root, schema: BabyDashboardSchema.current, options: options)
   }
 
   var changes: URL { root.appendingPathComponent("changes") }
@@ -642,19 +707,20 @@ struct DifferentialDevice {
     closedMerges.full += container.statistics.fullFolds
     container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
     try FileManager.default.removeItem(at: root.appendingPathComponent("local"))
-    container = try Self.open(root, clock: clock, index: index)
+    container = try Self.open(root, clock: clock, index: index, reads: reads)
   }
 
   /// Another device's app group takes this one's place: the container goes, the folder is
   /// replaced by a copy of `source`'s, and the store opens again.
-  mutating func replace(with source: URL) throws {
+  mutating func replace(with source: URL, reads: Int) throws {
+    self.reads = reads
     closedMerges.arrivalOnly += container.statistics.arrivalOnlyMerges
     closedMerges.full += container.statistics.fullFolds
     container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
     let group = root.deletingLastPathComponent()
     try FileManager.default.removeItem(at: group)
     try FileManager.default.copyItem(at: source.deletingLastPathComponent(), to: group)
-    container = try Self.open(root, clock: clock, index: index)
+    container = try Self.open(root, clock: clock, index: index, reads: reads)
   }
 
   /// Every object, as one deterministic text.

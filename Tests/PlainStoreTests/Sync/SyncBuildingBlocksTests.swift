@@ -43,6 +43,8 @@ import Testing
     ("000000000012 (Mia's iPhone's conflicted copy 2026-11-23).json", .change(sequence: 12), true),
     ("000000000012 2.json", .change(sequence: 12), true),
     ("device 2.json", .deviceInfo, true),
+    ("reads-000000000003.json", .reads(format: 3), false),
+    ("reads-3.json", .unknown, false),  // not fixed width
     (".syncthing.000000000012.json.tmp", .artefact, false),
     ("~syncthing~000000000012.json.tmp", .artefact, false),
     (".000000000012.json.icloud", .artefact, false),

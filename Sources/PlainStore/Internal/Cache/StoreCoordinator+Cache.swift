@@ -152,7 +152,8 @@ extension StoreCoordinator {
     try createLayout(files)
     try writeDeviceID(device, files)
     try files.changes.writeDeviceInfo(
-      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version), of: device,
+      DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version, reads: options.newestChangeFormat),
+      of: device,
       toOutbox: !(try drainOutbox(&state, files)))
     state.device = device
     return device

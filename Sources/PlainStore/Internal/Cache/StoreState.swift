@@ -40,6 +40,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// Change files written with a newer schema version than this program's: left out of the
   /// merge until the program is updated (display paths).
   var awaitingUpdate: [String] = []
+  /// The change-file format this device writes, as last decided (`decideChangeFormat`); nil until
+  /// this process first syncs or commits.
+  var writeFormat: Int?
   /// Why the outbox's last drain stopped before it was empty, with the carrier there.
   var outboxBlocked: String?
   /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a

@@ -240,9 +240,10 @@ extension StoreCoordinator {
       state.crashedCommits.insert(sequence)
       sequence += 1
     }
-    let change = ChangeFile(
+    var change = ChangeFile(
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
       schemaVersion: schema.version, objects: objects)
+    change.formatVersion = state.writeFormat ?? decideChangeFormat(&state, files)
     entry.folded = [change.stamp]
     entry.origin = change.stamp
     if try zip(given, objects).contains(where: { index, object in

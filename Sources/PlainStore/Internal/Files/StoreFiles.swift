@@ -67,7 +67,10 @@ struct StoreFiles: Sendable {
   /// Left by a process that found a cache file damaged: the next open rebuilds the cache.
   let rebuildMarkerURL: URL
 
-  init(root: URL, syncFolder: URL? = nil, transport: any ChangeTransport = FolderTransport(), layout: Layout = .format2) {
+  init(
+    root: URL, syncFolder: URL? = nil, transport: any ChangeTransport = FolderTransport(), layout: Layout = .format2,
+    reads: Int = ChangeFormat.oldest
+  ) {
     self.root = root.standardizedFileURL
     self.layout = layout
     self.rootName = self.root.lastPathComponent
@@ -83,11 +86,12 @@ struct StoreFiles: Sendable {
     let account = SyncAccount(url: self.root.appendingPathComponent("sync-account"), displayPath: rootName + "/sync-account")
     if let syncFolder {
       let folder = syncFolder.standardizedFileURL
-      changes = ChangeFolder(url: folder, displayName: folder.lastPathComponent, transport: transport, outbox: outbox, account: account)
+      changes = ChangeFolder(
+        url: folder, displayName: folder.lastPathComponent, transport: transport, outbox: outbox, account: account, reads: reads)
     } else {
       changes = ChangeFolder(
         url: self.root.appendingPathComponent("changes"), displayName: rootName + "/changes", transport: transport, outbox: outbox,
-        account: account)
+        account: account, reads: reads)
     }
     headerURL = self.root.appendingPathComponent("store.json")
     manifestURL = cacheURL.appendingPathComponent("manifest.json")

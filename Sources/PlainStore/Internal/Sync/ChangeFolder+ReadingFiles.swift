@@ -10,6 +10,7 @@ extension ChangeFolder {
     var newestNamed = covered  // arrived or not: the name alone says the change exists
     var copied: Set<Int> = []  // sequences with a conflict copy: read even when known
     var notDownloaded: Set<Int> = []  // above `covered`: they exist, whole, elsewhere
+    var newer: Set<Int> = []  // of a newer format: there, whole, kept for this program's update
     for name in placeholders {
       guard case .change(let sequence) = ChangeFileName.classify(name).kind else { continue }
       newestNamed = max(newestNamed, sequence)
@@ -34,7 +35,7 @@ extension ChangeFolder {
         scan.artefactsSkipped += 1
       case .unknown:
         scan.unknown.append(path)
-      case .deviceInfo:
+      case .deviceInfo, .reads:
         if isCopy { scan.conflictCopies += 1 }
       case .snapshot:
         break  // read above
@@ -68,13 +69,18 @@ extension ChangeFolder {
         case .success:
           if isOwn && !isCopy { throw Self.ownDamaged(path, "its contents belong to another name or device") }
           scan.notArrived.append(path)
+        case .failure(.newerFormat(let format)):
+          // Whole, and no damage, this device's own included (an older program restored over a
+          // newer one's store): never folded, so never acknowledged, and read once updated.
+          if sequence > covered { newer.insert(sequence) }
+          scan.newerFormat.append((path, device, format))
         case .failure(let failure):
           if isOwn && !isCopy { throw Self.ownDamaged(path, Self.describe(failure)) }
           scan.notArrived.append(path)
         }
       }
     }
-    let missing = newestNamed - covered - sequences.union(notDownloaded).count
+    let missing = newestNamed - covered - sequences.union(notDownloaded).union(newer).count
     if missing > 0 { scan.waiting[device] = missing }
     scan.lastSequence[device] = max(covered, sequences.max() ?? 0)
   }
@@ -82,7 +88,7 @@ extension ChangeFolder {
   func read(_ file: String, path: String, inOutbox: Bool) throws -> Result<ChangeFile, ChangeFileCodec.Failure> {
     let bytes = inOutbox ? try FileSystem.read(atPath: file, displayPath: path) : try transport.read(atPath: file, displayPath: path)
     guard let data = bytes else { return .failure(.incomplete) }
-    return ChangeFileCodec.decode(data)
+    return ChangeFileCodec.decode(data, reads: reads)
   }
 
   static func ownDamaged(_ path: String, _ reason: String) -> StoreError {
@@ -95,6 +101,7 @@ extension ChangeFolder {
     switch failure {
     case .incomplete: "incomplete or truncated"
     case .checksumMismatch: "its checksum does not match its contents"
+    case .newerFormat(let format): "written in change-file format \(format), newer than this program reads"
     case .unreadable(let reason): reason
     }
   }

@@ -14,17 +14,23 @@ struct ChangeFolder: Sendable {
   let displayName: String
   private let deviceURLs = BuiltURLs<DeviceID>()
   /// The folder's path, for files named as text (see ``filePath(_:_:)``).
-  private let path: String
+  let path: String
   /// What carries the files between devices: a plain folder unless told otherwise.
   let transport: any ChangeTransport
   /// Where this device's change files wait while the carrier is not there.
   let outbox: Outbox
   /// The carrier's account this store syncs with.
   let account: SyncAccount
+  /// The newest change-file format this program reads (see ``ChangeFormat``).
+  let reads: Int
 
   /// Without an outbox and an account record, those of a store folder holding this folder.
-  init(url: URL, displayName: String, transport: any ChangeTransport = FolderTransport(), outbox: Outbox? = nil, account: SyncAccount? = nil) {
+  init(
+    url: URL, displayName: String, transport: any ChangeTransport = FolderTransport(), outbox: Outbox? = nil, account: SyncAccount? = nil,
+    reads: Int = ChangeFormat.oldest
+  ) {
     self.url = url
+    self.reads = reads
     self.path = url.path
     self.displayName = displayName
     self.transport = transport
@@ -150,7 +156,7 @@ struct ChangeFolder: Sendable {
     for name in transport.list(deviceURL(device).path).arrived {
       guard case .snapshot(let number) = ChangeFileName.classify(name).kind,
         case .success(let snapshot) = try transport.read(atPath: filePath(device, name), displayPath: display(device, name))
-          .map(ChangeFileCodec.decodeSnapshot) ?? .failure(.incomplete),
+          .map { ChangeFileCodec.decodeSnapshot($0, reads: reads) } ?? .failure(.incomplete),
         snapshot.device == device, snapshot.number == number, !found.contains(snapshot)
       else { continue }
       found.append(snapshot)
@@ -273,7 +279,7 @@ struct ChangeFolder: Sendable {
         if known?.contains(snapshot: number, of: device) == true && (!copiedNumbers.contains(number) || unread.contains(number)) { continue }
         let path = display(device, name)
         let result: Result<ChangeSnapshot, ChangeFileCodec.Failure> =
-          try transport.read(atPath: filePath(device, name), displayPath: path).map(ChangeFileCodec.decodeSnapshot)
+          try transport.read(atPath: filePath(device, name), displayPath: path).map { ChangeFileCodec.decodeSnapshot($0, reads: reads) }
           ?? .failure(.incomplete)
         switch result {
         case .success(let snapshot) where snapshot.device == device && snapshot.number == number:
@@ -287,6 +293,8 @@ struct ChangeFolder: Sendable {
           // A conflict copy is the engine's, never this device's own write: damaged, it waits.
           if device == own && !isCopy { throw Self.ownDamaged(path, "its contents belong to another name or device") }
           scan.notArrived.append(path)
+        case .failure(.newerFormat(let format)):
+          scan.newerFormat.append((path, device, format))  // covers nothing here until this program reads it
         case .failure(let failure):
           if device == own && !isCopy { throw Self.ownDamaged(path, Self.describe(failure)) }
           scan.notArrived.append(path)

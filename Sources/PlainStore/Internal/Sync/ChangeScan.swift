@@ -34,6 +34,9 @@ struct ChangeScan: Sendable {
   /// store that both compacted before either saw the other's. Every version counts (a
   /// snapshot folds in as a join, like its changes), each told apart by its stamp.
   var divergentSnapshots: Set<ChangeStamp> = []
+  /// Files written in a newer change-file format than the reader reads, by display path, with
+  /// their device and format: kept, never folded, read once the reader is updated.
+  var newerFormat: [(path: String, device: DeviceID, format: Int)] = []
   /// Snapshots of a newer schema version than the reader's: they wait for its update.
   var snapshotsAwaitingUpdate: [String] = []
   /// Every readable snapshot, by device and number.

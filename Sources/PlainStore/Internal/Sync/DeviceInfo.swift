@@ -7,4 +7,8 @@ struct DeviceInfo: Codable, Equatable, Sendable {
   var name: String
   var created: Date
   var schemaVersion: Int
+  /// The newest change-file format the device read when it wrote this; absent (written before
+  /// it was kept): ``ChangeFormat/oldest``. A newer one it reads later is a `reads-<N>.json`
+  /// beside this file (see ``ChangeFormat``).
+  var reads: Int?
 }

@@ -50,13 +50,17 @@ extension StoreCoordinator {
   /// compaction plans holding the lock.
   func planChangeCompaction(_ files: StoreFiles) throws -> ChangeCompactionPlan? {
     guard let device = state.withLock({ $0.device }), files.changes.isCarrying, files.changes.outbox.isEmpty else { return nil }
-    return try planChangeCompaction(device: device, files) { newest in state.withLock { $0.clock.tick(now: options.clock(), after: newest) } }
+    let format = state.withLock { $0.writeFormat } ?? ChangeFormat.oldest
+    return try planChangeCompaction(device: device, format: format, files) { newest in
+      state.withLock { $0.clock.tick(now: options.clock(), after: newest) }
+    }
   }
 
   /// The plan for `device`: its files asked for and waited for where iOS evicted them, then
   /// every file folded, and the snapshot to write stamped by `stamp`, which is handed the
   /// newest stamp read (the snapshot comes after everything it holds).
-  func planChangeCompaction(device: DeviceID, _ files: StoreFiles, stamp: (UInt64) -> UInt64) throws -> ChangeCompactionPlan {
+  /// The snapshot is written in `format` (``ChangeFormat``).
+  func planChangeCompaction(device: DeviceID, format: Int, _ files: StoreFiles, stamp: (UInt64) -> UInt64) throws -> ChangeCompactionPlan {
     var scan = try files.changes.scan(own: device, readableSchema: schema.version)
     // A file of this device's that is not downloaded (iOS evicted it) holds changes that may be
     // nowhere else: a snapshot made without it would not hold them (a change file's, it covers
@@ -75,7 +79,8 @@ extension StoreCoordinator {
     let merged = fold(scan)
     if own == nil || own?.covers != merged.coverage() || scan.files.contains(where: { $0.sequence > (own?.covers[$0.device] ?? 0) }) {
       let newestRead = max(scan.files.map(\.hlc).max() ?? 0, scan.snapshots.map(\.hlc).max() ?? 0)
-      let snapshot = merged.snapshot(device: device, number: newestNumber + 1, hlc: stamp(newestRead), schemaVersion: schema.version)
+      var snapshot = merged.snapshot(device: device, number: newestNumber + 1, hlc: stamp(newestRead), schemaVersion: schema.version)
+      snapshot.formatVersion = format
       plan.snapshot = (snapshot, try ChangeFileCodec.encode(snapshot))
     }
     options.phaseObserver?("compact: planned")
@@ -115,7 +120,9 @@ extension StoreCoordinator {
       plan.device == device && plan.newestNumber == (snapshotNumbers(of: device, files).max() ?? 0)
     }
     let plan = try plan.flatMap { stillHolds($0) ? $0 : nil }
-      ?? planChangeCompaction(device: device, files) { state.clock.tick(now: options.clock(), after: $0) }
+      ?? planChangeCompaction(device: device, format: state.writeFormat ?? ChangeFormat.oldest, files) {
+        state.clock.tick(now: options.clock(), after: $0)
+      }
     let scan = plan.scan
     var report = ChangeCompaction(
       snapshotWritten: nil, snapshotsDeleted: 0, changeFilesDeleted: 0, changeFilesKept: 0, waitingFor: [], inactiveDevices: [],
@@ -139,8 +146,7 @@ extension StoreCoordinator {
     let now = options.clock()
     var acknowledged = current.covers[device] ?? 0
     for other in scan.devices.sorted() where other != device {
-      let lastActive = scan.lastActive[other].map(HybridLogicalClock.date(of:)) ?? files.changes.deviceInfo(other)?.created
-      guard let lastActive, now.timeIntervalSince(lastActive) <= options.inactiveDeviceInterval else {
+      guard files.changes.isActive(other, lastSeen: scan.lastActive[other], now: now, within: options.inactiveDeviceInterval) else {
         report.inactiveDevices.append(other.text)
         continue
       }

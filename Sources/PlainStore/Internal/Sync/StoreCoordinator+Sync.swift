@@ -21,7 +21,8 @@ extension StoreCoordinator {
       return nil
     }
     let pending = try state.withLock { state in
-      try files.changes.scan(own: state.device, readableSchema: schema.version, known: state.folded)
+      decideChangeFormat(&state, files)
+      return try files.changes.scan(own: state.device, readableSchema: schema.version, known: state.folded)
     }
     // Files of a newer schema wait for this program's update: they alone are no reason to merge.
     let folded = state.withLock { $0.folded }
@@ -231,10 +232,7 @@ extension StoreCoordinator {
       reported[index].mergedInto = state.retired?.survivor(of: ObjectKey(entity: reported[index].entity, id: reported[index].id))
     }
     state.lastMergeReport = MergeReport(
-      devices: devices.map { device in
-        let name = files.changes.deviceInfo(device)?.name ?? ""
-        return name.isEmpty ? String(device.text.prefix(8)) : name
-      },
+      devices: devices.map(files.changes.label),
       changes: reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
     return entry
   }
@@ -249,10 +247,13 @@ extension StoreCoordinator {
   }
 
   /// The display paths of the change files and snapshots written with a newer schema version
-  /// than this program's.
+  /// than this program's, and of those of a newer change-file format, each with why.
   func awaitingUpdate(_ scan: ChangeScan, _ files: StoreFiles) -> [String] {
-    (scan.files.filter { $0.schemaVersion > schema.version }.map { files.changes.display($0.device, $0.fileName) }
-      + scan.snapshotsAwaitingUpdate).sorted()
+    let newerFormat = scan.newerFormat.map {
+      ChangeFormat.refusal($0.path, format: $0.format, by: files.changes.label($0.device), reads: files.changes.reads)
+    }
+    return (scan.files.filter { $0.schemaVersion > schema.version }.map { files.changes.display($0.device, $0.fileName) }
+      + scan.snapshotsAwaitingUpdate + newerFormat).sorted()
   }
 
   /// One object of the merged view as its entity type.

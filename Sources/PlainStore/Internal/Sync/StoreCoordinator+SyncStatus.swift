@@ -51,7 +51,7 @@ extension StoreCoordinator {
       for name in outbox.names(of: id) where name != "device.json" { waiting.append((outbox.display(id, name), outbox.filePath(id, name))) }
     }
     let oldest = try waiting.first.flatMap { try FileSystem.read(atPath: $0.path, displayPath: $0.display) }.flatMap {
-      try? ChangeFileCodec.decode($0).get().timestamp
+      try? ChangeFileCodec.decode($0, reads: files.changes.reads).get().timestamp
     }
     let ownIDs = Set(outbox.devices().map(\.text))  // an older id of this copy's is no arrival
     let arrival = devices.filter { !$0.isThisDevice && !ownIDs.contains($0.id) }.compactMap { device in

@@ -35,8 +35,10 @@ enum ChangeFileCodec {
     case incomplete
     /// Whole, but its bytes do not match its checksum.
     case checksumMismatch
-    /// The checksum matches but the change cannot be read: a newer format or a bug.
+    /// The checksum matches but the change cannot be read: a bug, or a format no program wrote.
     case unreadable(String)
+    /// Whole, but written in a newer change-file format than the reader reads (``ChangeFormat``).
+    case newerFormat(Int)
   }
 
   /// The change's bytes, once the envelope and the checksum are checked.
@@ -53,27 +55,37 @@ enum ChangeFileCodec {
     return .success(body)
   }
 
-  static func decode(_ data: Data) -> Result<ChangeFile, Failure> {
-    decode(ChangeFile.self, data, under: "change", version: \.formatVersion)
+  /// A change file, of a format from ``ChangeFormat/oldest`` to `reads`.
+  static func decode(_ data: Data, reads: Int = ChangeFormat.oldest) -> Result<ChangeFile, Failure> {
+    decode(ChangeFile.self, data, under: "change", version: \.formatVersion, reads: reads)
   }
 
-  static func decodeSnapshot(_ data: Data) -> Result<ChangeSnapshot, Failure> {
-    decode(ChangeSnapshot.self, data, under: "snapshot", version: \.formatVersion)
+  static func decodeSnapshot(_ data: Data, reads: Int = ChangeFormat.oldest) -> Result<ChangeSnapshot, Failure> {
+    decode(ChangeSnapshot.self, data, under: "snapshot", version: \.formatVersion, reads: reads)
   }
 
-  private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, under key: String, version: KeyPath<T, Int>) -> Result<T, Failure> {
+  /// The header alone, read when the body does not decode or is too new: a newer format may
+  /// change everything but its `formatVersion`.
+  private struct Header: Decodable { var formatVersion: Int }
+
+  private static func decode<T: Decodable>(
+    _ type: T.Type, _ data: Data, under key: String, version: KeyPath<T, Int>, reads: Int
+  ) -> Result<T, Failure> {
     let body: Data
     switch self.body(data, under: key) {
     case .success(let bytes): body = bytes
     case .failure(let failure): return .failure(failure)
     }
+    // One parse in the usual case; the header is read on its own only when that fails.
     do {
       let value = try StoreCoding.makeDecoder().decode(T.self, from: body)
-      guard value[keyPath: version] == ChangeFile.formatVersion else {
-        return .failure(.unreadable("written in format \(value[keyPath: version]); this program reads format \(ChangeFile.formatVersion)"))
-      }
-      return .success(value)
+      let format = value[keyPath: version]
+      guard format > reads || format < ChangeFormat.oldest else { return .success(value) }
+      return .failure(format > reads ? .newerFormat(format) : .unreadable("written in format \(format), which no program writes into changes/"))
     } catch {
+      if let format = try? StoreCoding.makeDecoder().decode(Header.self, from: body).formatVersion, format > reads {
+        return .failure(.newerFormat(format))
+      }
       return .failure(.unreadable(StoreCoding.reason(error)))
     }
   }

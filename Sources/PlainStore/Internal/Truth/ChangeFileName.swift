@@ -18,6 +18,9 @@ enum ChangeFileName: Equatable, Sendable {
   /// `snapshot-<number>.json`: the device's merged view at a compaction, which is also its
   /// acknowledgement of every change the view holds.
   case snapshot(number: Int)
+  /// `reads-<format>.json`: the device reads change-file formats up to this one (see
+  /// ``ChangeFormat``); the name says it all.
+  case reads(format: Int)
   /// A sync engine's temporary or bookkeeping file, an iCloud placeholder, a Finder file, or a
   /// temporary file of the store's own: skipped.
   case artefact
@@ -69,6 +72,10 @@ enum ChangeFileName: Equatable, Sendable {
   private static func parseCanonical(_ name: String) -> ChangeFileName {
     if name == "device.json" { return .deviceInfo }
     guard name.hasSuffix(".json") else { return .unknown }
+    if name.hasPrefix(ChangeFormat.markerPrefix) {
+      guard let format = parseSequence(name.dropFirst(ChangeFormat.markerPrefix.count).dropLast(5)), format > 0 else { return .unknown }
+      return .reads(format: format)
+    }
     if name.hasPrefix(snapshotPrefix) {
       guard let number = parseSequence(name.dropFirst(snapshotPrefix.count).dropLast(5)), number > 0 else { return .unknown }
       return .snapshot(number: number)
