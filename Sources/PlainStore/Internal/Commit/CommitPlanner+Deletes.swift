@@ -64,7 +64,7 @@ extension CommitPlanner {
       let scope = try uniqueScope(table, constraint: constraint, segment: segment)
       guard let otherID = indexed(keyOf(value), in: scope, table), otherID != key.id else { continue }
       let otherKey = ObjectKey(entity: key.entity, id: otherID)
-      guard let other = try current(otherKey, segment: segment, thorough: true) else { continue }
+      guard try current(otherKey, segment: segment, thorough: true) != nil else { continue }
       try mergeAway(key, into: otherKey, hint: referrer)
       return
     }
