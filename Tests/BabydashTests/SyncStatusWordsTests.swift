@@ -36,6 +36,13 @@ import Testing
         "To download  nothing",
         "Last arrival from Dad's phone, written 07:31",
       ], "\(status.stdout)")
+
+    // Dad names his phone anew: Mom's phone says the new name (#57: a new name was ignored).
+    let renamed = ["BABYDASH_DEVICE_NAME": "Dad's Pixel"]
+    #expect(try dad.run(["--now", "2026-03-10T08:10:00Z", "--sync-folder", dadSync.path, "diaper", "Leo", "pee"], environment: renamed).status == 0)
+    try TwoPhonesTests.carry(from: dadSync, to: momSync)
+    let later = try mom.run(["--now", "2026-03-10T08:20:00Z", "--sync-folder", momSync.path, "sync", "status"])
+    #expect(Self.lines(later.stdout).last == "Last arrival from Dad's Pixel, written 08:10", "\(later.stdout)")
   }
 
   @Test func aChangeTheAppMadeSignedOutIsCountedAsWaitingToBeSentAndSyncNowSendsIt() throws {

@@ -45,6 +45,8 @@ import Testing
     ("device 2.json", .deviceInfo, true),
     ("reads-000000000003.json", .reads(format: 3), false),
     ("reads-3.json", .unknown, false),  // not fixed width
+    ("name-000000000002.json", .renamed(number: 2), false),
+    ("name-000000000000.json", .unknown, false),  // numbers start at 1
     (".syncthing.000000000012.json.tmp", .artefact, false),
     ("~syncthing~000000000012.json.tmp", .artefact, false),
     (".000000000012.json.icloud", .artefact, false),

@@ -43,6 +43,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// The change-file format this device writes, as last decided (`decideChangeFormat`); nil until
   /// this process first syncs or commits.
   var writeFormat: Int?
+  /// Whether this process has published the device's name, if it was another (`publishName`).
+  var namePublished = false
   /// Why the outbox's last drain stopped before it was empty, with the carrier there.
   var outboxBlocked: String?
   /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a

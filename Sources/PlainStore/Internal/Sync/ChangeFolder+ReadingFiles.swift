@@ -35,7 +35,7 @@ extension ChangeFolder {
         scan.artefactsSkipped += 1
       case .unknown:
         scan.unknown.append(path)
-      case .deviceInfo, .reads:
+      case .deviceInfo, .reads, .renamed:
         if isCopy { scan.conflictCopies += 1 }
       case .snapshot:
         break  // read above

@@ -156,7 +156,7 @@ struct ChangeFolder: Sendable {
     for name in transport.list(deviceURL(device).path).arrived {
       guard case .snapshot(let number) = ChangeFileName.classify(name).kind,
         case .success(let snapshot) = try transport.read(atPath: filePath(device, name), displayPath: display(device, name))
-          .map { ChangeFileCodec.decodeSnapshot($0, reads: reads) } ?? .failure(.incomplete),
+          .map({ ChangeFileCodec.decodeSnapshot($0, reads: reads) }) ?? .failure(.incomplete),
         snapshot.device == device, snapshot.number == number, !found.contains(snapshot)
       else { continue }
       found.append(snapshot)

@@ -101,9 +101,9 @@ extension ChangeFolder {
     _ = try transport.createOnce(Data("{\"reads\":\(reads)}\n".utf8), atPath: filePath(device, name), displayPath: display(device, name))
   }
 
-  /// How messages name a device: the name it gave itself, else its id's first 8 digits.
+  /// How messages name a device: the name it goes by, else its id's first 8 digits.
   func label(_ device: DeviceID) -> String {
-    let name = deviceInfo(device)?.name ?? ""
+    let name = deviceName(device)
     return name.isEmpty ? String(device.text.prefix(8)) : name
   }
 }

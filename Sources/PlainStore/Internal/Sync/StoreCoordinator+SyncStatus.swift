@@ -38,7 +38,7 @@ extension StoreCoordinator {
     let devices = scan.devices.sorted { ($0 == device ? 0 : 1, $0.text) < ($1 == device ? 0 : 1, $1.text) }.map { id in
       let lastActive = scan.lastActive[id].map(HybridLogicalClock.date(of:))
       return SyncStatus.Device(
-        id: id.text, name: files.changes.deviceInfo(id)?.name ?? "", isThisDevice: id == device,
+        id: id.text, name: files.changes.deviceName(id), isThisDevice: id == device,
         lastSequence: scan.lastSequence[id] ?? 0, lastChange: newest[id]?.timestamp ?? lastActive, waiting: scan.waiting[id] ?? 0,
         snapshot: snapshots[id]?.number, acknowledgesThisDeviceThrough: device.flatMap { snapshots[id]?.covers[$0] },
         isInactive: id != device && lastActive.map { now.timeIntervalSince($0) > options.inactiveDeviceInterval } ?? false,

@@ -21,6 +21,9 @@ enum ChangeFileName: Equatable, Sendable {
   /// `reads-<format>.json`: the device reads change-file formats up to this one (see
   /// ``ChangeFormat``); the name says it all.
   case reads(format: Int)
+  /// `name-<number>.json`: the device's name from then on, the newest number winning (see
+  /// ``ChangeFolder/deviceName(_:)``).
+  case renamed(number: Int)
   /// A sync engine's temporary or bookkeeping file, an iCloud placeholder, a Finder file, or a
   /// temporary file of the store's own: skipped.
   case artefact
@@ -79,6 +82,10 @@ enum ChangeFileName: Equatable, Sendable {
     if name.hasPrefix(snapshotPrefix) {
       guard let number = parseSequence(name.dropFirst(snapshotPrefix.count).dropLast(5)), number > 0 else { return .unknown }
       return .snapshot(number: number)
+    }
+    if name.hasPrefix(DeviceName.prefix) {
+      guard let number = parseSequence(name.dropFirst(DeviceName.prefix.count).dropLast(5)), number > 0 else { return .unknown }
+      return .renamed(number: number)
     }
     guard let sequence = parseSequence(name.dropLast(5)), sequence > 0 else { return .unknown }
     return .change(sequence: sequence)
