@@ -20,6 +20,13 @@ public struct SyncCarrier: Sendable {
   /// which this carrier cannot ask for.
   public static let folder = SyncCarrier(FolderTransport())
 
+  /// A zone of CloudKit's private database, through an engine behind ``CloudDatabase`` (Apple's
+  /// CKSyncEngine, or `PlainStoreTesting.SimulatedCloudKit`): `changes/` stays a local folder,
+  /// and ``StoreContainer/sync()`` sends what the zone lacks and fetches what it holds.
+  package static func cloudKit(database: any CloudDatabase) -> SyncCarrier {
+    SyncCarrier(CloudKitTransport(database: database))
+  }
+
   #if canImport(Darwin)
     /// The app's iCloud Drive ubiquity container, as iOS keeps it: files of other devices and
     /// evicted files of this one are asked for and downloaded, reads and writes are coordinated
