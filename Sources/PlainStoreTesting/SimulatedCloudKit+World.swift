@@ -35,9 +35,11 @@ extension SimulatedCloudKit {
     var deliveries: [Delivery] = []
     var faults: [Operation: [CloudError]] = [:]
     var saveRequestSizes: [Int] = []
+    var requestCount = 0
 
     /// The checks every request meets first: an injected fault, the account, the throttle.
     mutating func admit(_ operation: Operation, device: Int) throws -> String {
+      requestCount += 1
       if var waiting = faults[operation], !waiting.isEmpty {
         let fault = waiting.removeFirst()
         faults[operation] = waiting

@@ -113,6 +113,9 @@ public final class SimulatedCloudKit: Sendable {
   /// The number of records of each save request that reached the server, in order.
   public var saveRequestSizes: [Int] { world.withLock { $0.saveRequestSizes } }
 
+  /// Every request that reached the server, refused ones included.
+  public var requestCount: Int { world.withLock { $0.requestCount } }
+
   /// Fails the next `operation` with `error`, before anything else is looked at.
   package func failNext(_ operation: Operation, with error: CloudError) {
     world.withLock { $0.faults[operation, default: []].append(error) }

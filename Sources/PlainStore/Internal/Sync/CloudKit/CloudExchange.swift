@@ -121,10 +121,8 @@ struct CloudExchange {
       var again: [CloudRecord] = []
       var ending: CloudError?
       for record in batch {
-        guard let own = error.perRecord[record.name] else {
-          state.onServer.insert(record.name)  // not among the failures: saved
-          continue
-        }
+        // One not named is not known to be saved: sent again, where equal bytes are success.
+        let own = error.perRecord[record.name] ?? CloudError(.batchRequestFailed)
         do { again += try settle(record, own) } catch let stop as CloudError { ending = ending ?? stop }
       }
       if let ending { throw ending }
