@@ -93,7 +93,8 @@ struct CloudExchange {
   private mutating func sendAndFetch() throws {
     if state.engineState == nil { try database.createZone() }
     try send()
-    try fetch()
+    // A token too old means the zone may have lost records this store sent: offered again.
+    if try fetch() { try send() }
   }
 
   // MARK: Sending
@@ -181,7 +182,8 @@ struct CloudExchange {
 
   // MARK: Fetching
 
-  private mutating func fetch() throws {
+  /// Fetches every batch; returns whether it had to start again from no token.
+  private mutating func fetch() throws -> Bool {
     var restarted = false
     var more = true
     while more {
@@ -190,7 +192,7 @@ struct CloudExchange {
         batch = try database.fetchChanges(since: state.engineState)
       } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .restartFromNoToken && !restarted {
         restarted = true
-        state.engineState = nil
+        state.forgetServer()
         continue
       }
       var written: [String] = []
@@ -205,6 +207,7 @@ struct CloudExchange {
       try state.save(stateURL)
       more = batch.moreComing
     }
+    return restarted
   }
 
   /// Writes a record as the file it names, once; the same name with other bytes as a conflict
