@@ -37,6 +37,15 @@ public struct SyncCarrier: Sendable {
       SyncCarrier(UbiquityTransport(service: AppleUbiquityService(containerIdentifier: containerIdentifier)))
     }
 
+    /// CloudKit's private database, one zone, through CKSyncEngine (see <doc:CloudKit>):
+    /// `changes/` stays a local folder, and each ``StoreContainer/sync()`` sends the files the
+    /// zone lacks and fetches the others', waiting for CloudKit — so call it off the main thread
+    /// (on launch, on foreground and on a push; the engine never syncs on its own).
+    /// - Parameter containerIdentifier: `iCloud.com.example.app`; nil: the app's default container.
+    public static func cloudKit(containerIdentifier: String? = nil) -> SyncCarrier {
+      .cloudKit(database: AppleCloudKitService(containerIdentifier: containerIdentifier))
+    }
+
     /// The ubiquity container's folder, resolved off the main thread (it may wait for iCloud);
     /// nil while iCloud Drive is off or the app has no container.
     public static func iCloudDriveFolder(containerIdentifier: String? = nil) async -> URL? {
