@@ -116,6 +116,9 @@ public final class SimulatedCloudKit: Sendable {
   /// Every request that reached the server, refused ones included.
   public var requestCount: Int { world.withLock { $0.requestCount } }
 
+  /// Faults and deliveries asked for that no request has met yet.
+  public var faultsWaiting: Int { world.withLock { $0.faults.values.reduce($0.deliveries.count) { $0 + $1.count } } }
+
   /// Fails the next `operation` with `error`, before anything else is looked at.
   package func failNext(_ operation: Operation, with error: CloudError) {
     world.withLock { $0.faults[operation, default: []].append(error) }

@@ -44,7 +44,7 @@ struct CloudExchange {
       state.condition = .zonePurged
       return try state.save(stateURL)
     }
-    if let until = state.waitUntil, now < until { return }
+    if let until = state.waitUntil, now < until { return try state.save(stateURL) }  // the events' changes kept
     state.waitUntil = nil
     do {
       do {
@@ -91,7 +91,12 @@ struct CloudExchange {
   }
 
   private mutating func sendAndFetch() throws {
-    if state.engineState == nil { try database.createZone() }
+    if state.engineState == nil {
+      // Without a token, what this store sent may have gone with a zone since lost (a token of
+      // that zone would expire; none can): every file is offered again.
+      state.forgetServer()
+      try database.createZone()
+    }
     try send()
     // A token too old means the zone may have lost records this store sent: offered again.
     if try fetch() { try send() }
