@@ -19,7 +19,8 @@
     private let zone = CKRecordZone(zoneName: "PlainStore")
     private let lock = NSLock()
     private var engine: CKSyncEngine?
-    /// The state the engine was made with, or last gave: another one asked for makes it again.
+    /// The state the engine was made with, or last handed out by a fetch: another one asked
+    /// for (none, after the carrier forgot the server) makes the engine again.
     private var engineState: Data?
     private var heard = Heard()
     /// Records to send, by name, until the engine asks for them.
@@ -86,7 +87,9 @@
       try wait { try await engine.fetchChanges() }
       return locked {
         // The engine fetches every batch in one call: its last state follows every record.
-        CloudFetch(records: heard.records, state: heard.state ?? state ?? Data(), moreComing: false)
+        let fetched = CloudFetch(records: heard.records, state: heard.state ?? state ?? Data(), moreComing: false)
+        engineState = fetched.state  // the state the carrier saves, and hands back next time
+        return fetched
       }
     }
 
