@@ -1,6 +1,5 @@
 import Foundation
 import PlainStore
-import Synchronization
 
 /// CloudKit's private database in memory, as CKSyncEngine meets it, for tests and previews on
 /// any platform: one zone per account with its own change tokens, records with change tags, the
@@ -47,13 +46,14 @@ public final class SimulatedCloudKit: Sendable {
   /// Records a fetch delivers at most.
   public let fetchBatchSize: Int
 
-  let world: Mutex<World>
+  // A StoreMutex, not Synchronization.Mutex: ThreadSanitizer sees its locks (see StoreMutex).
+  let world: StoreMutex<World>
 
   public init(requestLimit: Int = 400, recordSizeLimit: Int = 1_000_000, fetchBatchSize: Int = 200, now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
     self.requestLimit = requestLimit
     self.recordSizeLimit = recordSizeLimit
     self.fetchBatchSize = max(1, fetchBatchSize)
-    world = Mutex(World(now: now))
+    world = StoreMutex(World(now: now))
   }
 
   /// A device signed in to `account` (nil: signed out), whose engine talks to this cloud.
