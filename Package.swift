@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "BabyDashboardPreviews", targets: ["BabyDashboardPreviews"]),
     // For tests only, like swift-log's InMemoryLogging: no app or tool ships it.
     .library(name: "BabyDashboardTesting", targets: ["BabyDashboardTesting"]),
+    // Simulated iCloud carriers for any app's tests and previews (SimulatedCloudKit).
+    .library(name: "PlainStoreTesting", targets: ["PlainStoreTesting"]),
     .executable(name: "babydash", targets: ["babydash"]),
     .executable(name: "babydash-bench", targets: ["babydash-bench"]),
   ],
@@ -21,6 +23,8 @@ let package = Package(
     // Libraries
     // The engine: knows no babies.
     .target(name: "PlainStore"),
+    // Simulated carriers (CloudKit) over the engine's package seams: tests and previews only.
+    .target(name: "PlainStoreTesting", dependencies: ["PlainStore"]),
     // The domain: entities, tracker, importers, screen models. Knows no rendering.
     .target(name: "BabyDashboard", dependencies: ["PlainStore", "CSQLite", "CZlib"]),
     // The text UI: every screen's renderer and the one format of times, durations and amounts.
@@ -51,7 +55,7 @@ let package = Package(
 
     // Tests
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "BabyDashboardTesting", "plainstore-stress"]),
+    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboardTesting", "plainstore-stress"]),
     .testTarget(
       name: "BabyDashboardTests",
       dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardTesting", "SwiftDataStoreBuilder"]),

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Type-checks the Apple binding files, which only Apple platforms compile, on Linux: the engine's
-# (Sources/PlainStore/Internal/Apple/) against Scripts/apple-stub/AppleFoundation.swift, the
-# domain's (Sources/BabyDashboard/Apple/) against Scripts/apple-stub/SwiftData.swift — stubs of
-# exactly the Apple declarations they use, copied from Apple's documentation. A misspelt or
-# mistyped call into FileManager, NSMetadataQuery, NSFileCoordinator, ProcessInfo or ModelContext
-# fails here.
+# (Sources/PlainStore/Internal/Apple/) against Scripts/apple-stub/AppleFoundation.swift and
+# AppleCloudKit.swift, the domain's (Sources/BabyDashboard/Apple/) against
+# Scripts/apple-stub/SwiftData.swift — stubs of exactly the Apple declarations they use, copied
+# from Apple's documentation. A misspelt or mistyped call into FileManager, NSMetadataQuery,
+# NSFileCoordinator, ProcessInfo, CKSyncEngine or ModelContext fails here.
 #
 #   Scripts/check-apple-stub.sh              run the check
 #   Scripts/check-apple-stub.sh --self-test  prove it fails on a misspelt call, a misused
@@ -19,6 +19,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 STUB=Scripts/apple-stub/AppleFoundation.swift
+# The CloudKit binding's declarations, checked alike, in a file of their own.
+CLOUDKIT_STUB=Scripts/apple-stub/AppleCloudKit.swift
 APPLE=Sources/PlainStore/Internal/Apple
 # The engine's side of each seam the Apple files implement: Foundation only.
 SEAMS=(
@@ -27,6 +29,8 @@ SEAMS=(
   Sources/PlainStore/BackgroundAssertion.swift
   Sources/PlainStore/Internal/Files/DataProtection.swift
   Sources/PlainStore/Internal/Files/StoreMutex.swift
+  Sources/PlainStore/Internal/Sync/CloudKit/CloudDatabase.swift
+  Sources/PlainStore/Internal/Sync/CloudKit/CloudError.swift
 )
 # The domain's Apple files (SwiftData), type-checked as a module of their own that imports the
 # built BabyDashboard module (`swift build` first; they use its public API only), against the
@@ -44,7 +48,7 @@ check() {
   local apple=$1 stub=$2 stages=${3:-types uses probes} kind=${4:-engine} work status=0
   work=$(mktemp -d)
   mkdir "$work/src" "$work/probe" "$work/modules"
-  local probe_import='' probe_stub=("$stub") typecheck
+  local probe_import='' stubs=("$stub") probe_stubs=() typecheck
   if [ "$kind" = domain ]; then
     for file in "$apple"/*.swift; do
       { echo "import BabyDashboard"; sed -E "s/$APPLE_IF/\\1#if true/" "$file"; } >"$work/src/$(basename "$file")"
@@ -54,16 +58,18 @@ check() {
     typecheck=(swiftc -typecheck -swift-version 6 -module-name BabyDashboardApple -I "$work/modules" -I "$MODULES"
       -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap "$work"/src/*.swift)
     probe_import='import SwiftData'
-    probe_stub=(-I "$work/modules")
+    probe_stubs=(-I "$work/modules")
   else
     for file in "$apple"/*.swift "${SEAMS[@]}"; do
       sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/$(basename "$file")"
     done
-    typecheck=(swiftc -typecheck -swift-version 6 -module-name PlainStore -package-name BabyDashboard "$stub" "$work"/src/*.swift)
+    stubs=("$stub" "$CLOUDKIT_STUB")
+    probe_stubs=("${stubs[@]}")
+    typecheck=(swiftc -typecheck -swift-version 6 -module-name PlainStore -package-name BabyDashboard "${stubs[@]}" "$work"/src/*.swift)
   fi
   if [[ $stages == *types* ]] && ! "${typecheck[@]}" >"$work/log" 2>&1; then
-    grep -E '^/.*error:' "$work/log" | sed -E "s#$work/src/#$apple/#" | sort -u
-    echo "Apple stub: the Apple files do not type-check against $stub"
+    grep -E 'error:' "$work/log" | sed -E "s#$work/src/#$apple/#" | sort -u
+    echo "Apple stub: the Apple files do not type-check against ${stubs[*]}"
     status=1
   fi
   local line uses probe index=0
@@ -81,14 +87,14 @@ check() {
     index=$((index + 1))
     printf 'import Foundation\nfunc probe%d() throws { _ = %s }\n' "$index" "$probe" >"$work/probe/$index.swift"
     printf 'func probe%d() throws { _ = %s }\n' "$index" "$probe" >>"$work/probe/all.swift"
-  done < <(grep -vE '^[[:space:]]*//' "$stub" | grep -E '// uses: .+ \| probe: .+')
+  done < <(cat "${stubs[@]}" | grep -vE '^[[:space:]]*//' | grep -E '// uses: .+ \| probe: .+')
   if [ "$index" = 0 ]; then
     echo "Apple stub: $stub declares nothing with '// uses: … | probe: …'"
     return 1
   fi
   if [[ $stages == *probes* ]]; then
-    if ! swiftc -typecheck -swift-version 5 -module-name Probe "${probe_stub[@]}" "$work/probe/all.swift" >"$work/log" 2>&1; then
-      grep -E '^/.*error:' "$work/log" | sort -u
+    if ! swiftc -typecheck -swift-version 5 -module-name Probe "${probe_stubs[@]}" "$work/probe/all.swift" >"$work/log" 2>&1; then
+      grep -E 'error:' "$work/log" | sort -u
       echo "Apple stub: a probe does not compile even with the stub: fix the probe"
       status=1
     fi
@@ -130,6 +136,10 @@ self_test() {
   expect_failure "on a misused signature (an NSError? where an NSErrorPointer goes)" "$work/pointer" "$STUB" types
   mutate label 's/performExpiringActivity\(withReason:/performExpiringActivity(reason:/'
   expect_failure "on a wrong argument label (performExpiringActivity(reason:))" "$work/label" "$STUB" types
+  mutate cloudkit 's/engine\.fetchChanges\(\)/engine.fetchChange()/'
+  expect_failure "on a misspelt CloudKit call (engine.fetchChange())" "$work/cloudkit" "$STUB" types
+  mutate throwing '0,/try wait \{ try await engine\.sendChanges\(\) \}/s//try wait { await engine.sendChanges() }/'
+  expect_failure "on a throwing CloudKit call made without try (sendChanges)" "$work/throwing" "$STUB" types
   cp "$STUB" "$work/unused.swift"
   printf '%s\n' 'extension FileManager { func evictUbiquitousItem(at url: URL) throws {} }  // uses: evictUbiquitousItem(at: | probe: try? FileManager.default.evictUbiquitousItem(at: URL(fileURLWithPath: "/"))' >>"$work/unused.swift"
   expect_failure "on a stub declaration no Apple file uses" "$APPLE" "$work/unused.swift" uses
@@ -156,7 +166,7 @@ case "${1:-}" in
   "")
     check "$APPLE" "$STUB"
     check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain
-    echo "Apple stub: $(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files type-check against $(cat "$STUB" "$DOMAIN_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
+    echo "Apple stub: $(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files type-check against $(cat "$STUB" "$CLOUDKIT_STUB" "$DOMAIN_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
     ;;
   *) echo "usage: $0 [--self-test]" >&2; exit 64 ;;
 esac

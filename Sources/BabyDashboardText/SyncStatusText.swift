@@ -13,6 +13,7 @@ public enum SyncStatusText {
       "To send      " + outbox(status, now: now, in: zone),
     ]
     if let blocked = status.outboxBlocked { lines.append("             not sent: " + blocked) }
+    if let note = status.carrierNote { lines.append("             " + note) }
     let downloads = status.waitingForDownload.count
     lines.append(
       "To download  "

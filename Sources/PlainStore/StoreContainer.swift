@@ -116,10 +116,12 @@ public final class StoreContainer: Sendable {
   /// Merges the change files that other devices' copies wrote and a sync engine brought into
   /// `changes/`, as one transaction authored "sync" (announced as a remote change). Opening a
   /// store and ``refresh()`` do it too. Returns nil when nothing new had arrived, or nothing
-  /// that changes an object (a snapshot of what this copy holds already).
+  /// that changes an object (a snapshot of what this copy holds already). Through a carrier that
+  /// is no folder (CloudKit), it first sends this device's new files and fetches the others'.
   @discardableResult
   public func sync() throws -> Transaction? {
     try coordinator.refuseIfReadOnly("merge other devices' files")
+    try coordinator.backing.exchangeWithCarrier(coordinator)
     return try coordinator.syncArrived()
   }
 

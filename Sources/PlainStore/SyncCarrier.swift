@@ -20,6 +20,13 @@ public struct SyncCarrier: Sendable {
   /// which this carrier cannot ask for.
   public static let folder = SyncCarrier(FolderTransport())
 
+  /// A zone of CloudKit's private database, through an engine behind ``CloudDatabase`` (Apple's
+  /// CKSyncEngine, or `PlainStoreTesting.SimulatedCloudKit`): `changes/` stays a local folder,
+  /// and ``StoreContainer/sync()`` sends what the zone lacks and fetches what it holds.
+  package static func cloudKit(database: any CloudDatabase) -> SyncCarrier {
+    SyncCarrier(CloudKitTransport(database: database))
+  }
+
   #if canImport(Darwin)
     /// The app's iCloud Drive ubiquity container, as iOS keeps it: files of other devices and
     /// evicted files of this one are asked for and downloaded, reads and writes are coordinated
@@ -28,6 +35,15 @@ public struct SyncCarrier: Sendable {
     /// - Parameter containerIdentifier: `iCloud.com.example.app`; nil: the app's first container.
     public static func iCloudDrive(containerIdentifier: String? = nil) -> SyncCarrier {
       SyncCarrier(UbiquityTransport(service: AppleUbiquityService(containerIdentifier: containerIdentifier)))
+    }
+
+    /// CloudKit's private database, one zone, through CKSyncEngine (see <doc:CloudKit>):
+    /// `changes/` stays a local folder, and each ``StoreContainer/sync()`` sends the files the
+    /// zone lacks and fetches the others', waiting for CloudKit — so call it off the main thread
+    /// (on launch, on foreground and on a push; the engine never syncs on its own).
+    /// - Parameter containerIdentifier: `iCloud.com.example.app`; nil: the app's default container.
+    public static func cloudKit(containerIdentifier: String? = nil) -> SyncCarrier {
+      .cloudKit(database: AppleCloudKitService(containerIdentifier: containerIdentifier))
     }
 
     /// The ubiquity container's folder, resolved off the main thread (it may wait for iCloud);

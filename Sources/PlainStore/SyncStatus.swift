@@ -69,6 +69,9 @@ public struct SyncStatus: Sendable, Equatable {
   /// Why the outbox does not move although the carrier is there: a file of the sync folder
   /// holds other bytes under the name of the outbox's next file (nothing was overwritten).
   public var outboxBlocked: String?
+  /// What the carrier could not do last, and what happens next, in words ("iCloud storage is
+  /// full: changes wait on this device…"); nil when all is well or the carrier cannot tell.
+  public var carrierNote: String? = nil
   /// The newest change from another device that has arrived; nil when none has.
   public var lastArrival: Arrival?
   /// This copy's device id; nil until it first commits.

@@ -1,4 +1,5 @@
 import Foundation
+import PlainStoreTesting
 import Testing
 
 @testable import PlainStore
@@ -55,5 +56,29 @@ import Testing
     #expect(try files().filter { $0.hasPrefix("name-") } == ["name-000000000001.json", "name-000000000002.json"])
     try dad.sync()
     #expect(try names(seenBy: dad) == ["Dad's phone", "Mum's phone"])
+  }
+
+  /// Through CloudKit too: the name travels as a record, like every file of the device's folder.
+  @Test func aNewNameTravelsThroughCloudKit() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cloud = SimulatedCloudKit()
+    func open(_ store: String, device: Int, name: String) throws -> StoreContainer {
+      var options = NoteSchema.options(device: device)
+      options.deviceName = name
+      options.carrier = .simulatedCloudKit(cloud, account: "family")
+      return try StoreContainer.file(at: folder.appendingPathComponent(store), schema: NoteSchema.v1, options: options)
+    }
+    let mum = try open("mum.store", device: 1, name: "Mum's phone")
+    try add(mum, 1)
+    try mum.sync()
+    let dad = try open("dad.store", device: 2, name: "Dad's phone")
+    try add(dad, 2)
+    try dad.sync()
+    #expect(try names(seenBy: dad) == ["Dad's phone", "Mum's phone"])
+    let renamed = try open("mum.store", device: 1, name: "Mum's iPhone")
+    try add(renamed, 3)
+    try renamed.sync()
+    try dad.sync()
+    #expect(try names(seenBy: dad) == ["Dad's phone", "Mum's iPhone"])
   }
 }

@@ -121,6 +121,12 @@ struct FileBacking: StoreBacking {
     try store.drainOutbox(files, lock)
   }
 
+  func exchangeWithCarrier(_ store: StoreCoordinator) throws {
+    try store.drainOutbox(files, lock)
+    guard files.changes.isCarrying else { return }
+    try files.changes.transport.exchange(files.changes, own: store.deviceID, now: store.options.clock())
+  }
+
   func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction? {
     try store.compactChanges(files, lock)
   }

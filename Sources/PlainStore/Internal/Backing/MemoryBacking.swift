@@ -81,6 +81,7 @@ struct MemoryBacking: StoreBacking {
   // MARK: Sync
 
   func syncArrived(_ store: StoreCoordinator) throws -> Transaction? { nil }
+  func exchangeWithCarrier(_ store: StoreCoordinator) throws {}
 
   func drainOutbox(_ store: StoreCoordinator) throws {}
 

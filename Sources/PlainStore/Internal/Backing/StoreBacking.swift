@@ -119,6 +119,9 @@ protocol StoreBacking: Sendable {
   /// Moves this device's files waiting in the outbox into the sync folder.
   func drainOutbox(_ store: StoreCoordinator) throws
 
+  /// Drains the outbox, then lets a carrier that is no folder (CloudKit) send and fetch.
+  func exchangeWithCarrier(_ store: StoreCoordinator) throws
+
   /// Compacts this device's change files; nil in memory.
   func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction?
 

@@ -59,7 +59,8 @@ extension StoreCoordinator {
     }.max { $0.written < $1.written }
     return SyncStatus(
       carrier: carrier, outbox: waiting.map(\.display), outboxOldest: oldest,
-      outboxBlocked: carrier == .available ? state.withLock { $0.outboxBlocked } : nil, lastArrival: arrival,
+      outboxBlocked: carrier == .available ? state.withLock { $0.outboxBlocked } : nil,
+      carrierNote: files.changes.transport.note(files.changes), lastArrival: arrival,
       thisDevice: device?.text, folder: files.changes.url, devices: devices, notArrived: scan.notArrived, notDownloaded: scan.notDownloaded.sorted(), waitingForDownload: waitingForDownload.sorted(), unknownFiles: scan.unknown,
       artefactsSkipped: scan.artefactsSkipped, conflictCopies: scan.conflictCopies, awaitingUpdate: awaitingUpdate(scan, files))
   }

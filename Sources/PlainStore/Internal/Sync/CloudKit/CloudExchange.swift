@@ -1,0 +1,237 @@
+import Foundation
+
+/// One sync through CloudKit, as `StoreContainer.sync()` runs it before it merges: the engine's
+/// events, then this store's files the server lacks go up, then the zone's changes come down.
+///
+/// - A file goes up as one record named after it (``CloudRecordName``), in requests of at most
+///   ``requestLimit`` records, split on `limitExceeded`.
+/// - A fetched record becomes a file of `changes/` exactly as another sync engine would leave
+///   it: created once; the same name with other bytes becomes a conflict copy, which the fold
+///   reads as the change it copies. Never a merge here.
+/// - Each fetched batch's files are flushed before the engine state that follows them is saved:
+///   a kill in between fetches the batch again, and create-once writes nothing twice.
+/// - Nothing fetched deletes a file: a record deleted on the server (or a zone deleted, or an
+///   account signed out) leaves the family's change files where they are.
+struct CloudExchange {
+  let database: any CloudDatabase
+  let folder: ChangeFolder
+  let own: DeviceID?
+  let now: Date
+  let stateURL: URL
+  var state: CloudSyncState
+
+  /// CloudKit's limit of records per modify request.
+  static let requestLimit = 400
+  /// How often one record is sent again in one sync before its error ends the sync.
+  static let resendLimit = 3
+
+  private var resent: [String: Int] = [:]
+
+  init(database: any CloudDatabase, folder: ChangeFolder, own: DeviceID?, now: Date) {
+    self.database = database
+    self.folder = folder
+    self.own = own
+    self.now = now
+    stateURL = CloudSyncState.url(beside: folder.url)
+    state = CloudSyncState.load(stateURL)
+  }
+
+  /// Runs the sync; an engine error ends it with its condition saved (see ``CloudErrorAction``),
+  /// a local file's error throws.
+  mutating func run() throws {
+    for event in database.takeEvents() { apply(event) }
+    if state.stopped {
+      state.condition = .zonePurged
+      return try state.save(stateURL)
+    }
+    if let until = state.waitUntil, now < until { return try state.save(stateURL) }  // the events' changes kept
+    state.waitUntil = nil
+    do {
+      do {
+        try sendAndFetch()
+      } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .recreateZoneAndResend {
+        state.forgetServer()
+        try sendAndFetch()  // a second zoneNotFound ends the sync, below
+      }
+      state.condition = nil
+    } catch let error as CloudError {
+      guard case .wait(let condition) = CloudErrorAction.action(for: error.code) else {
+        // An action that did not settle it (a zone gone again, one record too large alone).
+        state.condition = .refused
+        return try state.save(stateURL)
+      }
+      state.condition = condition
+      state.waitUntil = error.retryAfter.map { now.addingTimeInterval($0) }
+      if condition == .zonePurged { state.stopped = true }
+    }
+    try state.save(stateURL)
+  }
+
+  /// What an event means for the state; none deletes a file.
+  private mutating func apply(_ event: CloudEvent) {
+    switch event {
+    case .accountChange(.signIn):
+      // The engine starts afresh: fetch from the beginning and offer every file (the server's
+      // equal bytes are success). A new sign-in also lifts a purge's stop.
+      state.forgetServer()
+      state.stopped = false
+    case .accountChange(.signOut), .accountChange(.switchAccounts):
+      // The engine cleared its state; the files stay, and `SyncAccount` keeps another
+      // account's zone out of this store.
+      state.forgetServer()
+    case .zoneDeleted(.deleted), .zoneDeleted(.encryptedDataReset):
+      // The zone is empty: made again and sent every file this device holds (Apple's header
+      // for encryptedDataReset; PlainStore.docc/CloudKit.md records the page that disagrees).
+      state.forgetServer()
+    case .zoneDeleted(.purged):
+      // The user deleted the app's data from iCloud: sending it again would undo that.
+      state.forgetServer()
+      state.stopped = true
+    }
+  }
+
+  private mutating func sendAndFetch() throws {
+    if state.engineState == nil {
+      // Without a token, what this store sent may have gone with a zone since lost (a token of
+      // that zone would expire; none can): every file is offered again.
+      state.forgetServer()
+      try database.createZone()
+    }
+    try send()
+    // A token too old means the zone may have lost records this store sent: offered again.
+    if try fetch() { try send() }
+  }
+
+  // MARK: Sending
+
+  private mutating func send() throws {
+    var queue = Self.chunks(try unsent(), of: Self.requestLimit)
+    while !queue.isEmpty {
+      let batch = queue.removeFirst()
+      do {
+        try database.save(batch)
+        for record in batch { state.onServer.insert(record.name) }
+      } catch let error as CloudError {
+        queue.insert(contentsOf: try settle(batch, error), at: 0)
+      }
+    }
+  }
+
+  /// What to send again after a request failed; throws the error that ends the sync.
+  private mutating func settle(_ batch: [CloudRecord], _ error: CloudError) throws -> [[CloudRecord]] {
+    switch CloudErrorAction.action(for: error.code) {
+    case .splitBatch where batch.count > 1:
+      let half = batch.count / 2
+      return [Array(batch[..<half]), Array(batch[half...])]
+    case .perRecord:
+      var again: [CloudRecord] = []
+      var ending: CloudError?
+      for record in batch {
+        // One not named is not known to be saved: sent again, where equal bytes are success.
+        let own = error.perRecord[record.name] ?? CloudError(.batchRequestFailed)
+        do { again += try settle(record, own) } catch let stop as CloudError { ending = ending ?? stop }
+      }
+      if let ending { throw ending }
+      return again.isEmpty ? [] : Self.chunks(again, of: Self.requestLimit)
+    case .resend, .compareWithServer:
+      var again: [CloudRecord] = []
+      for record in batch { again += try settle(record, error) }
+      return again.isEmpty ? [] : [again]
+    case .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .wait:
+      throw error
+    }
+  }
+
+  /// One record's failure: the records to send again.
+  private mutating func settle(_ record: CloudRecord, _ error: CloudError) throws -> [CloudRecord] {
+    switch CloudErrorAction.action(for: error.code) {
+    case .compareWithServer:
+      guard let server = error.serverRecord else { return try resend(record, error) }
+      state.onServer.insert(record.name)
+      guard server.bytes != record.bytes, let (device, file) = CloudRecordName.parse(record.name) else { return [] }
+      // Two copies of the store wrote under one device id: the server's copy lands here as a
+      // conflict copy, and this one goes up under its own conflict copy's name.
+      _ = try write(server, durable: true)
+      let copyName = CloudRecordName.make(device: device.text, file: CloudRecordName.secondCopy(of: file, bytes: record.bytes))
+      let copy = CloudRecord(name: copyName, bytes: record.bytes)
+      _ = try write(copy, durable: true)
+      return state.onServer.contains(copy.name) ? [] : [copy]
+    case .resend:
+      return try resend(record, error)
+    case .perRecord, .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .wait:
+      throw error
+    }
+  }
+
+  private mutating func resend(_ record: CloudRecord, _ error: CloudError) throws -> [CloudRecord] {
+    resent[record.name, default: 0] += 1
+    guard resent[record.name]! <= Self.resendLimit else { throw error }
+    return [record]
+  }
+
+  /// Every file of `changes/` the server is not known to hold, by device and name.
+  private func unsent() throws -> [CloudRecord] {
+    var records: [CloudRecord] = []
+    for name in FileSystem.list(folder.url) {
+      guard let device = DeviceID(name), FileSystem.isFolder(atPath: folder.deviceURL(device).path) else { continue }
+      for file in FileSystem.list(folder.deviceURL(device)) {
+        let recordName = CloudRecordName.make(device: device.text, file: file)
+        guard !state.onServer.contains(recordName), CloudRecordName.parse(recordName) != nil,
+          let bytes = try FileSystem.read(atPath: folder.filePath(device, file), displayPath: folder.display(device, file))
+        else { continue }
+        records.append(CloudRecord(name: recordName, bytes: bytes))
+      }
+    }
+    return records
+  }
+
+  // MARK: Fetching
+
+  /// Fetches every batch; returns whether it had to start again from no token.
+  private mutating func fetch() throws -> Bool {
+    var restarted = false
+    var more = true
+    while more {
+      let batch: CloudFetch
+      do {
+        batch = try database.fetchChanges(since: state.engineState)
+      } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .restartFromNoToken && !restarted {
+        restarted = true
+        state.forgetServer()
+        continue
+      }
+      var written: [String] = []
+      for record in batch.records {
+        if let path = try write(record, durable: false) { written.append(path) }
+        state.onServer.insert(record.name)
+      }
+      // The files first, durably; then the state that says they were fetched.
+      let folders = Set(written.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }).sorted().map(URL.init(fileURLWithPath:))
+      try FileSystem.flushToDisk(paths: written, folders: folders + (folders.isEmpty ? [] : [folder.url]), displayPath: folder.displayName)
+      state.engineState = batch.state
+      try state.save(stateURL)
+      more = batch.moreComing
+    }
+    return restarted
+  }
+
+  /// Writes a record as the file it names, once; the same name with other bytes as a conflict
+  /// copy beside it, flushed if `durable`. Returns the path written, or nil when nothing was: a
+  /// record that names no file of a store, a file here already, or this device's own file that
+  /// it has deleted (a change compaction's).
+  private func write(_ record: CloudRecord, durable: Bool) throws -> String? {
+    guard let (device, file) = CloudRecordName.parse(record.name) else { return nil }
+    let path = folder.filePath(device, file)
+    if device == own && !FileSystem.exists(atPath: path) && !ChangeFileName.classify(file).isConflictCopy { return nil }
+    try folder.makeDeviceFolder(device)
+    if try FileSystem.createOnce(record.bytes, atPath: path, displayPath: folder.display(device, file), durable: durable) { return path }
+    guard let here = try FileSystem.read(atPath: path, displayPath: folder.display(device, file)), here != record.bytes else { return nil }
+    let copy = CloudRecordName.secondCopy(of: file, bytes: record.bytes)
+    let copyPath = folder.filePath(device, copy)
+    return try FileSystem.createOnce(record.bytes, atPath: copyPath, displayPath: folder.display(device, copy), durable: durable) ? copyPath : nil
+  }
+
+  private static func chunks(_ records: [CloudRecord], of size: Int) -> [[CloudRecord]] {
+    stride(from: 0, to: records.count, by: size).map { Array(records[$0..<min($0 + size, records.count)]) }
+  }
+}

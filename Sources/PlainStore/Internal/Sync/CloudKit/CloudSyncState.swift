@@ -1,0 +1,66 @@
+import Foundation
+
+/// `cloudkit-state.json` beside `changes/` (in the app group, never in `local/`): what the
+/// CloudKit carrier must remember between syncs. Written atomically, and only after the files
+/// fetched before it are durable, so a kill between the two leaves the older state, which
+/// fetches the same records again — and a create-once file met twice is written once.
+///
+/// Losing it costs time, never data: a missing or unreadable state fetches from the beginning
+/// and offers the server every file again (the server's equal bytes are success).
+struct CloudSyncState: Equatable, Sendable {
+  /// The engine's state after the last fetched batch whose files are durable here.
+  var engineState: Data?
+  /// Names the server is known to hold (sent from here, or fetched): not sent again.
+  var onServer: Set<String> = []
+  /// Why the last sync stopped short; nil when it went through.
+  var condition: CloudCondition?
+  /// No request before this time (the server's retry-after).
+  var waitUntil: Date?
+  /// The user deleted the app's data from iCloud: nothing is sent until the account signs in
+  /// again (the zone deletion said `purged`, or a request `userDeletedZone`).
+  var stopped = false
+
+  static func url(beside changes: URL) -> URL {
+    changes.deletingLastPathComponent().appendingPathComponent("cloudkit-state.json")
+  }
+
+  /// The state saved at `url`; a fresh one when there is none or it does not read.
+  static func load(_ url: URL) -> CloudSyncState {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    guard let data = try? FileSystem.read(url, displayPath: url.lastPathComponent),
+      let stored = try? decoder.decode(Stored.self, from: data), stored.format == Stored.currentFormat
+    else { return CloudSyncState() }
+    return CloudSyncState(
+      engineState: stored.engineState, onServer: Set(stored.onServer), condition: stored.condition, waitUntil: stored.waitUntil,
+      stopped: stored.stopped)
+  }
+
+  /// Replaces the file at `url`, durably.
+  func save(_ url: URL) throws {
+    let stored = Stored(
+      format: Stored.currentFormat, engineState: engineState, onServer: onServer.sorted(), condition: condition, waitUntil: waitUntil,
+      stopped: stopped)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .secondsSince1970
+    try FileSystem.writeAtomically(try encoder.encode(stored), to: url, displayPath: url.lastPathComponent)
+  }
+
+  /// Forgets the server: fetch from the beginning and offer it every file (after the zone or the
+  /// account changed under the engine).
+  mutating func forgetServer() {
+    engineState = nil
+    onServer = []
+  }
+
+  private struct Stored: Codable {
+    static let currentFormat = 1
+    var format: Int
+    var engineState: Data?
+    var onServer: [String]
+    var condition: CloudCondition?
+    var waitUntil: Date?
+    var stopped: Bool
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import PlainStore
+
+extension SimulatedCloudKit {
+  /// One device's engine: its account, its events, its requests.
+  public final class Device: Sendable {
+    let cloud: SimulatedCloudKit
+    let number: Int
+
+    init(cloud: SimulatedCloudKit, number: Int) {
+      self.cloud = cloud
+      self.number = number
+    }
+
+    /// Signs in to `account` (after a sign-out).
+    public func signIn(_ account: String) {
+      cloud.world.withLock { world in
+        world.devices[number].account = account
+        world.devices[number].events.append(.accountChange(.signIn(account)))
+      }
+    }
+
+    /// Signs out of iCloud.
+    public func signOut() {
+      cloud.world.withLock { world in
+        let previous = world.devices[number].account ?? ""
+        world.devices[number].account = nil
+        world.devices[number].events.append(.accountChange(.signOut(previous)))
+      }
+    }
+
+    /// Signs in to another account, as a user does who signs out and in with another Apple ID
+    /// while the app is not running.
+    public func switchAccount(to account: String) {
+      cloud.world.withLock { world in
+        let previous = world.devices[number].account ?? ""
+        world.devices[number].account = account
+        world.devices[number].events.append(.accountChange(.switchAccounts(from: previous, to: account)))
+      }
+    }
+
+    /// Makes the account's status other than signed in or out (nil: back to signed in or out).
+    package func setStatus(_ status: CloudAccount?) {
+      cloud.world.withLock { $0.devices[number].status = status }
+    }
+  }
+}
+
+extension SimulatedCloudKit.Device: CloudDatabase {
+  package func account() -> CloudAccount {
+    cloud.world.withLock { world in
+      if let status = world.devices[number].status { return status }
+      return world.devices[number].account.map { .signedIn(id: $0) } ?? .signedOut
+    }
+  }
+
+  package func takeEvents() -> [CloudEvent] {
+    cloud.world.withLock { world in
+      defer { world.devices[number].events = [] }
+      return world.devices[number].events
+    }
+  }
+
+  package func createZone() throws {
+    try cloud.world.withLock { world in
+      let account = try world.admit(.createZone, device: number)
+      guard world.zones[account] == nil else { return }
+      world.generations[account, default: 0] += 1
+      world.zones[account] = SimulatedCloudKit.World.Zone(generation: world.generations[account]!)
+    }
+  }
+
+  package func save(_ records: [CloudRecord]) throws {
+    try cloud.world.withLock { world in
+      let account = try world.admit(.save, device: number)
+      guard records.count <= cloud.requestLimit else { throw CloudError(.limitExceeded) }
+      guard var zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
+      if let quota = world.quota[account], zone.bytes + records.reduce(0, { $0 + $1.bytes.count }) > quota {
+        throw CloudError(.quotaExceeded)
+      }
+      var failed: [String: CloudError] = [:]
+      for record in records {
+        if let held = zone.records[record.name] {
+          failed[record.name] = CloudError(.serverRecordChanged, serverRecord: CloudRecord(name: record.name, bytes: held.bytes))
+        } else if !record.isAsset && record.bytes.count > cloud.recordSizeLimit {
+          failed[record.name] = CloudError(.limitExceeded)
+        }
+      }
+      guard failed.isEmpty else {
+        // The zone's batches are atomic: one record's failure fails the others.
+        for record in records where failed[record.name] == nil { failed[record.name] = CloudError(.batchRequestFailed) }
+        throw CloudError(.partialFailure, perRecord: failed)
+      }
+      for record in records {
+        zone.log.append(record.name)
+        zone.records[record.name] = SimulatedCloudKit.World.Record(bytes: record.bytes, tag: zone.log.count)
+      }
+      world.zones[account] = zone
+      world.saveRequestSizes.append(records.count)
+    }
+  }
+
+  package func fetchChanges(since state: Data?) throws -> CloudFetch {
+    try cloud.world.withLock { world in
+      let account = try world.admit(.fetch, device: number)
+      guard let zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
+      var counter = 0
+      if let state {
+        guard let token = SimulatedCloudKit.World.parse(state, account: account), token.generation == zone.generation, token.counter <= zone.log.count
+        else { throw CloudError(.changeTokenExpired) }
+        counter = token.counter
+      }
+      let delivery = world.deliveries.isEmpty ? nil : world.deliveries.removeFirst()
+      if delivery == .late { return CloudFetch(records: [], state: state ?? SimulatedCloudKit.World.token(account: account, generation: zone.generation, counter: 0), moreComing: false) }
+      if delivery == .dropped { throw CloudError(.networkFailure) }
+      let end = min(zone.log.count, counter + cloud.fetchBatchSize)
+      // A record saved again under one name appears once, at its latest save.
+      let names = zone.log[counter..<end].enumerated().filter { offset, name in zone.records[name]?.tag == counter + offset + 1 }.map(\.element)
+      var records = names.map { CloudRecord(name: $0, bytes: zone.records[$0]!.bytes) }
+      if delivery == .twice { records += records }
+      if delivery == .outOfOrder { records.reverse() }
+      return CloudFetch(
+        records: records, state: SimulatedCloudKit.World.token(account: account, generation: zone.generation, counter: end), moreComing: end < zone.log.count)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import PlainStore
+
+extension SimulatedCloudKit {
+  /// Everything the simulated cloud holds, behind one lock.
+  struct World {
+    struct Record {
+      var bytes: Data
+      /// The change tag: the zone's change counter when it was saved.
+      var tag: Int
+    }
+
+    struct Zone {
+      /// Which incarnation of the zone: a token of an older one has expired.
+      var generation: Int
+      var records: [String: Record] = [:]
+      /// Names in the order they were saved (index + 1 is the change counter).
+      var log: [String] = []
+      var bytes: Int { records.values.reduce(0) { $0 + $1.bytes.count } }
+    }
+
+    struct DeviceState {
+      var account: String?
+      /// The account status when it is other than signed in or out (`temporarilyUnavailable`…).
+      var status: CloudAccount?
+      var events: [CloudEvent] = []
+    }
+
+    var now: Date
+    var zones: [String: Zone] = [:]
+    var generations: [String: Int] = [:]
+    var devices: [DeviceState] = []
+    var throttledUntil: [String: Date] = [:]
+    var quota: [String: Int] = [:]
+    var deliveries: [Delivery] = []
+    var faults: [Operation: [CloudError]] = [:]
+    var saveRequestSizes: [Int] = []
+    var requestCount = 0
+
+    /// The checks every request meets first: an injected fault, the account, the throttle.
+    mutating func admit(_ operation: Operation, device: Int) throws -> String {
+      requestCount += 1
+      if var waiting = faults[operation], !waiting.isEmpty {
+        let fault = waiting.removeFirst()
+        faults[operation] = waiting
+        throw fault
+      }
+      guard devices[device].status == nil, let account = devices[device].account else { throw CloudError(.notAuthenticated) }
+      if let until = throttledUntil[account], now < until {
+        throw CloudError(.requestRateLimited, retryAfter: until.timeIntervalSince(now))
+      }
+      return account
+    }
+
+    static func token(account: String, generation: Int, counter: Int) -> Data {
+      Data("\(generation):\(counter):\(account)".utf8)
+    }
+
+    /// The generation and counter a token holds, if it is one of `account`'s.
+    static func parse(_ token: Data, account: String) -> (generation: Int, counter: Int)? {
+      let parts = String(decoding: token, as: UTF8.self).split(separator: ":", maxSplits: 2).map(String.init)
+      guard parts.count == 3, parts[2] == account, let generation = Int(parts[0]), let counter = Int(parts[1]) else { return nil }
+      return (generation, counter)
+    }
+  }
+}

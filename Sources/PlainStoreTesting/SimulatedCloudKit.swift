@@ -1,0 +1,149 @@
+import Foundation
+import PlainStore
+
+/// CloudKit's private database in memory, as CKSyncEngine meets it, for tests and previews on
+/// any platform: one zone per account with its own change tokens, records with change tags, the
+/// 400-record request limit, the record size limit, a quota, retry-after throttling, fetch
+/// batches delivered late, twice, out of order or dropped, account changes and zone deletions.
+///
+/// ```swift
+/// let cloud = SimulatedCloudKit()
+/// var options = StoreOptions()
+/// options.carrier = .simulatedCloudKit(cloud, account: "family")
+/// let phone = try StoreContainer.file(at: phoneStore, schema: schema, options: options)
+/// try phone.sync()  // sends its change files, fetches the others', merges
+/// ```
+///
+/// Deterministic: nothing happens unless a test calls for it, and time is ``now``, which only
+/// ``advance(by:)`` moves.
+public final class SimulatedCloudKit: Sendable {
+  /// How the next fetch's batch reaches the device.
+  public enum Delivery: Sendable, Equatable {
+    /// Not yet: the fetch finds nothing new (the changes come with a later one).
+    case late
+    /// Its records twice over.
+    case twice
+    /// Its records in reverse order.
+    case outOfOrder
+    /// Lost on the way: the device hears a network failure, its token stays where it was.
+    case dropped
+  }
+
+  /// Why a zone was deleted (`CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.Reason`).
+  public enum ZoneDeletionReason: Sendable, Equatable, CaseIterable {
+    case deleted, purged, encryptedDataReset
+  }
+
+  /// The requests the simulation can fail on demand.
+  public enum Operation: Sendable, Hashable {
+    case save, fetch, createZone
+  }
+
+  /// Records a save may hold (CloudKit's 400).
+  public let requestLimit: Int
+  /// Bytes a record may hold besides its assets (1 MB).
+  public let recordSizeLimit: Int
+  /// Records a fetch delivers at most.
+  public let fetchBatchSize: Int
+
+  // A StoreMutex, not Synchronization.Mutex: ThreadSanitizer sees its locks (see StoreMutex).
+  let world: StoreMutex<World>
+
+  public init(requestLimit: Int = 400, recordSizeLimit: Int = 1_000_000, fetchBatchSize: Int = 200, now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    self.requestLimit = requestLimit
+    self.recordSizeLimit = recordSizeLimit
+    self.fetchBatchSize = max(1, fetchBatchSize)
+    world = StoreMutex(World(now: now))
+  }
+
+  /// A device signed in to `account` (nil: signed out), whose engine talks to this cloud.
+  public func device(signedInAs account: String?) -> Device {
+    let number = world.withLock { world in
+      world.devices.append(World.DeviceState(account: account))
+      return world.devices.count - 1
+    }
+    return Device(cloud: self, number: number)
+  }
+
+  // MARK: What a test controls
+
+  /// The simulation's clock.
+  public var now: Date { world.withLock { $0.now } }
+
+  /// Moves the clock on.
+  public func advance(by seconds: TimeInterval) {
+    world.withLock { $0.now.addTimeInterval(seconds) }
+  }
+
+  /// Refuses `account`'s requests with `requestRateLimited` and a retry-after for `seconds`.
+  public func throttle(_ account: String, for seconds: TimeInterval) {
+    world.withLock { $0.throttledUntil[account] = $0.now.addingTimeInterval(seconds) }
+  }
+
+  /// How the next fetch's batch is delivered (one entry per fetch, in order).
+  public func deliverNextFetch(_ delivery: Delivery) {
+    world.withLock { $0.deliveries.append(delivery) }
+  }
+
+  /// Limits the bytes `account`'s zone may hold (nil: no limit); a save beyond is `quotaExceeded`.
+  public func setQuota(_ account: String, bytes: Int?) {
+    world.withLock { $0.quota[account] = bytes }
+  }
+
+  /// Deletes `account`'s zone and tells every device signed in to it why, at its next fetch.
+  public func deleteZone(of account: String, reason: ZoneDeletionReason) {
+    world.withLock { world in
+      world.zones[account] = nil
+      for index in world.devices.indices where world.devices[index].account == account {
+        world.devices[index].events.append(.zoneDeleted(reason.engine))
+      }
+    }
+  }
+
+  /// Deletes `account`'s zone and tells no one: the next request meets `zoneNotFound`.
+  public func loseZone(of account: String) {
+    world.withLock { $0.zones[account] = nil }
+  }
+
+  /// The names of the records `account`'s zone holds, sorted.
+  public func recordNames(of account: String) -> [String] {
+    world.withLock { $0.zones[account]?.records.keys.sorted() ?? [] }
+  }
+
+  /// The number of records of each save request that reached the server, in order.
+  public var saveRequestSizes: [Int] { world.withLock { $0.saveRequestSizes } }
+
+  /// Every request that reached the server, refused ones included.
+  public var requestCount: Int { world.withLock { $0.requestCount } }
+
+  /// Faults and deliveries asked for that no request has met yet.
+  public var faultsWaiting: Int { world.withLock { $0.faults.values.reduce($0.deliveries.count) { $0 + $1.count } } }
+
+  /// Fails the next `operation` with `error`, before anything else is looked at.
+  package func failNext(_ operation: Operation, with error: CloudError) {
+    world.withLock { $0.faults[operation, default: []].append(error) }
+  }
+}
+
+extension SimulatedCloudKit.ZoneDeletionReason {
+  var engine: CloudZoneDeletion {
+    switch self {
+    case .deleted: .deleted
+    case .purged: .purged
+    case .encryptedDataReset: .encryptedDataReset
+    }
+  }
+}
+
+extension SyncCarrier {
+  /// Change files carried through `cloud`, signed in to `account`: two containers of one
+  /// account sync through it with ``StoreContainer/sync()``; another account's see none of it.
+  public static func simulatedCloudKit(_ cloud: SimulatedCloudKit, account: String) -> SyncCarrier {
+    .simulatedCloudKit(cloud.device(signedInAs: account))
+  }
+
+  /// Change files carried through a simulated device, whose account a test changes.
+  public static func simulatedCloudKit(_ device: SimulatedCloudKit.Device) -> SyncCarrier {
+    .cloudKit(database: device)
+  }
+}

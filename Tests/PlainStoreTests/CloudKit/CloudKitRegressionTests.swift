@@ -1,0 +1,93 @@
+import Foundation
+import PlainStoreTesting
+import Testing
+
+@testable import PlainStore
+
+/// Bugs other CloudKit sync libraries shipped, each as a test here (issue 56, item 6).
+@Suite struct CloudKitRegressionTests {
+  /// sqlite-data#418: only the delete reached CloudKit; the row lived on the writing phone alone.
+  /// Here a deleted id stays deleted on every phone (the insert is refused, by name), and the
+  /// object inserted again under a new id reaches both: the phones never differ.
+  @Test func deleteThenReinsertUnderOneIdLeavesBothPhonesAlike() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let (one, two) = (try family.open(1), try family.open(2))
+    try one.add(1, "Mia")
+    try one.sync()
+    try two.sync()
+    let context = one.newBackgroundContext()
+    context.delete(Owner.self, id: Sample.id(1))
+    try context.save()
+    #expect(throws: StoreError.self) { try one.add(1, "Mia Rose") }
+    try one.sync()
+    try two.sync()
+    #expect(try one.names() == [])
+    #expect(try two.names() == [])
+    try one.add(2, "Mia Rose")
+    try one.sync()
+    try two.sync()
+    #expect(try two.names() == ["Mia Rose"])
+    #expect(try one.names() == ["Mia Rose"])
+  }
+
+  @Test func aCreateAfterAnotherPhonesDeleteReachesBoth() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let (one, two) = (try family.open(1), try family.open(2))
+    try one.add(1, "Mia")
+    try one.sync()
+    try two.sync()
+    let context = two.newBackgroundContext()
+    context.delete(Owner.self, id: Sample.id(1))
+    try context.save()
+    try two.sync()
+    try one.sync()
+    #expect(try one.names() == [])
+    try one.add(2, "Mia")
+    try one.sync()
+    try two.sync()
+    #expect(try one.names() == ["Mia"])
+    #expect(try two.names() == ["Mia"])
+  }
+
+  @Test func aThirdPhoneClosedDuringACreateAndDeleteNeverSeesTheObject() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let one = try family.open(1)
+    do {
+      let three = try family.open(3)
+      try three.sync()
+    }
+    try one.add(1, "Mia")
+    try one.sync()
+    let context = one.newBackgroundContext()
+    context.delete(Owner.self, id: Sample.id(1))
+    try context.save()
+    try one.sync()
+    let three = try family.open(3)
+    try three.sync()
+    #expect(try three.names() == [])
+    #expect(three.lastMergeReport?.changes.contains { $0.kind == .inserted } != true, "it never showed")
+  }
+
+  /// CKSyncEngine builds a record when it sends it, so a record edited after it was batched goes
+  /// up as it is then. Here a batch fails, the object is edited, and the next sync carries both
+  /// files, the edit winning on the other phone.
+  @Test func anObjectChangedAfterItsBatchFailedReachesTheOtherPhoneAsChanged() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let (one, two) = (try family.open(1), try family.open(2))
+    try one.add(1, "Mia")
+    family.cloud.failNext(.save, with: CloudError(.networkFailure))
+    try one.sync()
+    let context = one.newBackgroundContext()
+    var mia = try #require(try context.object(Owner.self, id: Sample.id(1)))
+    mia.name = "Mia Rose"
+    context.update(mia)
+    try context.save()
+    try one.sync()
+    try two.sync()
+    #expect(try two.names() == ["Mia Rose"])
+  }
+}
