@@ -38,9 +38,10 @@ public final class LiveQuery<Value> {
   @ObservationIgnored public var onChange: (@MainActor (Value) -> Void)?
 
   @ObservationIgnored private let fetch: (StoreContext) throws -> Value
-  /// The fetch made off the main actor, with whether it ran on the main thread (for tests);
+  /// The fetch made off the main actor: begun on it (a screen's state read there, no hop before the
+  /// fetch's), run detached, with whether it ran on the main thread (for tests);
   /// nil when `fetch` must run on the main actor.
-  @ObservationIgnored private let fetchOffMain: (@Sendable (StoreContainer) async throws -> sending (Value, onMainThread: Bool))?
+  @ObservationIgnored private let fetchOffMain: (@MainActor (StoreContainer) async throws -> sending (Value, onMainThread: Bool))?
   /// Counts fetches begun: a fetch off the main actor whose results come back after a later
   /// one began (a ``refetch()`` meanwhile) is dropped, never shown over newer results.
   @ObservationIgnored private var generation = 0
@@ -55,7 +56,7 @@ public final class LiveQuery<Value> {
 
   init(
     container: StoreContainer, tracking entities: Set<String>, fetch: @escaping (StoreContext) throws -> Value,
-    offMain fetchOffMain: (@Sendable (StoreContainer) async throws -> sending (Value, onMainThread: Bool))? = nil
+    offMain fetchOffMain: (@MainActor (StoreContainer) async throws -> sending (Value, onMainThread: Bool))? = nil
   ) throws {
     // Listen before the first fetch, so that no commit falls between the two.
     let monitor = StoreChangeMonitor(container: container, entities: entities)

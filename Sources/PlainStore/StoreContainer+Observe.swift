@@ -33,8 +33,9 @@ extension StoreContainer {
     tracking entities: [any Entity.Type], state: @escaping @MainActor @Sendable () -> State,
     _ fetch: @escaping @Sendable (StoreContext, State) throws -> Value
   ) throws -> LiveQuery<Value> {
-    try LiveQuery(container: self, tracking: Set(entities.map { $0.entityName }), fetch: { try fetch($0, state()) }) { container in
-      let now = await state()
+    try LiveQuery(container: self, tracking: Set(entities.map { $0.entityName }), fetch: { try fetch($0, state()) }) { @MainActor container in
+      // The state now, on the main actor where the listener runs: no hop before the fetch's.
+      let now = state()
       return try await Task.detached { (try fetch(container.newBackgroundContext(), now), onMainThread: Thread.isMainThread) }.value
     }
   }

@@ -605,7 +605,7 @@ struct DifferentialRun {
     for device in devices {
       for relative in device.changeFiles() {
         let text = String(decoding: device.read(relative) ?? Data(), as: UTF8.self)
-        if relative.hasSuffix("/device.json") || relative.contains("/reads-") {
+        if relative.hasSuffix("/device.json") || relative.contains("/reads-") || relative.contains("/name-") {
           newerPublished = newerPublished || text.contains("\"reads\":3")
           continue
         }

@@ -244,6 +244,7 @@ extension StoreCoordinator {
       device: device, sequence: sequence, hlc: hlc, author: entry.author, timestamp: entry.timestamp,
       schemaVersion: schema.version, objects: objects)
     change.formatVersion = state.writeFormat ?? decideChangeFormat(&state, files)
+    publishNameOnce(&state, files, device: device)
     entry.folded = [change.stamp]
     entry.origin = change.stamp
     if try zip(given, objects).contains(where: { index, object in
