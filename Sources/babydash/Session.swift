@@ -259,6 +259,24 @@ final class Session {
     for line in try eventsAheadLines(in: try store(), babyID: babyID) { try output.error("babydash: warning: \(line)") }
   }
 
+  /// The store, for a command whose whole answer is the store's content (a screen, a list, a
+  /// backup, a check): where there is none, the command is refused (66) rather than showing an
+  /// empty family — a mistyped `--app-group` is no store, not an empty one, and a script that
+  /// saves a dashboard or a backup must not take nothing for the family.
+  func existingStore(nothingTo verb: String) throws -> StoreContainer {
+    try refuseMissingStore(nothingTo: verb)
+    return try store()
+  }
+
+  /// ``existingStore(nothingTo:)``'s refusal alone, for a command that opens the store itself.
+  func refuseMissingStore(nothingTo verb: String) throws {
+    guard storeExists || openedContainer != nil else {
+      throw CommandLineError.noInput(
+        "no store at '\(storeDirectory.path)': nothing to \(verb) — check --app-group or $BABYDASH_APP_GROUP, "
+          + "or start one here with babydash baby add NAME")
+    }
+  }
+
   /// The store if it exists, else an empty one in memory: reading never creates files.
   func storeForReading() throws -> StoreContainer {
     if storeExists || openedContainer != nil { return try store() }

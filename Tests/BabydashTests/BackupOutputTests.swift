@@ -14,7 +14,9 @@ import Testing
     let result = try tool.run(["--app-group", mistyped.path, "export"])
     #expect(result.status == 66, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
-    #expect(result.stderr == "babydash: no store at '\(mistyped.path)/BabyDashboard.store': nothing to export (check --app-group or $BABYDASH_APP_GROUP)\n")
+    #expect(
+      result.stderr == "babydash: no store at '\(mistyped.path)/BabyDashboard.store': nothing to export — "
+        + "check --app-group or $BABYDASH_APP_GROUP, or start one here with babydash baby add NAME\n")
     #expect(!FileManager.default.fileExists(atPath: mistyped.path), "a refused export creates no folder")
 
     // The nightly script's good backup stays as it was.
@@ -24,6 +26,26 @@ import Testing
     let again = try tool.run(["--app-group", mistyped.path, "export", "--output", backup.path])
     #expect(again.status == 66, "\(again.stderr)")
     #expect(try Data(contentsOf: backup) == Data("the good backup\n".utf8))
+  }
+
+  /// The screens refuse a folder with no store as `export` does: a script that saves the
+  /// dashboard, or a parent with a mistyped `--app-group`, must not take nothing for the family —
+  /// and drawing the widget there must not create the app group's folder.
+  @Test func theScreensOfAFolderWithoutAStoreAre66AndWriteNothing() throws {
+    defer { tool.removeAll() }
+    let mistyped = tool.appGroup.appendingPathComponent("mistyped")
+    for (command, verb) in [(["status"], "show"), (["history"], "show"), (["widget"], "draw"), (["baby", "list"], "list")] {
+      let result = try tool.run(["--app-group", mistyped.path] + command)
+      #expect(result.status == 66, "\(command): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(command): \(result.stdout)")
+      #expect(result.stderr.hasPrefix("babydash: no store at '\(mistyped.path)/BabyDashboard.store': nothing to \(verb) — "), "\(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: mistyped.path), "\(command) created the folder")
+    }
+    // Once a baby is added there, the same screens show her.
+    #expect(try tool.run(["--app-group", mistyped.path, "baby", "add", "Mia"]).status == 0)
+    let status = try tool.run(["--app-group", mistyped.path, "status"])
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(status.stdout.contains("Mia"))
   }
 
   @Test func exportToAFileWritesWhatStandardOutputWouldAndLeavesNoTemporaryFile() throws {

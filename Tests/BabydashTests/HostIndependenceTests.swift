@@ -21,6 +21,7 @@ import Testing
 
     // The child's host really is elsewhere, as Foundation sees it: the dashboard's header, in
     // the system's zone (no --time-zone), shows that zone's offset.
+    #expect(try tool.run(["baby", "add", "Mia"], environment: host).status == 0)
     let status = try tool.run(["status"], environment: host)
     #expect(status.status == 0, "\(status.stderr)")
     let header = status.stdout.split(separator: "\n").first.map(String.init) ?? ""

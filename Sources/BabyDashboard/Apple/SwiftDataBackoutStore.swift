@@ -69,9 +69,13 @@
       diaperRows.byID = nil
     }
 
+    /// The first row of `id` is set and any other goes: the import merged them into one object.
     private func put<Model, Record>(_ record: Record, id: UUID, _ model: SwiftDataBackoutModel<Model, Record>, _ index: RowIndex<Model>) throws {
-      if let row = try index.rows(id, context, model).first {
+      let rows = try index.rows(id, context, model)
+      if let row = rows.first {
         model.write(row, record)
+        for extra in rows.dropFirst() { context.delete(extra) }
+        index.byID?[id] = [row]
       } else {
         let row = model.make(record)
         context.insert(row)

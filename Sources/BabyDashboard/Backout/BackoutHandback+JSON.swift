@@ -4,13 +4,15 @@ import PlainStore
 /// The handback as JSON, for an app that applies it in another process and for `babydash backout`:
 ///
 /// ```json
-/// {"changes":[{"feedSession":{"profileID":"…","startTime":"…"},"id":"…"},{"deleted":"DiaperChange","id":"…"}],"format":1,"through":42}
+/// {"changes":[{"feedSession":{"profileID":"…","startTime":"…"},"id":"…"},{"deleted":"DiaperChange","id":"…"}],
+///  "deletionsKnown":true,"format":2,"rowIDs":{"<id>":"<row id>"},"through":42}
 /// ```
+/// Format 2 added `rowIDs` and `deletionsKnown`; format 1 had neither (none, and known).
 extension BackoutHandback: Codable {
   /// The format this code writes.
-  public static let formatVersion = 1
+  public static let formatVersion = 2
 
-  private enum CodingKeys: String, CodingKey { case format, through, changes }
+  private enum CodingKeys: String, CodingKey { case format, through, changes, rowIDs, deletionsKnown }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -21,6 +23,16 @@ extension BackoutHandback: Codable {
     }
     through = HistoryToken(sequence: try container.decode(Int.self, forKey: .through))
     changes = try container.decode([Change].self, forKey: .changes)
+    // By the ids' text: JSONEncoder writes a dictionary with UUID keys as an array of pairs.
+    var rowIDs: [UUID: UUID] = [:]
+    for (id, row) in try container.decodeIfPresent([String: UUID].self, forKey: .rowIDs) ?? [:] {
+      guard let id = UUID(uuidString: id) else {
+        throw DecodingError.dataCorruptedError(forKey: .rowIDs, in: container, debugDescription: "'\(id)' is not an id")
+      }
+      rowIDs[id] = row
+    }
+    self.rowIDs = rowIDs
+    deletionsKnown = try container.decodeIfPresent(Bool.self, forKey: .deletionsKnown) ?? true
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -28,6 +40,8 @@ extension BackoutHandback: Codable {
     try container.encode(Self.formatVersion, forKey: .format)
     try container.encode(through.sequence, forKey: .through)
     try container.encode(changes, forKey: .changes)
+    try container.encode(Dictionary(uniqueKeysWithValues: rowIDs.map { ($0.key.uuidString, $0.value) }), forKey: .rowIDs)
+    try container.encode(deletionsKnown, forKey: .deletionsKnown)
   }
 
   /// The JSON: sorted keys, ISO 8601 dates, one line unless `pretty`.

@@ -27,15 +27,26 @@ public struct BackoutHandback: Sendable, Equatable {
   public var changes: [Change]
   /// The history this value covers: what confirming it marks as handed back.
   public var through: HistoryToken
+  /// The SwiftData row of a change's id, where it is found by another id (``BackoutRowIDs``).
+  public var rowIDs: [UUID: UUID]
+  /// False when the history since the cutover was gone (the cache rebuilt): every object is
+  /// handed back as it is now, and what was deleted since cannot be told.
+  public var deletionsKnown: Bool
 
-  public init(changes: [Change], through: HistoryToken) {
+  public init(changes: [Change], through: HistoryToken, rowIDs: [UUID: UUID] = [:], deletionsKnown: Bool = true) {
     self.changes = changes
     self.through = through
+    self.rowIDs = rowIDs
+    self.deletionsKnown = deletionsKnown
   }
+
+  /// The id the SwiftData row of `id` is found by (``LegacyRecord/backoutID``).
+  public func rowID(of id: UUID) -> UUID { rowIDs[id] ?? id }
 
   /// How many objects it creates or edits, and deletes, in words: "2 to create or edit, 1 to delete".
   public var summary: String {
     let deleted = changes.filter { if case .deleted = $0 { return true } else { return false } }.count
     return "\(changes.count - deleted) to create or edit, \(deleted) to delete"
+      + (deletionsKnown ? "" : " (the history since the cutover was lost: every object, and no deletion)")
   }
 }

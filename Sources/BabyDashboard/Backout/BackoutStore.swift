@@ -8,7 +8,8 @@ import Foundation
 ///
 /// What applying means is decided once, by ``apply(_:)``; a store only finds, sets and removes.
 public protocol BackoutStore {
-  /// Sets the row whose ``LegacyRecord/backoutID`` is `id` to `record`, adding one when none is.
+  /// Sets the row whose ``LegacyRecord/backoutID`` is `id` to `record`, adding one when none is;
+  /// other rows of that id go (SwiftData has no unique constraint, and the import made them one).
   mutating func put(_ record: LegacyBabyProfile, id: UUID) throws
   mutating func put(_ record: LegacyFeedSession, id: UUID) throws
   mutating func put(_ record: LegacyDiaperChange, id: UUID) throws
@@ -29,10 +30,10 @@ extension BackoutStore {
     do {
       for change in handback.changes {
         switch change {
-        case .babyProfile(let id, let baby): try put(baby, id: id)
-        case .feedSession(let id, let feed): try put(feed, id: id)
-        case .diaperChange(let id, let diaper): try put(diaper, id: id)
-        case .deleted(let entity, let id): try remove(entity: entity, id: id)
+        case .babyProfile(let id, let baby): try put(baby, id: handback.rowID(of: id))
+        case .feedSession(let id, let feed): try put(feed, id: handback.rowID(of: id))
+        case .diaperChange(let id, let diaper): try put(diaper, id: handback.rowID(of: id))
+        case .deleted(let entity, let id): try remove(entity: entity, id: handback.rowID(of: id))
         }
       }
       try save()

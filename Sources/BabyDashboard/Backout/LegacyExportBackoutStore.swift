@@ -31,8 +31,11 @@ public struct LegacyExportBackoutStore: BackoutStore {
 
   public mutating func rollback() { pending = saved }
 
+  /// The first row of `id` is set and any other goes: the import merged them into one object.
   private static func put<Record: LegacyRecord>(_ record: Record, id: UUID, in rows: inout [Record]) {
-    if let index = rows.firstIndex(where: { $0.backoutID == id }) { rows[index] = record } else { rows.append(record) }
+    guard let index = rows.firstIndex(where: { $0.backoutID == id }) else { return rows.append(record) }
+    rows[index] = record
+    rows = rows.enumerated().filter { $0.offset <= index || $0.element.backoutID != id }.map(\.element)
   }
 }
 

@@ -37,15 +37,25 @@ public enum MigrationBackout {
   }
 
   /// What changed in the store since the cutover (or the last confirmed handback), or `nil`
-  /// when no cutover is marked. Empty when nothing changed.
+  /// when this phone never cut over. Empty when nothing changed.
   ///
-  /// - Throws: `StoreError` from the store, `.historyPruned` when the history was pruned past
-  ///   the cutover (then the whole store must be handed back; this version does not).
-  public static func handback(from container: StoreContainer) throws -> BackoutHandback? {
+  /// When the history since then is gone — the local cache was rebuilt, which keeps no history
+  /// and no reader, or it was pruned — every object is handed back as it is now
+  /// (``BackoutHandback/deletionsKnown`` false): what was deleted since the cutover cannot be
+  /// told any more and comes back in SwiftData, and nothing written since is lost.
+  public static func handback(from container: StoreContainer, keyValueStore: any KeyValueStore) throws -> BackoutHandback? {
     let reader = container.historyReader(named: readerName)
-    guard let start = try reader.token() else { return nil }
-    let transactions = try reader.pending()
-    let through = transactions.last?.token ?? start
+    let start = try reader.token()
+    guard try start != nil || keyValueStore.data(forKey: cutoverKey) != nil else { return nil }
+    let rowIDs = try BackoutRowIDs.load(from: keyValueStore)
+    let context = container.newBackgroundContext()
+    guard let start, let transactions = try sinceCutover(reader) else {
+      let everything = [
+        BabyProfile.entityName: try context.babies().map(\.id), FeedSession.entityName: try context.allFeeds().map(\.uuid),
+        DiaperChange.entityName: try context.fetch(FetchDescriptor<DiaperChange>()).map(\.uuid),
+      ]
+      return try handback(of: everything, in: context, through: container.currentToken, rowIDs: rowIDs, deletionsKnown: false)
+    }
     // Every id touched, each once, in the order first touched.
     var touched: [String: [UUID]] = [:]
     var seen = Set<UUID>()
@@ -57,18 +67,36 @@ public enum MigrationBackout {
         }
       }
     }
-    let context = container.newBackgroundContext()
+    return try handback(
+      of: touched, in: context, through: transactions.last?.token ?? start, rowIDs: rowIDs, deletionsKnown: true)
+  }
+
+  /// The history since the cutover, or nil when it was pruned.
+  private static func sinceCutover(_ reader: HistoryReader) throws -> [Transaction]? {
+    do { return try reader.pending() } catch let error as StoreError where error.code == .historyPruned { return nil }
+  }
+
+  /// The handback of the objects `touched` (by entity): each as it is now, or deleted.
+  private static func handback(
+    of touched: [String: [UUID]], in context: StoreContext, through: HistoryToken, rowIDs: BackoutRowIDs, deletionsKnown: Bool
+  ) throws -> BackoutHandback {
     var upserts: [BackoutHandback.Change] = []
     var deletions: [String: [BackoutHandback.Change]] = [:]
+    var rows: [UUID: UUID] = [:]
+    func deleted(_ entity: String, _ id: UUID) {
+      rows[id] = rowIDs[id]
+      deletions[entity, default: []].append(.deleted(entity: entity, id: id))
+    }
     for id in touched[BabyProfile.entityName] ?? [] {
       if let baby = try context.object(BabyProfile.self, id: id) {
         upserts.append(.babyProfile(id: id, LegacyBabyProfile(id: baby.id, name: baby.name, feedTerm: baby.feedTerm)))
       } else {
-        deletions[BabyProfile.entityName, default: []].append(.deleted(entity: BabyProfile.entityName, id: id))
+        deleted(BabyProfile.entityName, id)
       }
     }
     for id in touched[FeedSession.entityName] ?? [] {
       if let feed = try context.object(FeedSession.self, id: id) {
+        rows[id] = rowIDs[id]
         upserts.append(
           .feedSession(
             id: id,
@@ -76,30 +104,33 @@ public enum MigrationBackout {
               profileID: feed.profileID, startTime: feed.startTime, endTime: feed.endTime, amountValue: feed.amountValue,
               amountUnitSymbol: feed.amountUnitSymbol, memoText: feed.memoText)))
       } else {
-        deletions[FeedSession.entityName, default: []].append(.deleted(entity: FeedSession.entityName, id: id))
+        deleted(FeedSession.entityName, id)
       }
     }
     for id in touched[DiaperChange.entityName] ?? [] {
       if let diaper = try context.object(DiaperChange.self, id: id) {
+        rows[id] = rowIDs[id]
         upserts.append(.diaperChange(id: id, LegacyDiaperChange(profileID: diaper.profileID, timestamp: diaper.timestamp, type: diaper.type)))
       } else {
-        deletions[DiaperChange.entityName, default: []].append(.deleted(entity: DiaperChange.entityName, id: id))
+        deleted(DiaperChange.entityName, id)
       }
     }
     let order = [FeedSession.entityName, DiaperChange.entityName, BabyProfile.entityName]
-    return BackoutHandback(changes: upserts + order.flatMap { deletions[$0] ?? [] }, through: through)
+    return BackoutHandback(
+      changes: upserts + order.flatMap { deletions[$0] ?? [] }, through: through, rowIDs: rows.compactMapValues { $0 },
+      deletionsKnown: deletionsKnown)
   }
 
   /// Records that the app applied `handback` to its SwiftData store: its history is handed
   /// back, and `migrationCompleted` is removed so that the import runs again once the importer
   /// is on again.
+  /// It also records the SwiftData row each handed-back feed and diaper change is now found by
+  /// (``BackoutRowIDs``), so that a later backout edits that row rather than adding a second.
   public static func confirm(_ handback: BackoutHandback, in container: StoreContainer, keyValueStore: any KeyValueStore) throws {
-    try confirm(through: handback.through, in: container, keyValueStore: keyValueStore)
-  }
-
-  /// Records that the app applied the handback that covers the history through `token`.
-  public static func confirm(through token: HistoryToken, in container: StoreContainer, keyValueStore: any KeyValueStore) throws {
-    try container.historyReader(named: readerName).markConsumed(through: token)
+    var rowIDs = try BackoutRowIDs.load(from: keyValueStore)
+    rowIDs.record(handback)
+    try rowIDs.save(to: keyValueStore)
+    try container.historyReader(named: readerName).markConsumed(through: handback.through)
     try MigrationRecord.remove(from: keyValueStore)
   }
 }

@@ -173,7 +173,7 @@ public struct BabyDashboardLaunch: Sendable {
     let backoutNeeded = !flags.legacyImporter && cutOver
     if backoutNeeded {
       do {
-        let handback = try MigrationBackout.handback(from: try openingStore())
+        let handback = try MigrationBackout.handback(from: try openingStore(), keyValueStore: preferences)
         report.backoutStep = handback.map { .handBack($0) } ?? .notNeeded("no cutover in the store")
       } catch {
         report.backoutStep = .failed("\(error)")

@@ -159,7 +159,7 @@ enum BabyCommands {
     details: "Example:\n  babydash baby list"
   ) { invocation in
     let session = invocation.session
-    let babies = try session.storeForReading().viewContext.babies()
+    let babies = try session.existingStore(nothingTo: "list").viewContext.babies()
     guard !babies.isEmpty else {
       try invocation.output.print("No babies yet. Add one: babydash baby add NAME")
       return

@@ -66,7 +66,7 @@ enum BackoutCommands {
         "the importer is on here (\(flags[.legacyImporter].reason)); a backout hands back only once it is off: "
           + "babydash flags set legacyImporter off")
     }
-    guard session.storeExists, let handback = try MigrationBackout.handback(from: try session.store()) else {
+    guard session.storeExists, let handback = try MigrationBackout.handback(from: try session.store(), keyValueStore: session.keyValueStore) else {
       throw CommandLineError.data("no cutover here: no launch imported the SwiftData store, so there is nothing to hand back")
     }
     return handback

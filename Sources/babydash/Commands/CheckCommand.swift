@@ -10,9 +10,7 @@ enum CheckCommand {
     details: "Example:\n  babydash check"
   ) { invocation in
     let session = invocation.session
-    guard session.storeExists else {
-      throw CommandLineError.noInput("no store at '\(session.storeDirectory.path)': nothing to check")
-    }
+    try session.refuseMissingStore(nothingTo: "check")
     // Opening rebuilds a damaged cache (local/) from the change files first; then every file
     // is read on its own, so that all damaged ones are named, not the first the store opens.
     let opened = Result { try session.store() }

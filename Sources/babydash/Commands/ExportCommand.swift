@@ -24,13 +24,8 @@ enum ExportCommand {
       """
   ) { invocation in
     let session = invocation.session
-    // A mistyped --app-group is no store, not an empty one: a nightly backup must not replace a
-    // good one with nothing (`check` says the same, 66).
-    guard session.storeExists else {
-      throw CommandLineError.noInput(
-        "no store at '\(session.storeDirectory.path)': nothing to export (check --app-group or $BABYDASH_APP_GROUP)")
-    }
-    let container = try session.store()
+    // A nightly backup must not replace a good one with nothing.
+    let container = try session.existingStore(nothingTo: "export")
     let data = try Backup(context: container.viewContext, cache: session.cache).encoded()
     guard let path = try invocation.value(ExportCommand.output) else {
       try invocation.output.print(String(decoding: data, as: UTF8.self))

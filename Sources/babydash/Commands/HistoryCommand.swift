@@ -15,7 +15,7 @@ enum HistoryCommand {
   ) { invocation in
     let session = invocation.session
     let month = try invocation.value(HistoryCommand.month)
-    let container = try session.storeForReading()
+    let container = try session.existingStore(nothingTo: "show")
     let model = HistoryModel(container: container, calendar: session.world.calendar, timeZone: session.timeZone)
     if let name = try invocation.value(HistoryCommand.baby) {
       model.babyFilter = try session.baby(name, in: container).id

@@ -10,7 +10,7 @@ enum StatusCommand {
   ) { invocation in
     let session = invocation.session
     let model = DashboardModel(
-      container: try session.storeForReading(), cache: session.cache, flags: try session.flags(), now: { session.now })
+      container: try session.existingStore(nothingTo: "show"), cache: session.cache, flags: try session.flags(), now: { session.now })
     try model.reload()
     try invocation.output.print(
       DashboardText.render(tiles: model.tiles, world: session.world, cacheWarning: model.cacheWarning), terminator: "")

@@ -23,7 +23,7 @@ enum WidgetCommand {
     if try invocation.value(WidgetCommand.baby) != nil, family != .small {
       throw invocation.usageError("--baby chooses the baby of a small widget: add --family small (the medium widget shows every baby)")
     }
-    let container = try session.storeForReading()
+    let container = try session.existingStore(nothingTo: "draw")
     let babyName = try invocation.value(WidgetCommand.baby).map { try session.baby($0, in: container).name }
     let snapshots = try refreshBabyWidgetSnapshots(
       using: container, now: session.now, timeZone: session.timeZone, to: session.widgetSnapshotsURL)

@@ -76,7 +76,10 @@ import Testing
     #expect(readBack.feedSessions.contains { $0.startTime == newFeed.startTime && $0.amountValue == 120 && $0.profileID == mia })
     #expect(readBack.feedSessions.first { LegacyIdentity.id(of: $0) == LegacyIdentity.id(of: importedFeed) }?.memoText == "after the cutover")
     #expect(!readBack.diaperChanges.contains { LegacyIdentity.id(of: $0) == LegacyIdentity.id(of: importedDiaper) })
-    #expect(readBack.feedSessions.count == family.feedSessions.count + 1)
+    // The fixture holds that feed twice (SwiftData has no unique constraint): the import made the
+    // two rows one object, and the backout leaves one row of it.
+    #expect(readBack.feedSessions.filter { LegacyIdentity.id(of: $0) == LegacyIdentity.id(of: importedFeed) }.count == 1)
+    #expect(readBack.feedSessions.count == family.feedSessions.count + 1 - 1)
     #expect(readBack.diaperChanges.count == family.diaperChanges.count - 1)
     #expect(launch(container).description.contains("backout: nothing to hand back since the cutover"))
 
@@ -86,5 +89,94 @@ import Testing
     guard case .imported(let reimported) = again.importStep else { Issue.record("\(again)"); return }
     #expect(reimported.insertedCount == 0)
     #expect(try container.newBackgroundContext().contentCounts() == counts)
+  }
+
+  /// The backout, applied and confirmed: the handback of this launch.
+  func backOut(_ container: StoreContainer) throws -> BackoutHandback? {
+    try setImporter(.off)
+    let report = launch(container)
+    guard case .handBack(let handback) = report.backoutStep else {
+      Issue.record("no handback: \(report)")
+      return nil
+    }
+    try applyToFixtureStore(handback)
+    try MigrationBackout.confirm(handback, in: container, keyValueStore: keyValues)
+    return handback
+  }
+
+  /// A feed logged after the cutover has an id of its own, and an edited start derives another
+  /// row id than the import gave: a second backout still edits the row the first one left, never
+  /// adding another (the row ids the first recorded, ``BackoutRowIDs``).
+  @Test func aSecondBackoutEditsTheRowsTheFirstLeftRatherThanAddingOthers() throws {
+    defer { legacy.remove() }
+    let family = try SwiftDataStoreFolder.familyExport()
+    try legacy.build(family)
+    let container = try LegacyImportHarness.openStore(in: appGroup)
+    guard case .imported = launch(container).importStep else { Issue.record("no import"); return }
+    let mia = family.babyProfiles[0].id
+    let importedFeed = try #require(family.feedSessions.first { $0.profileID == mia })
+    let app = container.newBackgroundContext(author: "app")
+    let newFeed = FeedSession(profileID: mia, startTime: LegacyImportHarness.now - 1800, endTime: LegacyImportHarness.now - 900, amountValue: 120, amountUnitSymbol: "ml")
+    app.insert(newFeed)
+    let movedStart = importedFeed.startTime - 60
+    _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.startTime = movedStart }
+    try app.save()
+    let first = try #require(try backOut(container))
+    let newRow = LegacyIdentity.id(of: LegacyFeedSession(profileID: mia, startTime: newFeed.startTime))
+    #expect(try BackoutRowIDs.load(from: keyValues)[newFeed.uuid] == newRow)
+
+    // On again (the import adds nothing), then off again after more edits of both feeds.
+    try setImporter(.on)
+    let again = launch(container)
+    guard case .imported = again.importStep else { Issue.record("no import: \(again)"); return }
+    _ = try app.edit(FeedSession.self, id: newFeed.uuid) { $0.memoText = "second backout" }
+    _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.memoText = "moved, then noted" }
+    try app.save()
+    let second = try #require(try backOut(container))
+    #expect(second.summary == "2 to create or edit, 0 to delete")
+
+    let readBack = try legacy.reader().read()
+    #expect(readBack.feedSessions.count == Set(family.feedSessions.map(\.backoutID)).count + 1, "no row was added twice")
+    #expect(readBack.feedSessions.filter { $0.startTime == newFeed.startTime && $0.profileID == mia }.map(\.memoText) == ["second backout"])
+    #expect(readBack.feedSessions.filter { $0.startTime == movedStart && $0.profileID == mia }.map(\.memoText) == ["moved, then noted"])
+    #expect(!readBack.feedSessions.contains { $0.startTime == importedFeed.startTime && $0.profileID == mia })
+  }
+
+  /// A rebuilt cache keeps no history and no history reader: the backout then hands back every
+  /// object as it is now — what was written since the cutover is not lost, and what was deleted
+  /// since comes back in SwiftData (said in the summary) — rather than finding no cutover.
+  @Test func afterTheCacheWasRebuiltTheBackoutHandsBackEverythingAndLosesNothing() throws {
+    defer { legacy.remove() }
+    let family = try SwiftDataStoreFolder.familyExport()
+    try legacy.build(family)
+    let mia = family.babyProfiles[0].id
+    let newFeed = FeedSession(profileID: mia, startTime: LegacyImportHarness.now - 1800, endTime: LegacyImportHarness.now - 900, amountValue: 120, amountUnitSymbol: "ml")
+    let importedDiaper = try #require(family.diaperChanges.first { $0.profileID == mia })
+    do {
+      let container = try LegacyImportHarness.openStore(in: appGroup)
+      guard case .imported = launch(container).importStep else { Issue.record("no import"); return }
+      let app = container.newBackgroundContext(author: "app")
+      app.insert(newFeed)
+      app.delete(DiaperChange.self, id: LegacyIdentity.id(of: importedDiaper))
+      try app.save()
+    }
+    // The cache is lost (the app's container cleaned, a damaged file): the next open rebuilds it.
+    try FileManager.default.removeItem(at: AppGroup.storeURL(in: appGroup).appendingPathComponent("local"))
+    let container = try LegacyImportHarness.openStore(in: appGroup)
+    #expect(try MigrationBackout.isCutOver(container) == false, "the reader went with the cache")
+
+    let handback = try #require(try backOut(container))
+    #expect(!handback.deletionsKnown)
+    #expect(handback.summary.hasSuffix("(the history since the cutover was lost: every object, and no deletion)"))
+    let readBack = try legacy.reader().read()
+    #expect(readBack.feedSessions.contains { $0.startTime == newFeed.startTime && $0.amountValue == 120 && $0.profileID == mia })
+    // Every object is handed back, so the fixture's second rows of one object go too.
+    #expect(readBack.feedSessions.count == Set(family.feedSessions.map(\.backoutID)).count + 1)
+    #expect(readBack.babyProfiles.count == family.babyProfiles.count)
+    #expect(
+      readBack.diaperChanges.count == Set(family.diaperChanges.map(\.backoutID)).count,
+      "the deleted one comes back: its deletion is not known")
+    #expect(try MigrationBackout.isCutOver(container), "confirming marks the reader again")
+    #expect(launch(container).description.contains("backout: nothing to hand back since the cutover"))
   }
 }

@@ -51,4 +51,32 @@ import Testing
     #expect(store.saved == before)
     #expect(BackoutStoreError.unknownEntity("Note").description == "the handback deletes a Note, which the SwiftData store has no model for")
   }
+
+  /// An object the import made of two rows is one row once set: the other goes.
+  @Test func anObjectOfTwoRowsIsSetOnceAndItsSecondRowGoes() throws {
+    var edited = feed
+    edited.memoText = "after the cutover"
+    var store = LegacyExportBackoutStore(LegacyExport(exportedAt: start, babyProfiles: [mia], feedSessions: [feed, feed], diaperChanges: [diaper]))
+    try store.apply(BackoutHandback(changes: [.feedSession(id: feed.backoutID, edited)], through: HistoryToken(sequence: 2)))
+    #expect(store.saved.feedSessions == [edited])
+  }
+
+  /// A row found by another id than the object's (``BackoutRowIDs``) is the one set, and the
+  /// row ids go through the JSON an app in another process reads; format 1 had none.
+  @Test func aRowIDFindsTheRowAndSurvivesTheJSON() throws {
+    let logged = UUID(uuidString: "00000000-0000-0000-0000-0000000000F1")!
+    var edited = feed
+    edited.memoText = "logged after the cutover"
+    let handback = BackoutHandback(
+      changes: [.feedSession(id: logged, edited)], through: HistoryToken(sequence: 4), rowIDs: [logged: feed.backoutID])
+    let decoded = try JSONDecoder().decode(BackoutHandback.self, from: try handback.encoded())
+    #expect(decoded == handback)
+    var store = store()
+    try store.apply(decoded)
+    #expect(store.saved.feedSessions == [edited])
+
+    let formatOne = #"{"changes":[],"format":1,"through":3}"#
+    let old = try JSONDecoder().decode(BackoutHandback.self, from: Data(formatOne.utf8))
+    #expect(old == BackoutHandback(changes: [], through: HistoryToken(sequence: 3)))
+  }
 }
