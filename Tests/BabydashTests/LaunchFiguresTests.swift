@@ -45,7 +45,8 @@ import Testing
     #expect(first.stdout.contains("import: wrote 4 babies"))
 
     // Phase A's backfill alone: its marker and the values removed, as before Phase A reached this phone.
-    let keyValues = FileKeyValueStore(appGroup: .current, directory: tool.appGroup)
+    // The preferences `babydash` keeps: one app group for every build of the tool (`.release`).
+    let keyValues = FileKeyValueStore(appGroup: .release, directory: tool.appGroup)
     try keyValues.modify { values in values = values.filter { !$0.key.hasPrefix("lastFeedAmount") } }
     let backfill = try tool.run(["launch", "--timing"], environment: phone)
     #expect(backfill.stdout.contains("backfill: 4 of 4 babies received a last feed amount"), "\(backfill.stdout)")
