@@ -32,6 +32,11 @@ public enum SyncStatusText {
       return "off — this phone is signed out of iCloud: sign in (Settings, your name) to sync; " + meanwhile
     case .unavailable(.driveOff):
       return "off — iCloud Drive is off for this app: turn it on (Settings, your name, iCloud, iCloud Drive) to sync; " + meanwhile
+    case .unavailable(.signedOutOrDriveOff):
+      return "off — this phone is signed out of iCloud, or iCloud Drive is off for this app: check Settings, your name, "
+        + "iCloud, iCloud Drive; " + meanwhile
+    case .unavailable(.accountUnreadable(let why)):
+      return "stopped — the iCloud account cannot be told from another (\(why)); nothing is mixed: " + meanwhile
     case .unavailable(.notResolvedYet):
       return "starting — iCloud is not ready yet; " + meanwhile
     case .unavailable(.unknown):

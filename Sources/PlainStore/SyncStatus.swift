@@ -46,8 +46,14 @@ public struct SyncStatus: Sendable, Equatable {
   public enum UnavailableReason: Sendable, Equatable {
     case signedOut
     case driveOff
+    /// Signed out of iCloud, or iCloud Drive off for this app: Foundation's identity token is
+    /// nil in both cases and tells no more.
+    case signedOutOrDriveOff
     /// The container is still being looked up (the first moments after launch or sign-in).
     case notResolvedYet
+    /// The signed-in account cannot be told from another (its identity token could not be
+    /// archived, in the system's words): nothing is carried rather than mix two accounts' data.
+    case accountUnreadable(String)
     case unknown
   }
 

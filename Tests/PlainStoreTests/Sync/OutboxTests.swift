@@ -48,13 +48,19 @@ import Testing
     }
   }
 
-  @Test func commitsWhileSignedOutWaitInTheOutboxAndMoveInOrderWhenICloudReturns() throws {
+  /// Each reason iOS gives for no account, and an account token the binding cannot archive
+  /// (never a constant under which every account looks the same), stops the carrier alike.
+  @Test(arguments: [
+    SyncStatus.UnavailableReason.signedOut, .signedOutOrDriveOff,
+    .accountUnreadable("iCloud's account token could not be archived: the data couldn't be written"),
+  ])
+  func commitsWhileSignedOutWaitInTheOutboxAndMoveInOrderWhenICloudReturns(reason: SyncStatus.UnavailableReason) throws {
     let scratch = try ScratchFolder()
     defer { scratch.remove() }
     let phone = Phone(scratch)
     let container = try phone.open()
     try phone.add(container, 1, "Mia")
-    phone.cloud.setAvailable(false, reason: .signedOut)
+    phone.cloud.setAvailable(false, reason: reason)
     try phone.add(container, 2, "Noah")
     try phone.add(container, 3, "Leo")
 
@@ -62,7 +68,7 @@ import Testing
     #expect(phone.files(in: phone.outbox) == ["000000000002.json", "000000000003.json"])
     #expect(try phone.names(container) == ["Leo", "Mia", "Noah"], "the store works from the app group as ever")
     let status = try #require(try container.syncStatus())
-    #expect(status.carrier == .unavailable(.signedOut))
+    #expect(status.carrier == .unavailable(reason))
     #expect(status.outbox == ["phone.store/outbox/\(phone.id.text)/000000000002.json", "phone.store/outbox/\(phone.id.text)/000000000003.json"])
     #expect(status.outboxOldest == Sample.epoch)
     #expect(try container.sync() == nil, "nothing is read or merged while signed out")

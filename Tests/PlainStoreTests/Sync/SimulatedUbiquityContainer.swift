@@ -53,9 +53,7 @@ final class SimulatedUbiquityContainer: UbiquityService {
 
   func containerURL() -> URL? { nil }
 
-  func identityToken() -> Data? { state.withLock { $0.available ? $0.account : nil } }
-
-  func unavailableReason() -> SyncStatus.UnavailableReason { state.withLock { $0.reason } }
+  func identity() -> UbiquityIdentity { state.withLock { $0.available ? .signedIn($0.account) : .unavailable($0.reason) } }
 
   func items(in folder: URL) -> [UbiquityItem] {
     touch()

@@ -17,15 +17,16 @@
       FileManager.default.url(forUbiquityContainerIdentifier: containerIdentifier)
     }
 
-    func identityToken() -> Data? {
-      guard let token = FileManager.default.ubiquityIdentityToken else { return nil }
-      // Apple's way to keep a token for comparison; a token that cannot be archived still says "signed in".
-      return (try? NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true)) ?? Data("signed-in".utf8)
-    }
-
-    func unavailableReason() -> SyncStatus.UnavailableReason {
+    func identity() -> UbiquityIdentity {
       // A nil token is "signed out" and "iCloud Drive off" alike: Foundation does not say which.
-      .unknown
+      guard let token = FileManager.default.ubiquityIdentityToken else { return .unavailable(.signedOutOrDriveOff) }
+      // Archiving is Apple's way to keep a token for comparison. One that cannot be archived
+      // stops the carrier: under a constant, every account would look the same.
+      do {
+        return .signedIn(try NSKeyedArchiver.archivedData(withRootObject: token, requiringSecureCoding: true))
+      } catch {
+        return .unavailable(.accountUnreadable("iCloud's account token could not be archived: \(error.localizedDescription)"))
+      }
     }
 
     func items(in folder: URL) -> [UbiquityItem] {

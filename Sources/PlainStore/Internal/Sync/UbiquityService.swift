@@ -11,12 +11,9 @@ protocol UbiquityService: Sendable {
   /// The ubiquity container's folder, resolving it: slow (it may wait for iCloud), so never
   /// called on the main thread. Nil while iCloud Drive is off or the app has no container.
   func containerURL() -> URL?
-  /// The signed-in iCloud account, as bytes to compare (`ubiquityIdentityToken`, archived);
-  /// nil when no one is signed in or iCloud Drive is off.
-  func identityToken() -> Data?
-  /// Why no one is signed in, as far as the system tells (asked only while ``identityToken()``
-  /// is nil).
-  func unavailableReason() -> SyncStatus.UnavailableReason
+  /// The signed-in iCloud account (`ubiquityIdentityToken`, archived to compare), or why there
+  /// is none to carry files with, as far as the system tells.
+  func identity() -> UbiquityIdentity
   /// A folder's items as the system lists them (`.NAME.icloud` placeholders included), each
   /// with whether its bytes are on this device. Empty when the folder is not there.
   func items(in folder: URL) -> [UbiquityItem]
@@ -31,6 +28,15 @@ protocol UbiquityService: Sendable {
   /// Starts telling of changes in the container `container` is in (a metadata query's updates,
   /// an account's change): `onChange` runs soon after, on no particular thread.
   func watch(_ container: URL, onChange: @escaping @Sendable () -> Void) -> UbiquityWatch
+}
+
+/// Who is signed in to iCloud, as the iCloud Drive carrier keeps it.
+enum UbiquityIdentity: Equatable, Sendable {
+  /// The account's identity token, as bytes to compare: the store records it, and carries
+  /// nothing while another account is signed in.
+  case signedIn(Data)
+  /// No account to carry files with, and why.
+  case unavailable(SyncStatus.UnavailableReason)
 }
 
 /// An item of a ubiquity container's folder.

@@ -17,11 +17,17 @@ struct UbiquityTransport: ChangeTransport {
   let service: any UbiquityService
 
   /// Signed in to iCloud with iCloud Drive on.
-  var isAvailable: Bool { service.identityToken() != nil }
-  var unavailableReason: SyncStatus.UnavailableReason { service.unavailableReason() }
+  var isAvailable: Bool { accountIdentity != nil }
+  var unavailableReason: SyncStatus.UnavailableReason {
+    if case .unavailable(let reason) = service.identity() { return reason }
+    return .unknown  // asked only while unavailable: signed in again since
+  }
   /// The signed-in account's identity token: the store records it, and carries nothing while
   /// another account is signed in.
-  var accountIdentity: Data? { service.identityToken() }
+  var accountIdentity: Data? {
+    if case .signedIn(let token) = service.identity() { return token }
+    return nil
+  }
   var canDownload: Bool { true }
 
   func list(_ folder: String) -> ChangeListing {
