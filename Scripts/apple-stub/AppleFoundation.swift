@@ -103,3 +103,22 @@ extension NSNotification.Name {
 extension ProcessInfo {
   func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {}  // uses: performExpiringActivity(withReason: | probe: ProcessInfo.processInfo.performExpiringActivity(withReason: "x") { _ in }
 }
+
+// The Darwin and Dispatch declarations of AppleFileCalls.swift (Darwin's headers; Linux's Glibc
+// and Dispatch lack them).
+// https://developer.apple.com/documentation/kernel/1429993-fcntl_values (sys/fcntl.h: #define F_FULLFSYNC 51)
+let F_FULLFSYNC: Int32 = 51  // uses: F_FULLFSYNC | probe: F_FULLFSYNC
+// sys/fcntl.h: #define O_EVTONLY 0x00008000, "descriptor requested for event notifications only"
+let O_EVTONLY: Int32 = 0x0000_8000  // uses: O_EVTONLY | probe: O_EVTONLY
+// sys/stat.h: struct stat's st_mtimespec, the last data modification time
+extension stat {
+  var st_mtimespec: timespec { fatalError() }  // uses: .st_mtimespec | probe: stat().st_mtimespec
+}
+// https://developer.apple.com/documentation/dispatch/dispatchsourcefilesystemobject
+protocol DispatchSourceFileSystemObject: DispatchSourceProtocol {}  // uses: any DispatchSourceFileSystemObject | probe: (any DispatchSourceFileSystemObject).self
+// https://developer.apple.com/documentation/dispatch/dispatchsource/makefilesystemobjectsource(filedescriptor:eventmask:queue:)
+extension DispatchSource {
+  class func makeFileSystemObjectSource(
+    fileDescriptor: Int32, eventMask: DispatchSource.FileSystemEvent, queue: DispatchQueue? = nil
+  ) -> any DispatchSourceFileSystemObject { fatalError() }  // uses: DispatchSource.makeFileSystemObjectSource( | probe: DispatchSource.makeFileSystemObjectSource(fileDescriptor: 0, eventMask: .write)
+}

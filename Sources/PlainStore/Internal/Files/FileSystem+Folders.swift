@@ -84,7 +84,7 @@ extension FileSystem {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
-      let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+      let modified = AppleFileCalls.modified(info)
     #else
       let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     #endif

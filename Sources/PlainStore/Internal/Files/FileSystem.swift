@@ -182,15 +182,12 @@ enum FileSystem {
   /// written to `fd` survives a power loss. With `dataOnly`, the file's times may stay behind
   /// (its data and the size that reaches it do not): `fdatasync` on Linux.
   ///
-  /// On Apple platforms `fsync` only hands the data to the drive, whose cache a power loss can
-  /// still take; `F_FULLFSYNC` asks the drive to write its cache out, as SQLite's
-  /// `PRAGMA fullfsync` does. Not `F_BARRIERFSYNC` (Core Data's default): it only keeps writes
-  /// in order, so a power loss could take commits whose `save()` had returned. A file system
-  /// that has no full flush (some network and FUSE ones) gets its best, `fsync`.
+  /// On Apple platforms, `F_FULLFSYNC` (``AppleFileCalls/flush(_:)``). Not `F_BARRIERFSYNC`
+  /// (Core Data's default): it only keeps writes in order, so a power loss could take commits
+  /// whose `save()` had returned.
   static func flush(_ fd: Int32, dataOnly: Bool = false) -> Int32 {
     #if canImport(Darwin)
-      if fcntl(fd, F_FULLFSYNC) == 0 { return 0 }
-      return fsync(fd)
+      return AppleFileCalls.flush(fd)
     #else
       return dataOnly ? fdatasync(fd) : fsync(fd)
     #endif

@@ -112,7 +112,9 @@ final class FolderWatcher: Sendable {
     #if os(Linux)
       if watchWithInotify(ready) { return }
     #elseif canImport(Darwin)
-      if watchWithDispatchSources(ready) { return }
+      let watching = AppleFileCalls.watchFolders(
+        folders, isChange: { [self] in isChange($0) }, change: { [self] in change() }, isStopped: { isStopped }, ready: ready)
+      if watching { return }
     #endif
     ready.signal()
     poll()
@@ -221,53 +223,4 @@ final class FolderWatcher: Sendable {
     }
   #endif
 
-  #if canImport(Darwin)
-    /// One source per folder; the sources report on one serial queue, which also adds the
-    /// sources of folders that appear. Apple's sources name no file, so nothing is ignored.
-    private func watchWithDispatchSources(_ ready: DispatchSemaphore) -> Bool {
-      let queue = DispatchQueue(label: "PlainStore.FolderWatcher")
-      let sources = StoreMutex<[String: any DispatchSourceFileSystemObject]>([:])
-      let missing = Atomic<Bool>(false)  // a folder asked for is not there (yet): ask again
-      let change = { @Sendable [self] in self.change() }
-      let folders = self.folders
-      let isChange: @Sendable (String) -> Bool = { [self] in self.isChange($0) }
-      /// Adds a source for each folder asked for that has none; whether one was added that
-      /// counts as a change.
-      @Sendable @discardableResult func update() -> Bool {
-        var absent = false
-        var added = false
-        for folder in folders() where sources.withLock({ $0[folder] == nil }) {
-          let fd = open(folder, O_EVTONLY)
-          guard fd >= 0 else {
-            absent = true
-            continue
-          }
-          let source = DispatchSource.makeFileSystemObjectSource(fileDescriptor: fd, eventMask: [.write, .attrib, .rename, .delete], queue: queue)
-          source.setEventHandler {
-            update()
-            change()  // Apple's sources name no file: every event counts
-          }
-          source.setCancelHandler { close(fd) }
-          sources.withLock { $0[folder] = source }
-          source.resume()
-          if isChange(folder) { added = true }
-        }
-        missing.store(absent, ordering: .relaxed)
-        return added
-      }
-      queue.sync { update() }
-      guard sources.withLock({ !$0.isEmpty }) || missing.load(ordering: .relaxed) else { return false }
-      ready.signal()
-      while !isStopped {
-        Thread.sleep(forTimeInterval: 0.1)
-        if missing.load(ordering: .relaxed) {
-          queue.async {
-            if update() { change() }
-          }
-        }
-      }
-      queue.sync { sources.withLock { for source in $0.values { source.cancel() } } }
-      return true
-    }
-  #endif
 }
