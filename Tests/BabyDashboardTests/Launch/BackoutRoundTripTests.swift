@@ -41,20 +41,32 @@ import Testing
     try SwiftDataStoreBuilder().write(store.saved, to: legacy.store)
   }
 
+  /// The SwiftData store built from `family`, and the new store a launch imported it into: the cutover.
+  func cutOver(_ family: LegacyExport) throws -> StoreContainer {
+    try legacy.build(family)
+    let container = try LegacyImportHarness.openStore(in: appGroup)
+    let report = launch(container)
+    guard case .imported = report.importStep else { throw CocoaError(.featureUnsupported, userInfo: ["report": "\(report)"]) }
+    return container
+  }
+
+  /// A feed the app logs after the cutover, half an hour before the launches' clock (a time ahead
+  /// of it is refused by the re-import).
+  static func feedAfterTheCutover(of baby: UUID) -> FeedSession {
+    FeedSession(profileID: baby, startTime: LegacyImportHarness.now - 1800, endTime: LegacyImportHarness.now - 900, amountValue: 120, amountUnitSymbol: "ml")
+  }
+
   @Test func whatTheAppWroteAfterTheCutoverGoesBackToSwiftDataAndComesBackWithoutDuplicates() throws {
     defer { legacy.remove() }
     let family = try SwiftDataStoreFolder.familyExport()
-    try legacy.build(family)
-    let container = try LegacyImportHarness.openStore(in: appGroup)
-    guard case .imported = launch(container).importStep else { Issue.record("no import"); return }
+    let container = try cutOver(family)
 
     // The app, after the cutover: a new feed, an edited one, a deleted diaper change.
     let mia = family.babyProfiles[0].id
     let importedFeed = try #require(family.feedSessions.first { $0.profileID == mia })
     let importedDiaper = try #require(family.diaperChanges.first { $0.profileID == mia })
     let app = container.newBackgroundContext(author: "app")
-    // Logged before the launches' clock: a time ahead of it is refused by the re-import.
-    let newFeed = FeedSession(profileID: mia, startTime: LegacyImportHarness.now - 1800, endTime: LegacyImportHarness.now - 900, amountValue: 120, amountUnitSymbol: "ml")
+    let newFeed = Self.feedAfterTheCutover(of: mia)
     app.insert(newFeed)
     _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.memoText = "after the cutover" }
     app.delete(DiaperChange.self, id: LegacyIdentity.id(of: importedDiaper))
@@ -110,13 +122,11 @@ import Testing
   @Test func aSecondBackoutEditsTheRowsTheFirstLeftRatherThanAddingOthers() throws {
     defer { legacy.remove() }
     let family = try SwiftDataStoreFolder.familyExport()
-    try legacy.build(family)
-    let container = try LegacyImportHarness.openStore(in: appGroup)
-    guard case .imported = launch(container).importStep else { Issue.record("no import"); return }
+    let container = try cutOver(family)
     let mia = family.babyProfiles[0].id
     let importedFeed = try #require(family.feedSessions.first { $0.profileID == mia })
     let app = container.newBackgroundContext(author: "app")
-    let newFeed = FeedSession(profileID: mia, startTime: LegacyImportHarness.now - 1800, endTime: LegacyImportHarness.now - 900, amountValue: 120, amountUnitSymbol: "ml")
+    let newFeed = Self.feedAfterTheCutover(of: mia)
     app.insert(newFeed)
     let movedStart = importedFeed.startTime - 60
     _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.startTime = movedStart }
@@ -148,13 +158,11 @@ import Testing
   @Test func afterTheCacheWasRebuiltTheBackoutHandsBackEverythingAndLosesNothing() throws {
     defer { legacy.remove() }
     let family = try SwiftDataStoreFolder.familyExport()
-    try legacy.build(family)
     let mia = family.babyProfiles[0].id
-    let newFeed = FeedSession(profileID: mia, startTime: LegacyImportHarness.now - 1800, endTime: LegacyImportHarness.now - 900, amountValue: 120, amountUnitSymbol: "ml")
+    let newFeed = Self.feedAfterTheCutover(of: mia)
     let importedDiaper = try #require(family.diaperChanges.first { $0.profileID == mia })
     do {
-      let container = try LegacyImportHarness.openStore(in: appGroup)
-      guard case .imported = launch(container).importStep else { Issue.record("no import"); return }
+      let container = try cutOver(family)
       let app = container.newBackgroundContext(author: "app")
       app.insert(newFeed)
       app.delete(DiaperChange.self, id: LegacyIdentity.id(of: importedDiaper))
