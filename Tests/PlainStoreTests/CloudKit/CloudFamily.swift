@@ -30,6 +30,33 @@ struct CloudFamily {
     return try StoreContainer.file(at: store(number), schema: TestSchema.v1, options: options)
   }
 
+  /// Phones 1 and 2 of `account`.
+  func pair(account: String = "family") throws -> (StoreContainer, StoreContainer) {
+    (try open(1, account: account), try open(2, account: account))
+  }
+
+  /// Phone 1 on a device of its own, signed in to the family, for a test to sign out or switch.
+  func openOnItsOwnDevice() throws -> (StoreContainer, SimulatedCloudKit.Device) {
+    let device = cloud.device(signedInAs: "family")
+    return (try open(1, device: device), device)
+  }
+
+  /// Phones 1 and 2 after Mia was saved on one, Noah on two, and a sync round: both hold both.
+  func pairHoldingMiaAndNoah() throws -> (StoreContainer, StoreContainer) {
+    let (one, two) = try pair()
+    try one.add(1, "Mia")
+    try two.add(2, "Noah")
+    try syncInTurn(one, two, one)
+    return (one, two)
+  }
+
+  /// Phone `number`, new to the family, after its first sync: what a phone joining now shows.
+  func joined(_ number: Int) throws -> StoreContainer {
+    let phone = try open(number)
+    try phone.sync()
+    return phone
+  }
+
   /// Every file of phone `number`'s `changes/`, as "device/name", with its bytes.
   func files(_ number: Int) throws -> [String: Data] {
     let changes = store(number).appendingPathComponent("changes")
@@ -44,10 +71,21 @@ struct CloudFamily {
   }
 }
 
+/// Each phone syncs once, in the order given: what one sends, those after it fetch.
+func syncInTurn(_ phones: StoreContainer...) throws {
+  for phone in phones { try phone.sync() }
+}
+
 extension StoreContainer {
   func add(_ id: Int, _ name: String) throws {
     let context = newBackgroundContext()
     context.insert(Owner(id: Sample.id(id), name: name))
+    try context.save()
+  }
+
+  func remove(_ id: Int) throws {
+    let context = newBackgroundContext()
+    context.delete(Owner.self, id: Sample.id(id))
     try context.save()
   }
 
