@@ -55,7 +55,7 @@ let package = Package(
 
     // Tests
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboardTesting", "plainstore-stress"]),
+    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboard", "BabyDashboardTesting", "plainstore-stress"]),
     .testTarget(
       name: "BabyDashboardTests",
       dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardTesting", "SwiftDataStoreBuilder"]),
