@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboard", "BabyDashboardTesting", "plainstore-stress"]),
     .testTarget(
       name: "BabyDashboardTests",
-      dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardTesting", "SwiftDataStoreBuilder"]),
+      dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardTesting", "SwiftDataStoreBuilder"]),
     .testTarget(name: "BabyDashboardTextTests", dependencies: ["BabyDashboardText", "BabyDashboardFixtures"]),
     .testTarget(
       name: "BabyDashboardPreviewsTests",
