@@ -76,4 +76,29 @@ import Testing
     try syncInTurn(one, two)
     #expect(try two.names() == ["Mia Rose"])
   }
+
+  /// Apple's CKSyncEngine sample (its issue 18): a change reached the second phone about 20
+  /// minutes later, when its push came. Here the push comes 20 minutes late, or never: the other
+  /// phone, syncing at its pushes and its foregrounds, shows the change at its next foreground.
+  @Test(arguments: [20 * 60, nil] as [TimeInterval?])
+  func aChangeWhosePushComesLateOrNeverArrivesAtTheNextForeground(_ pushDelay: TimeInterval?) throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    family.cloud.setPushDelay(pushDelay)
+    let device = family.cloud.device(signedInAs: "family")
+    let (one, two) = (try family.open(1), try family.open(2, device: device))
+    try syncInTurn(one, two)
+    try one.add(1, "Mia")
+    try one.sync()  // sent after the save
+
+    family.cloud.advance(by: 60)
+    for _ in 0..<device.takePushes() { try two.sync(.push) }
+    #expect(try two.names() == [], "no push yet: a phone that waits for pushes alone shows nothing")
+    try two.sync(.foreground)
+    #expect(try two.names() == ["Mia"])
+
+    family.cloud.advance(by: 20 * 60)
+    #expect(device.takePushes() == (pushDelay == nil ? 0 : 1))
+    #expect(try two.sync(.push) == nil, "the push brings nothing the foreground had not")
+  }
 }
