@@ -400,7 +400,7 @@ struct DifferentialRun {
       log.append("device\(index) loses local/")
       try devices[index].loseLocalFolder()
       return
-    case 89..<92 where cloud == nil || DifferentialSyncTests.environment["DIFFERENTIAL_CLOUDKIT_COPIES"] != nil:
+    case 89..<92:
       return try copyStore(from: index)
     case 92..<95 where !feeds.isEmpty:
       return try crossKeys(on: index, feeds)

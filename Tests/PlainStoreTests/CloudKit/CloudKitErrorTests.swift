@@ -149,4 +149,20 @@ import Testing
     #expect(try one.names() == ["Mia", "Noah"])
     #expect(try two.names() == ["Mia", "Noah"])
   }
+
+  /// A phone restored from another's backup (the same device id, its CloudKit state too) that
+  /// only reads: what the other writes on under that id is no deletion of its own, and reaches
+  /// it.
+  @Test func aRestoredCopyReceivesWhatTheOtherWritesUnderTheSameId() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let one = try family.open(1, id: 7)
+    try one.add(1, "Mia")
+    try one.sync()
+    try FileManager.default.copyItem(at: family.store(1), to: family.store(2))
+    let two = try family.open(2, id: 7)
+    try one.add(2, "Noah")
+    try syncInTurn(one, two)
+    #expect(try two.names() == ["Mia", "Noah"])
+  }
 }
