@@ -19,14 +19,16 @@ struct CloudFamily {
   /// Phone `number`'s store folder.
   func store(_ number: Int) -> URL { scratch.url.appendingPathComponent("phone\(number).store") }
 
-  /// Phone `number` on `device` (or a device signed in to `account`), under device id `id`
-  /// (by default its own).
-  func open(_ number: Int, account: String = "family", device: SimulatedCloudKit.Device? = nil, id: Int? = nil) throws -> StoreContainer {
+  /// Phone `number` on `device` (or a device signed in to `account`; or `carrier`), under
+  /// device id `id` (by default its own).
+  func open(
+    _ number: Int, account: String = "family", device: SimulatedCloudKit.Device? = nil, id: Int? = nil, carrier: SyncCarrier? = nil
+  ) throws -> StoreContainer {
     let cloud = cloud
     var options = StoreOptions(
       author: "phone\(number)", clock: { cloud.now }, watchesOtherProcesses: false, deviceID: testDevice(0xc0 + (id ?? number)).text,
       deviceName: "phone \(number)")
-    options.carrier = .simulatedCloudKit(device ?? cloud.device(signedInAs: account))
+    options.carrier = carrier ?? .simulatedCloudKit(device ?? cloud.device(signedInAs: account))
     return try StoreContainer.file(at: store(number), schema: TestSchema.v1, options: options)
   }
 
