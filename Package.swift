@@ -55,10 +55,10 @@ let package = Package(
 
     // Tests
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboardTesting", "plainstore-stress"]),
+    .testTarget(name: "PlainStoreTests", dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboard", "BabyDashboardTesting", "plainstore-stress"]),
     .testTarget(
       name: "BabyDashboardTests",
-      dependencies: ["PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardTesting", "SwiftDataStoreBuilder"]),
+      dependencies: ["PlainStore", "PlainStoreTesting", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardTesting", "SwiftDataStoreBuilder"]),
     .testTarget(name: "BabyDashboardTextTests", dependencies: ["BabyDashboardText", "BabyDashboardFixtures"]),
     .testTarget(
       name: "BabyDashboardPreviewsTests",

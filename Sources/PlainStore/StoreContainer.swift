@@ -125,6 +125,14 @@ public final class StoreContainer: Sendable {
     return try coordinator.syncArrived()
   }
 
+  /// Syncs at one of the moments an app syncs at: launch, foreground, push (see ``SyncTrigger``).
+  /// Each sends this device's new files and fetches the others' as ``sync()`` does: a fetch at
+  /// every moment, so that a change whose push came late or never arrives at the next one.
+  @discardableResult
+  public func sync(_ trigger: SyncTrigger) throws -> Transaction? {
+    try sync()
+  }
+
   /// Compacts the change files: merges what arrived, writes a snapshot of the merged view
   /// (which acknowledges every change it holds) and deletes this device's own change files
   /// that every active device has acknowledged. Never touches another device's files. Saves

@@ -39,8 +39,8 @@ public struct SyncCarrier: Sendable {
 
     /// CloudKit's private database, one zone, through CKSyncEngine (see <doc:CloudKit>):
     /// `changes/` stays a local folder, and each ``StoreContainer/sync()`` sends the files the
-    /// zone lacks and fetches the others', waiting for CloudKit — so call it off the main thread
-    /// (on launch, on foreground and on a push; the engine never syncs on its own).
+    /// zone lacks and fetches the others', waiting for CloudKit — so call it off the main thread,
+    /// at each ``SyncTrigger`` (``StoreContainer/sync(_:)``; the engine never syncs on its own).
     /// - Parameter containerIdentifier: `iCloud.com.example.app`; nil: the app's default container.
     public static func cloudKit(containerIdentifier: String? = nil) -> SyncCarrier {
       .cloudKit(database: AppleCloudKitService(containerIdentifier: containerIdentifier))

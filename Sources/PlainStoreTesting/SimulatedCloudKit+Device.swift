@@ -39,6 +39,16 @@ extension SimulatedCloudKit {
       }
     }
 
+    /// The pushes that have reached this device by now, taken: the app syncs once for them.
+    public func takePushes() -> Int {
+      cloud.world.withLock { world in
+        let now = world.now
+        let due = world.devices[number].pushes.filter { $0 <= now }.count
+        world.devices[number].pushes.removeAll { $0 <= now }
+        return due
+      }
+    }
+
     /// Makes the account's status other than signed in or out (nil: back to signed in or out).
     package func setStatus(_ status: CloudAccount?) {
       cloud.world.withLock { $0.devices[number].status = status }
@@ -97,6 +107,12 @@ extension SimulatedCloudKit.Device: CloudDatabase {
       }
       world.zones[account] = zone
       world.saveRequestSizes.append(records.count)
+      // The zone changed: a push for every other device of the account, unless pushes are lost.
+      if let delay = world.pushDelay {
+        for other in world.devices.indices where other != number && world.devices[other].account == account {
+          world.devices[other].pushes.append(world.now.addingTimeInterval(delay))
+        }
+      }
     }
   }
 

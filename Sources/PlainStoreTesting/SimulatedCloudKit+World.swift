@@ -24,6 +24,8 @@ extension SimulatedCloudKit {
       /// The account status when it is other than signed in or out (`temporarilyUnavailable`…).
       var status: CloudAccount?
       var events: [CloudEvent] = []
+      /// When each push on its way to this device arrives.
+      var pushes: [Date] = []
     }
 
     var now: Date
@@ -36,6 +38,8 @@ extension SimulatedCloudKit {
     var faults: [Operation: [CloudError]] = [:]
     var saveRequestSizes: [Int] = []
     var requestCount = 0
+    /// How long a push takes to reach the other devices of the account; nil: pushes are lost.
+    var pushDelay: TimeInterval? = 0
 
     /// The checks every request meets first: an injected fault, the account, the throttle.
     mutating func admit(_ operation: Operation, device: Int) throws -> String {

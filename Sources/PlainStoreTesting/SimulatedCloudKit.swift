@@ -4,7 +4,8 @@ import PlainStore
 /// CloudKit's private database in memory, as CKSyncEngine meets it, for tests and previews on
 /// any platform: one zone per account with its own change tokens, records with change tags, the
 /// 400-record request limit, the record size limit, a quota, retry-after throttling, fetch
-/// batches delivered late, twice, out of order or dropped, account changes and zone deletions.
+/// batches delivered late, twice, out of order or dropped, pushes late or lost, account changes
+/// and zone deletions.
 ///
 /// ```swift
 /// let cloud = SimulatedCloudKit()
@@ -83,6 +84,12 @@ public final class SimulatedCloudKit: Sendable {
   /// How the next fetch's batch is delivered (one entry per fetch, in order).
   public func deliverNextFetch(_ delivery: Delivery) {
     world.withLock { $0.deliveries.append(delivery) }
+  }
+
+  /// How long the push of a save takes to reach the account's other devices (at first: none);
+  /// nil: pushes are lost, as they may be. A device takes them with ``Device/takePushes()``.
+  public func setPushDelay(_ seconds: TimeInterval?) {
+    world.withLock { $0.pushDelay = seconds }
   }
 
   /// Limits the bytes `account`'s zone may hold (nil: no limit); a save beyond is `quotaExceeded`.

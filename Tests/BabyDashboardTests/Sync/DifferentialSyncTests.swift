@@ -2,6 +2,7 @@ import BabyDashboard
 import BabyDashboardTesting
 import Foundation
 import PlainStore
+import PlainStoreTesting
 import Testing
 
 /// The judge of the store: seeded runs of two and three devices (a store copied onto a new
@@ -95,11 +96,11 @@ import Testing
   }
 
   /// Runs seeds, stopping at the third failure; `olderProgram`: device0 runs today's program and
-  /// the others a newer one.
-  static func run(seeds: [Int], olderProgram: Bool = false) -> PartReport {
+  /// the others a newer one; `throughCloudKit`: the devices exchange through a simulated CloudKit.
+  static func run(seeds: [Int], olderProgram: Bool = false, throughCloudKit: Bool = false) -> PartReport {
     var report = PartReport(seeds: seeds.count)
     for seed in seeds {
-      var run = DifferentialRun(seed: UInt64(seed), olderProgram: olderProgram)
+      var run = DifferentialRun(seed: UInt64(seed), olderProgram: olderProgram, cloud: throughCloudKit ? SimulatedCloudKit(requestLimit: 9, fetchBatchSize: 7) : nil)
       do {
         try run.run()
       } catch {
@@ -140,6 +141,8 @@ struct DifferentialRun {
   var merges = (arrivalOnly: 0, full: 0)
   /// Carries the files between the devices.
   var engine = DifferentialEngine()
+  /// Carries them instead, when set: each device's own CloudKit carrier, and its syncs.
+  let cloud: SimulatedCloudKit?
   /// Every save, to be made again on one device in stamp order.
   var oracle = DifferentialOracle()
   /// Whether the run was held to what one device making its saves shows, and how many of those
@@ -167,9 +170,10 @@ struct DifferentialRun {
   /// Few starts, so that devices log feeds on the same unique key.
   var starts: [Date] { (0..<4).map { Date(timeIntervalSince1970: 1_773_090_000 + Double($0) * 1_800) } }
 
-  init(seed: UInt64, olderProgram: Bool = false) {
+  init(seed: UInt64, olderProgram: Bool = false, cloud: SimulatedCloudKit? = nil) {
     self.seed = seed
     self.olderProgram = olderProgram
+    self.cloud = cloud
     random = DifferentialRandom(seed: seed)
     let base = FileManager.default.fileExists(atPath: "/dev/shm") ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
     scratch = base.appendingPathComponent("differential-\(seed)-\(UUID().uuidString)")
@@ -186,7 +190,7 @@ struct DifferentialRun {
       devices.append(
         try DifferentialDevice(
           index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store"),
-          viaBabydash: !olderProgram && index == 1 && seed % 10 == 0, reads: olderProgram && index > 0 ? 3 : 2))
+          viaBabydash: !olderProgram && index == 1 && seed % 10 == 0, reads: olderProgram && index > 0 ? 3 : 2, carrier: carrier()))
     }
     if olderProgram {
       // The older device is part of the family before anyone writes: its device.json (reads 2)
@@ -565,7 +569,7 @@ struct DifferentialRun {
       let root = scratch.appendingPathComponent("device\(target)/BabyDashboard.store")
       try FileManager.default.copyItem(at: devices[source].root.deletingLastPathComponent(), to: root.deletingLastPathComponent())
       // The same program as the copied one's: two copies that write under one id run one version.
-      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false, reads: devices[source].reads))
+      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false, reads: devices[source].reads, carrier: carrier()))
     } else {
       log.append("device\(source)'s app group is copied over device\(target)'s")
       try devices[target].replace(with: devices[source].root, reads: devices[source].reads)
@@ -592,7 +596,8 @@ struct DifferentialRun {
   /// device's files changed.
   @discardableResult
   mutating func exchange(partly: Bool) throws -> Bool {
-    try engine.exchange(devices, partly: partly, now: now, random: &random)
+    guard let cloud else { return try engine.exchange(devices, partly: partly, now: now, random: &random) }
+    return try exchange(through: cloud, partly: partly)
   }
 
   // MARK: Checks
@@ -645,20 +650,25 @@ struct DifferentialDevice {
     (closedMerges.arrivalOnly + container.statistics.arrivalOnlyMerges, closedMerges.full + container.statistics.fullFolds)
   }
 
-  init(index: Int, root: URL, viaBabydash: Bool, reads: Int = 2) throws {
+  /// What carries its files: a folder the fake engine copies, or a simulated CloudKit.
+  let carrier: SyncCarrier
+
+  init(index: Int, root: URL, viaBabydash: Bool, reads: Int = 2, carrier: SyncCarrier = .folder) throws {
     self.index = index
     self.root = root
     self.viaBabydash = viaBabydash
     self.reads = reads
+    self.carrier = carrier
     try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
-    container = try Self.open(root, clock: clock, index: index, reads: reads)
+    container = try Self.open(root, clock: clock, index: index, reads: reads, carrier: carrier)
   }
 
-  static func open(_ root: URL, clock: DifferentialClock, index: Int, reads: Int) throws -> StoreContainer {
+  static func open(_ root: URL, clock: DifferentialClock, index: Int, reads: Int, carrier: SyncCarrier) throws -> StoreContainer {
     var options = StoreOptions(
       author: "device\(index)", clock: { clock.now }, watchesOtherProcesses: false, deviceName: "device\(index)",
       changeCompactionThreshold: 12)
     options.newestChangeFormat = reads
+    options.carrier = carrier
     return try StoreContainer.file(at: root, schema: BabyDashboardSchema.current, options: options)
   }
 
@@ -707,7 +717,7 @@ struct DifferentialDevice {
     closedMerges.full += container.statistics.fullFolds
     container = StoreContainer.inMemory(schema: BabyDashboardSchema.current)  // lets the old one go first
     try FileManager.default.removeItem(at: root.appendingPathComponent("local"))
-    container = try Self.open(root, clock: clock, index: index, reads: reads)
+    container = try Self.open(root, clock: clock, index: index, reads: reads, carrier: carrier)
   }
 
   /// Another device's app group takes this one's place: the container goes, the folder is
@@ -720,7 +730,7 @@ struct DifferentialDevice {
     let group = root.deletingLastPathComponent()
     try FileManager.default.removeItem(at: group)
     try FileManager.default.copyItem(at: source.deletingLastPathComponent(), to: group)
-    container = try Self.open(root, clock: clock, index: index, reads: reads)
+    container = try Self.open(root, clock: clock, index: index, reads: reads, carrier: carrier)
   }
 
   /// Every object, as one deterministic text.

@@ -11,8 +11,7 @@ import Testing
   @Test func signOutKeepsEveryFileAndTheChangesMadeMeanwhileGoAtTheNextSignIn() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let device = family.cloud.device(signedInAs: "family")
-    let one = try family.open(1, device: device)
+    let (one, device) = try family.openOnItsOwnDevice()
     try one.add(1, "Mia")
     try one.sync()
     device.signOut()
@@ -28,9 +27,7 @@ import Testing
     try one.sync()
     #expect(try one.syncStatus()?.carrier == .available)
     #expect(try one.syncStatus()?.outbox == [])
-    let two = try family.open(2)
-    try two.sync()
-    #expect(try two.names() == ["Mia", "Noah"])
+    #expect(try family.joined(2).names() == ["Mia", "Noah"])
   }
 
   @Test func signInSendsWhatWasWrittenBeforeIt() throws {
@@ -43,16 +40,13 @@ import Testing
     #expect(try one.syncStatus()?.carrier == .unavailable(.signedOut))
     device.signIn("family")
     try one.sync()
-    let two = try family.open(2)
-    try two.sync()
-    #expect(try two.names() == ["Mia"])
+    #expect(try family.joined(2).names() == ["Mia"])
   }
 
   @Test func switchAccountsNeitherSendsToNorMergesTheOtherAccountsZone() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let device = family.cloud.device(signedInAs: "family")
-    let one = try family.open(1, device: device)
+    let (one, device) = try family.openOnItsOwnDevice()
     try one.add(1, "Mia")
     try one.sync()
     let neighbour = try family.open(3, account: "neighbour")
@@ -68,17 +62,14 @@ import Testing
 
     device.switchAccount(to: "family")
     try one.sync()
-    let two = try family.open(2)
-    try two.sync()
-    #expect(try two.names() == ["Mia", "Noah"])
+    #expect(try family.joined(2).names() == ["Mia", "Noah"])
     #expect(try one.names() == ["Mia", "Noah"])
   }
 
   @Test func anAccountThatNeedsAttentionIsSaidInWordsAndNothingTravels() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let device = family.cloud.device(signedInAs: "family")
-    let one = try family.open(1, device: device)
+    let (one, device) = try family.openOnItsOwnDevice()
     try one.add(1, "Mia")
     device.setStatus(.temporarilyUnavailable)
     try one.sync()
@@ -95,28 +86,20 @@ import Testing
   func aZoneDeletedIsMadeAgainFromEveryFileThePhoneHolds(_ reason: SimulatedCloudKit.ZoneDeletionReason) throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = (try family.open(1), try family.open(2))
-    try one.add(1, "Mia")
-    try two.add(2, "Noah")
-    try one.sync()
-    try two.sync()
-    try one.sync()
+    let (one, two) = try family.pairHoldingMiaAndNoah()
     let files = try family.files(1)
     family.cloud.deleteZone(of: "family", reason: reason)
     try one.sync()
     #expect(try family.files(1) == files, "nothing deleted here")
     #expect(family.cloud.recordNames(of: "family").count == 4, "both phones' files, from phone 1")
-    let three = try family.open(3)
-    try three.sync()
-    #expect(try three.names() == ["Mia", "Noah"])
+    #expect(try family.joined(3).names() == ["Mia", "Noah"])
   }
 
   /// `purged`: the user deleted the app's data from iCloud; sending it again would undo that.
   @Test func aZonePurgedStopsSendingSaysSoAndKeepsEveryFile() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let device = family.cloud.device(signedInAs: "family")
-    let one = try family.open(1, device: device)
+    let (one, device) = try family.openOnItsOwnDevice()
     try one.add(1, "Mia")
     try one.sync()
     let files = try family.files(1)

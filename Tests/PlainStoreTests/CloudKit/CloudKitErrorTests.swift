@@ -41,9 +41,7 @@ import Testing
 
     try one.sync()
     #expect(try one.syncStatus()?.carrierNote == nil)
-    let two = try family.open(2)
-    try two.sync()
-    #expect(try two.names() == ["Mia", "Noah"])
+    #expect(try family.joined(2).names() == ["Mia", "Noah"])
   }
 
   @Test func quotaExceededKeepsEveryFileAndSaysICloudStorageIsFull() throws {
@@ -95,28 +93,24 @@ import Testing
   @Test func zoneNotFoundRecreatesTheZoneAndSendsEveryFileAgain() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = (try family.open(1), try family.open(2))
+    let (one, two) = try family.pair()
     try one.add(1, "Mia")
     try two.add(2, "Noah")
-    try one.sync()
-    try two.sync()
+    try syncInTurn(one, two)
     family.cloud.loseZone(of: "family")
     try one.sync()
     #expect(family.cloud.recordNames(of: "family").count == 2, "phone 1's files, sent again")
     try two.sync()  // its token is of the lost zone: it fetches from the beginning and sends its own again
     #expect(family.cloud.recordNames(of: "family").count == 4)
-    let three = try family.open(3)
-    try three.sync()
-    #expect(try three.names() == ["Mia", "Noah"])
+    #expect(try family.joined(3).names() == ["Mia", "Noah"])
   }
 
   @Test func changeTokenExpiredFetchesFromTheBeginningWritingNothingTwice() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = (try family.open(1), try family.open(2))
+    let (one, two) = try family.pair()
     try one.add(1, "Mia")
-    try one.sync()
-    try two.sync()
+    try syncInTurn(one, two)
     family.cloud.loseZone(of: "family")
     try one.add(2, "Noah")
     try one.sync()  // a new zone: phone 2's token is of the old one
@@ -148,14 +142,27 @@ import Testing
     try one.add(1, "Mia")
     try two.add(2, "Noah")
     for _ in 0..<3 {
-      try one.sync()
-      try two.sync()
+      try syncInTurn(one, two)
     }
     #expect(family.cloud.recordNames(of: "family").contains { $0.contains(".sync-conflict-") })
-    let three = try family.open(3)
-    try three.sync()
-    #expect(try three.names() == ["Mia", "Noah"])
+    #expect(try family.joined(3).names() == ["Mia", "Noah"])
     #expect(try one.names() == ["Mia", "Noah"])
+    #expect(try two.names() == ["Mia", "Noah"])
+  }
+
+  /// A phone restored from another's backup (the same device id, its CloudKit state too) that
+  /// only reads: what the other writes on under that id is no deletion of its own, and reaches
+  /// it.
+  @Test func aRestoredCopyReceivesWhatTheOtherWritesUnderTheSameId() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let one = try family.open(1, id: 7)
+    try one.add(1, "Mia")
+    try one.sync()
+    try FileManager.default.copyItem(at: family.store(1), to: family.store(2))
+    let two = try family.open(2, id: 7)
+    try one.add(2, "Noah")
+    try syncInTurn(one, two)
     #expect(try two.names() == ["Mia", "Noah"])
   }
 }

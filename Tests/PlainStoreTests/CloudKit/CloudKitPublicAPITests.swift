@@ -23,7 +23,7 @@ import Testing
     context.insert(Owner(id: UUID(), name: "Mia"))
     try context.save()
     try mum.sync()
-    try dad.sync()
+    try dad.sync(.foreground)
     #expect(try dad.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name) == ["Mia"])
 
     phone.signOut()

@@ -11,12 +11,7 @@ import Testing
   @Test func twoContainersOfOneAccountConverge() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = (try family.open(1), try family.open(2))
-    try one.add(1, "Mia")
-    try two.add(2, "Noah")
-    try one.sync()
-    try two.sync()
-    try one.sync()
+    let (one, two) = try family.pairHoldingMiaAndNoah()
     #expect(try one.names() == ["Mia", "Noah"])
     #expect(try two.names() == ["Mia", "Noah"])
     #expect(try family.files(1) == family.files(2), "the same files, byte for byte")
@@ -33,9 +28,7 @@ import Testing
     let (one, stranger) = (try family.open(1), try family.open(2, account: "neighbour"))
     try one.add(1, "Mia")
     try stranger.add(2, "Noah")
-    try one.sync()
-    try stranger.sync()
-    try one.sync()
+    try syncInTurn(one, stranger, one)
     #expect(try one.names() == ["Mia"])
     #expect(try stranger.names() == ["Noah"])
     #expect(family.cloud.recordNames(of: "neighbour").allSatisfy { $0.hasPrefix(testDevice(0xc2).text) })
@@ -72,15 +65,13 @@ import Testing
   @Test func aKillBetweenTheFetchedFilesAndTheStateFetchesAgainWithNoLossAndNoDuplicate() throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = (try family.open(1), try family.open(2))
+    let (one, two) = try family.pair()
     try one.add(1, "Mia")
-    try one.sync()
-    try two.sync()
+    try syncInTurn(one, two)
     let stateFile = family.store(2).appendingPathComponent("cloudkit-state.json")
     let before = try Data(contentsOf: stateFile)
     try one.add(2, "Noah")
-    try one.sync()
-    try two.sync()
+    try syncInTurn(one, two)
     let fetched = try family.files(2)
     try before.write(to: stateFile)  // the kill: the files stayed, the state did not
 
@@ -88,8 +79,7 @@ import Testing
     #expect(try family.files(2) == fetched, "no file written twice, no conflict copy")
     #expect(try two.names() == ["Mia", "Noah"])
     try one.add(3, "Leo")
-    try one.sync()
-    try two.sync()
+    try syncInTurn(one, two)
     #expect(try two.names() == ["Leo", "Mia", "Noah"])
   }
 
@@ -97,12 +87,11 @@ import Testing
   func aFetchDeliveredBadlyEndsWithEveryFileOnceAndNoConflictCopy(_ delivery: SimulatedCloudKit.Delivery) throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = (try family.open(1), try family.open(2))
+    let (one, two) = try family.pair()
     for (number, name) in ["Mia", "Noah", "Leo"].enumerated() { try one.add(number + 1, name) }
     try one.sync()
     family.cloud.deliverNextFetch(delivery)
-    try two.sync()
-    try two.sync()
+    try syncInTurn(two, two)
     #expect(try two.names() == ["Leo", "Mia", "Noah"])
     #expect(try family.files(2).keys.filter { $0.contains("conflict") }.isEmpty)
     #expect(try family.files(2) == family.files(1))

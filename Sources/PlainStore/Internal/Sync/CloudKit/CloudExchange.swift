@@ -219,10 +219,18 @@ struct CloudExchange {
   /// copy beside it, flushed if `durable`. Returns the path written, or nil when nothing was: a
   /// record that names no file of a store, a file here already, or this device's own file that
   /// it has deleted (a change compaction's).
+  ///
+  /// A file of this device's own id that is not here is its deletion only if this device knew
+  /// the record (sent it, or fetched it before); one it never knew is another copy's of this
+  /// store (a restored backup, a cloned phone, writing under the same id) and is written, so the
+  /// store notices the copy. Skipping those too, as the carrier once did, kept each copy's
+  /// changes from the other for good (DifferentialCloudKitTests with copied stores).
   private func write(_ record: CloudRecord, durable: Bool) throws -> String? {
     guard let (device, file) = CloudRecordName.parse(record.name) else { return nil }
     let path = folder.filePath(device, file)
-    if device == own && !FileSystem.exists(atPath: path) && !ChangeFileName.classify(file).isConflictCopy { return nil }
+    if device == own && state.onServer.contains(record.name) && !FileSystem.exists(atPath: path)
+      && !ChangeFileName.classify(file).isConflictCopy
+    { return nil }
     try folder.makeDeviceFolder(device)
     if try FileSystem.createOnce(record.bytes, atPath: path, displayPath: folder.display(device, file), durable: durable) { return path }
     guard let here = try FileSystem.read(atPath: path, displayPath: folder.display(device, file)), here != record.bytes else { return nil }
