@@ -32,8 +32,8 @@ final class JSONWriter {
 
   /// Fills the first `size` bytes, left for a header, with `header` of the bytes after them,
   /// which must be `size` bytes long.
-  func fillHeader(_ size: Int, _ header: (UnsafeRawBufferPointer) -> [UInt8]) {
-    let bytes = header(UnsafeRawBufferPointer(start: base + size, count: count - size))
+  func fillHeader(_ size: Int, _ header: (_ByteView) -> [UInt8]) {
+    let bytes = header(_ByteView(UnsafeBufferPointer(start: base + size, count: count - size)))
     precondition(bytes.count == size, "a frame's header is \(bytes.count) bytes, not \(size)")
     bytes.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: size) }
   }
@@ -115,17 +115,15 @@ final class JSONWriter {
       case 0x08: append("\\b")
       case 0x0C: append("\\f")
       default:
-        append("\\u00")
-        append(Self.hexDigits[Int(byte >> 4)])
-        append(Self.hexDigits[Int(byte & 0xF)])
+        append("\\u")
+        reserve(4)
+        count += Digits.write(UInt64(byte), radix: 16, width: 4, to: _OutputBytes(base + count))
       }
     }
     append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     append(UInt8(ascii: "\""))
     return escaped
   }
-
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   // MARK: Numbers
 
@@ -143,7 +141,7 @@ final class JSONWriter {
       base[count] = UInt8(ascii: "-")
       count += 1
     }
-    count += Digits.write(UInt64(value.magnitude), width: 1, at: base + count)
+    count += Digits.write(UInt64(value.magnitude), width: 1, to: _OutputBytes(base + count))
   }
 
   /// Foundation's form of a finite Double: Swift's shortest round-trip text without a
@@ -235,7 +233,7 @@ final class JSONWriter {
     let whole = interval.rounded(.down)
     reserve(22)
     base[count] = UInt8(ascii: "\"")
-    ISO8601.writeCivil(unixSeconds: Int64(whole) + ISO8601.referenceOffset, at: base + count + 1)
+    ISO8601.writeCivil(unixSeconds: Int64(whole) + ISO8601.referenceOffset, to: _OutputBytes(base + count + 1))
     count += 20
     // As `ISO8601.format` writes a fraction (a commit's own time has one).
     let fraction = interval - whole
