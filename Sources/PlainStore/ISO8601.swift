@@ -201,14 +201,9 @@ private struct DigitScanner {
   var atEnd: Bool { index == bytes.count }
 
   mutating func number(_ width: Int) -> Int? {
-    guard index + width <= bytes.count else { return nil }
-    var value = 0
-    for byte in bytes[index..<index + width] {
-      guard byte >= 48, byte <= 57 else { return nil }
-      value = value * 10 + Int(byte - 48)
-    }
+    guard index + width <= bytes.count, let value = Digits.value(bytes[index..<index + width], width: width) else { return nil }
     index += width
-    return value
+    return Int(value)
   }
 
   mutating func digitRun() -> String {

@@ -11,28 +11,29 @@ import Foundation
 /// The buffers of the POSIX file layer's system calls — `read`, `pread`, `write`, a folder
 /// entry's name, an inotify event's fields — in one place, so that the file layer itself holds
 /// no pointer. Each call is one system call or one field: retrying on `EINTR`, and saying what
-/// a failure means, stay with the callers.
+/// a failure means, stay with the callers. Not named `read` and `write`, which would hide the C
+/// library's here, as the file layer's own `read` hides them there.
 enum _FileBytes {
   /// Reads at the descriptor's position into `buffer` from `offset` to its end; the count
   /// `read` returns (-1 with `errno` set).
-  static func read(_ fd: Int32, into buffer: inout Data, from offset: Int) -> Int {
-    buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + offset, $0.count - offset) }
+  static func readSome(_ fd: Int32, into buffer: inout Data, from offset: Int) -> Int {
+    buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
   }
 
   /// Reads at the descriptor's position into the whole of `buffer`.
-  static func read(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
-    buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+  static func readSome(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
+    buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
   }
 
   /// Reads `buffer.count` bytes at `offset` in the file (`pread`), leaving the position alone.
-  static func read(_ fd: Int32, into buffer: inout [UInt8], atOffset offset: Int) -> Int {
+  static func readSome(_ fd: Int32, into buffer: inout [UInt8], atOffset offset: Int) -> Int {
     buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, off_t(offset)) }
   }
 
   /// Writes `data` from `offset` to its end at the descriptor's position; the count `write`
   /// returns (-1 with `errno` set).
-  static func write(_ fd: Int32, _ data: Data, from offset: Int) -> Int {
-    data.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+  static func writeSome(_ fd: Int32, _ data: Data, from offset: Int) -> Int {
+    data.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
   }
 
   /// The name of a folder entry `readdir` returned.
@@ -46,27 +47,5 @@ enum _FileBytes {
   /// (an inotify event's watch descriptor, its name's length).
   static func nativeUInt32(in bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
     bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: UInt32.self) }
-  }
-
-  // The C library's read and write, by their module's name: this type's own methods (and
-  // Foundation's) of the same names would shadow them.
-  @inline(__always) private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.read(fd, buffer, count)
-    #elseif canImport(Musl)
-      Musl.read(fd, buffer, count)
-    #else
-      Darwin.read(fd, buffer, count)
-    #endif
-  }
-
-  @inline(__always) private static func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.write(fd, buffer, count)
-    #elseif canImport(Musl)
-      Musl.write(fd, buffer, count)
-    #else
-      Darwin.write(fd, buffer, count)
-    #endif
   }
 }

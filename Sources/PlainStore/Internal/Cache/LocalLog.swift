@@ -185,7 +185,7 @@ struct LocalLog: Sendable {
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
     var line = [UInt8](repeating: 0, count: Self.frame.headerLength)
     while position.next < sequence {
-      let count = _FileBytes.read(fd, into: &line, atOffset: position.offset)
+      let count = _FileBytes.readSome(fd, into: &line, atOffset: position.offset)
       guard count == Self.frame.headerLength, let fields = Self.header(line), fields.sequence == position.next else { return }
       let end = position.offset + Self.frame.headerLength + fields.length + 1
       guard end <= Int(info.st_size) else { return }

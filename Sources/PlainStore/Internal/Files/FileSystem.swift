@@ -48,7 +48,7 @@ enum FileSystem {
     var offset = 0
     while true {
       if offset == data.count { data.count += 4096 }  // the file may have grown: read to its end
-      let count = _FileBytes.read(fd, into: &data, from: offset)
+      let count = _FileBytes.readSome(fd, into: &data, from: offset)
       if count < 0 {
         if errno == EINTR { continue }
         throw error(errno, displayPath, "cannot read")
@@ -164,7 +164,7 @@ enum FileSystem {
   static func writeAll(_ data: Data, to fd: Int32, displayPath: String) throws {
     var offset = 0
     while offset < data.count {
-      let count = _FileBytes.write(fd, data, from: offset)
+      let count = _FileBytes.writeSome(fd, data, from: offset)
       if count < 0 {
         if errno == EINTR { continue }
         throw error(errno, displayPath, "cannot write")

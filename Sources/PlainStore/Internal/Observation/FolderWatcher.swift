@@ -168,7 +168,7 @@ final class FolderWatcher: Sendable {
       let drain = { [ignores] () -> Bool in
         var relevant = false
         while true {
-          let count = _FileBytes.read(fd, into: &buffer)
+          let count = _FileBytes.readSome(fd, into: &buffer)
           guard count > 0 else { return relevant }
           if !relevant { relevant = Self.hasRelevantEvent(buffer[..<count]) { ignores(watched[$0] ?? "", $1) } }
         }
