@@ -40,10 +40,6 @@ struct _ByteView: RandomAccessCollection {
     try data.withUnsafeBytes { try body(_ByteView($0)) }
   }
 
-  static func reading<R>(_ bytes: [UInt8], _ body: (_ByteView) throws -> R) rethrows -> R {
-    try bytes.withUnsafeBufferPointer { try body(_ByteView($0)) }
-  }
-
   /// A String's UTF-8, in place when the String is native (almost always), copied otherwise.
   static func reading<R>(_ text: String, _ body: (_ByteView) throws -> R) rethrows -> R {
     var text = text
@@ -53,6 +49,6 @@ struct _ByteView: RandomAccessCollection {
   /// Any bytes: in place when they are contiguous, copied into an array otherwise.
   static func reading<R>(_ bytes: some Sequence<UInt8>, _ body: (_ByteView) throws -> R) rethrows -> R {
     if let result = try bytes.withContiguousStorageIfAvailable({ try body(_ByteView($0)) }) { return result }
-    return try reading(Array(bytes), body)
+    return try Array(bytes).withUnsafeBufferPointer { try body(_ByteView($0)) }
   }
 }
