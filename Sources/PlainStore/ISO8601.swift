@@ -153,24 +153,24 @@ public enum ISO8601 {
   }
 
   static func civilText(unixSeconds: Int64) -> String {
-    String(unsafeUninitializedCapacity: 19) { text in
-      writeCivil(unixSeconds: unixSeconds, at: text.baseAddress!)
+    _OutputBytes.string(capacity: 19) { text in
+      writeCivil(unixSeconds: unixSeconds, to: text)
       return 19
     }
   }
 
   /// Writes `YYYY-MM-DDTHH:MM:SS` (19 bytes) of a second in years 0000–9999, a storable
   /// date's: the one writer of a store date's text, for `format` and the JSON writer.
-  static func writeCivil(unixSeconds: Int64, at out: UnsafeMutablePointer<UInt8>) {
+  static func writeCivil(unixSeconds: Int64, to out: _OutputBytes) {
     let days = unixSeconds.floorDivided(by: 86_400)
     let secondOfDay = Int(unixSeconds - days * 86_400)
     let (year, month, day) = civilFromDays(days)
-    Digits.write(UInt64(year), width: 4, at: out)
-    Digits.write(UInt64(month), width: 2, at: out + 5)
-    Digits.write(UInt64(day), width: 2, at: out + 8)
-    Digits.write(UInt64(secondOfDay / 3600), width: 2, at: out + 11)
-    Digits.write(UInt64(secondOfDay / 60 % 60), width: 2, at: out + 14)
-    Digits.write(UInt64(secondOfDay % 60), width: 2, at: out + 17)
+    Digits.write(UInt64(year), width: 4, to: out)
+    Digits.write(UInt64(month), width: 2, to: out, at: 5)
+    Digits.write(UInt64(day), width: 2, to: out, at: 8)
+    Digits.write(UInt64(secondOfDay / 3600), width: 2, to: out, at: 11)
+    Digits.write(UInt64(secondOfDay / 60 % 60), width: 2, to: out, at: 14)
+    Digits.write(UInt64(secondOfDay % 60), width: 2, to: out, at: 17)
     (out[4], out[7], out[10], out[13], out[16]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"), UInt8(ascii: ":"))
   }
 
@@ -201,14 +201,9 @@ private struct DigitScanner {
   var atEnd: Bool { index == bytes.count }
 
   mutating func number(_ width: Int) -> Int? {
-    guard index + width <= bytes.count else { return nil }
-    var value = 0
-    for byte in bytes[index..<index + width] {
-      guard byte >= 48, byte <= 57 else { return nil }
-      value = value * 10 + Int(byte - 48)
-    }
+    guard index + width <= bytes.count, let value = Digits.value(bytes[index..<index + width], width: width) else { return nil }
     index += width
-    return value
+    return Int(value)
   }
 
   mutating func digitRun() -> String {

@@ -169,10 +169,10 @@ public struct UniqueKey: Hashable, Sendable {
   static func storedReader<E>(_ type: E.Type, _ parts: [StoredPart?]) -> (@Sendable (any Entity) -> UniqueKey)? {
     let stored = parts.compactMap { $0 }
     guard !stored.isEmpty, stored.count == parts.count else { return nil }
-    return { object in withStoredBytes(of: object, as: E.self) { bytes in UniqueKey(values: stored.map { $0(bytes) }) } }
+    return { object in _EntityBytes.reading(object, as: E.self) { bytes in UniqueKey(values: stored.map { $0(bytes) }) } }
   }
 
-  typealias StoredPart = @Sendable (UnsafeRawPointer) -> UniqueKeyPart
+  typealias StoredPart = @Sendable (_EntityBytes) -> UniqueKeyPart
 }
 
 extension EntitySchema {
@@ -205,13 +205,11 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
     func typed<V>(_ type: V.Type, _ part: @escaping @Sendable (V) -> UniqueKeyPart) -> (@Sendable (E) -> UniqueKeyPart)? {
       if let path = keyPath as? KeyPath<E, V> {
         if let field = StoredField(path) { return { part(field.read($0)) } }
-        nonisolated(unsafe) let path = path
-        return { part($0[keyPath: path]) }
+        return UncheckedReader<E> { part($0[keyPath: path]) }.read
       }
       if let path = keyPath as? KeyPath<E, V?> {
         if let field = StoredField(path) { return { field.read($0).map(part) ?? .null } }
-        nonisolated(unsafe) let path = path
-        return { $0[keyPath: path].map(part) ?? .null }
+        return UncheckedReader<E> { $0[keyPath: path].map(part) ?? .null }.read
       }
       return nil
     }
@@ -226,8 +224,7 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
     let valueType = type(of: keyPath).valueType
     if let optional = valueType as? any OptionalKeyPart.Type { return optional.reader(keyPath) }
     if let hashable = valueType as? any Hashable.Type { return other(hashable, keyPath) }
-    nonisolated(unsafe) let keyPath = keyPath
-    return { object in (object[keyPath: keyPath] as? AnyHashable).map(UniqueKeyPart.other) ?? .null }
+    return UncheckedReader<E> { object in (object[keyPath: keyPath] as? AnyHashable).map(UniqueKeyPart.other) ?? .null }.read
   }
 
   /// A function that reads one key property from the bytes of an `E`, when it is a
@@ -236,16 +233,16 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
   /// ask the runtime for the type's metadata.
   static func storedReader<E>(_ keyPath: PartialKeyPath<E>) -> UniqueKey.StoredPart? {
     func offset<V>(_ type: V.Type) -> Int? { (keyPath as? KeyPath<E, V>).flatMap(StoredField.init)?.offset }
-    if let at = offset(UUID.self) { return { .uuid($0.load(fromByteOffset: at, as: UUID.self)) } }
-    if let at = offset(UUID?.self) { return { $0.load(fromByteOffset: at, as: UUID?.self).map(UniqueKeyPart.uuid) ?? .null } }
-    if let at = offset(Date.self) { return { .date($0.load(fromByteOffset: at, as: Date.self)) } }
-    if let at = offset(Date?.self) { return { $0.load(fromByteOffset: at, as: Date?.self).map(UniqueKeyPart.date) ?? .null } }
-    if let at = offset(Int.self) { return { .int($0.load(fromByteOffset: at, as: Int.self)) } }
-    if let at = offset(Int?.self) { return { $0.load(fromByteOffset: at, as: Int?.self).map(UniqueKeyPart.int) ?? .null } }
-    if let at = offset(Double.self) { return { .double($0.load(fromByteOffset: at, as: Double.self)) } }
-    if let at = offset(Double?.self) { return { $0.load(fromByteOffset: at, as: Double?.self).map(UniqueKeyPart.double) ?? .null } }
-    if let at = offset(Bool.self) { return { .bool($0.load(fromByteOffset: at, as: Bool.self)) } }
-    if let at = offset(Bool?.self) { return { $0.load(fromByteOffset: at, as: Bool?.self).map(UniqueKeyPart.bool) ?? .null } }
+    if let at = offset(UUID.self) { return { .uuid($0.load(at: at, as: UUID.self)) } }
+    if let at = offset(UUID?.self) { return { $0.load(at: at, as: UUID?.self).map(UniqueKeyPart.uuid) ?? .null } }
+    if let at = offset(Date.self) { return { .date($0.load(at: at, as: Date.self)) } }
+    if let at = offset(Date?.self) { return { $0.load(at: at, as: Date?.self).map(UniqueKeyPart.date) ?? .null } }
+    if let at = offset(Int.self) { return { .int($0.load(at: at, as: Int.self)) } }
+    if let at = offset(Int?.self) { return { $0.load(at: at, as: Int?.self).map(UniqueKeyPart.int) ?? .null } }
+    if let at = offset(Double.self) { return { .double($0.load(at: at, as: Double.self)) } }
+    if let at = offset(Double?.self) { return { $0.load(at: at, as: Double?.self).map(UniqueKeyPart.double) ?? .null } }
+    if let at = offset(Bool.self) { return { .bool($0.load(at: at, as: Bool.self)) } }
+    if let at = offset(Bool?.self) { return { $0.load(at: at, as: Bool?.self).map(UniqueKeyPart.bool) ?? .null } }
     // Another type of plain bytes (an enum of the app's), as `reader` reads it. An optional one
     // is left to `reader`: nil is `.null` there, not a value.
     let valueType = type(of: keyPath).valueType
@@ -255,7 +252,7 @@ enum UniqueKeyPart: Hashable, @unchecked Sendable {  // `other` holds a Sendable
 
   private static func storedOther<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> UniqueKey.StoredPart? {
     guard let field = StoredField(keyPath as! KeyPath<E, V>) else { return nil }
-    return UncheckedReader<UnsafeRawPointer> { .other(AnyHashable(field.read(at: $0))) }.read
+    return UncheckedReader<_EntityBytes> { .other(AnyHashable(field.read(at: $0))) }.read
   }
 
   private static func other<E, V: Hashable>(_ type: V.Type, _ keyPath: PartialKeyPath<E>) -> @Sendable (E) -> UniqueKeyPart {

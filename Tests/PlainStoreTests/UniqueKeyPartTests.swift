@@ -72,7 +72,7 @@ import Testing
       let fromBytes = try #require(UniqueKeyPart.storedReader(keyPath), "\(keyPath)")
       let throughKeyPath = UniqueKeyPart.reader(keyPath)
       for sample in Self.samples {
-        let part = withUnsafeBytes(of: sample) { fromBytes($0.baseAddress!) }
+        let part = _EntityBytes.reading(sample, fromBytes)
         #expect(part == throughKeyPath(sample) || keyPath == \Sample.amount && sample.amount.isNaN, "\(keyPath)")
         #expect(UniqueKey(values: [part]).hashValue == UniqueKey(values: [throughKeyPath(sample)]).hashValue, "\(keyPath)")
       }

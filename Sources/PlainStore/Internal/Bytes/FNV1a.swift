@@ -8,23 +8,23 @@ package enum FNV1a {
   package static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
   static let prime: UInt64 = 0x0000_0100_0000_01b3
 
-  package static func hash(_ bytes: UnsafeRawBufferPointer, from seed: UInt64 = offsetBasis) -> UInt64 {
-    // Over the raw buffer: Data's iterator costs several times the hashing itself, and every
-    // change file, journal record and segment is hashed once per write and once per read.
+  package static func hash(_ data: Data, from seed: UInt64 = offsetBasis) -> UInt64 {
+    _ByteView.reading(data) { hash($0, from: seed) }
+  }
+
+  package static func hash(_ bytes: some Sequence<UInt8>, from seed: UInt64 = offsetBasis) -> UInt64 {
+    _ByteView.reading(bytes) { hash($0, from: seed) }
+  }
+
+  /// The one loop. Over bytes in place: Data's iterator costs several times the hashing
+  /// itself, and every change file, journal record and segment is hashed once per write and
+  /// once per read.
+  static func hash(_ bytes: _ByteView, from seed: UInt64 = offsetBasis) -> UInt64 {
     var hash = seed
     for byte in bytes {
       hash ^= UInt64(byte)
       hash = hash &* prime
     }
     return hash
-  }
-
-  package static func hash(_ data: Data, from seed: UInt64 = offsetBasis) -> UInt64 {
-    data.withUnsafeBytes { hash($0, from: seed) }
-  }
-
-  package static func hash(_ bytes: some Sequence<UInt8>, from seed: UInt64 = offsetBasis) -> UInt64 {
-    bytes.withContiguousStorageIfAvailable { hash(UnsafeRawBufferPointer($0), from: seed) }
-      ?? Array(bytes).withUnsafeBytes { hash($0, from: seed) }
   }
 }

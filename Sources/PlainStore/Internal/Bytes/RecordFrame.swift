@@ -12,27 +12,22 @@ enum RecordFrame {
 
   /// A header line's parts after the tag (its bytes, without the tag and the newline): the
   /// record's own fields, and its body's length and checksum; nil unless it has `fieldCount`
-  /// fields and a well-formed length and checksum. Read as bytes, not as text: a settle or a
-  /// catch-up reads a header per record.
-  fileprivate static func parse(_ line: some Collection<UInt8>, fieldCount: Int) -> (fields: [String], length: Int, checksum: UInt64)? {
-    line.withContiguousStorageIfAvailable { parse($0, fieldCount: fieldCount) } ?? Array(line).withUnsafeBufferPointer { parse($0, fieldCount: fieldCount) }
-  }
-
-  /// Scans the bytes in place: splitting a generic collection into an array of slices cost a
-  /// catch-up 8k instructions a record.
-  private static func parse(_ line: UnsafeBufferPointer<UInt8>, fieldCount: Int) -> (fields: [String], length: Int, checksum: UInt64)? {
+  /// fields and a well-formed length and checksum. Scans the bytes in place, not as text: a
+  /// settle or a catch-up reads a header per record, and splitting a generic collection into an
+  /// array of slices cost a catch-up 8k instructions a record.
+  fileprivate static func parse(_ line: _ByteView, fieldCount: Int) -> (fields: [String], length: Int, checksum: UInt64)? {
     // The length and the checksum are the last 33 bytes: 16 hex, a space, 16 hex.
     let tail = 16 + 1 + 16
     guard line.count > tail, line[line.count - tail - 1] == UInt8(ascii: " "), line[line.count - 17] == UInt8(ascii: " "),
-      let length = Digits.hex16Value(UnsafeBufferPointer(rebasing: line[(line.count - tail)..<(line.count - 17)])), length < maximumLength,
-      let checksum = Digits.hex16Value(UnsafeBufferPointer(rebasing: line[(line.count - 16)...]))
+      let length = Digits.hex16Value(line.extracting((line.count - tail)..<(line.count - 17))), length < maximumLength,
+      let checksum = Digits.hex16Value(line.extracting((line.count - 16)..<line.count))
     else { return nil }
     var fields: [String] = []
     fields.reserveCapacity(fieldCount)
     var start = 0
     let end = line.count - tail - 1
     for index in 0...end where index == end || line[index] == UInt8(ascii: " ") {
-      fields.append(String(decoding: UnsafeBufferPointer(rebasing: line[start..<index]), as: UTF8.self))
+      fields.append(line.string(start..<index))
       start = index + 1
     }
     guard fields.count == fieldCount else { return nil }
@@ -61,7 +56,7 @@ extension RecordFrame {
     var headerLength: Int { tag.count + fieldWidths.reduce(0) { $0 + 1 + $1 } + 1 + 16 + 1 + 16 + 1 }
 
     /// `<tag> <fields…> <length> <checksum>\n` for `body`.
-    func header(fields: [String], body: UnsafeRawBufferPointer) -> [UInt8] {
+    func header(fields: [String], body: some Collection<UInt8>) -> [UInt8] {
       // Byte by byte: joining Strings cost each commit 7k instructions a header, and a commit
       // writes two (its journal record's, its log record's).
       var line: [UInt8] = []
@@ -81,10 +76,14 @@ extension RecordFrame {
 
     /// The fields, length and checksum of a header line (`headerLength` bytes, its newline
     /// included); nil unless it is one of this layout.
-    func parseHeader(_ line: some Collection<UInt8>) -> (fields: [String], length: Int, checksum: UInt64)? {
-      guard line.count == headerLength, line.starts(with: tag), line.dropFirst(tag.count).first == UInt8(ascii: " "),
-        line.dropFirst(headerLength - 1).first == UInt8(ascii: "\n"),
-        let parsed = RecordFrame.parse(line.dropFirst(tag.count + 1).dropLast(), fieldCount: fieldWidths.count),
+    func parseHeader(_ line: some Sequence<UInt8>) -> (fields: [String], length: Int, checksum: UInt64)? {
+      _ByteView.reading(line) { parseHeader($0) }
+    }
+
+    func parseHeader(_ line: _ByteView) -> (fields: [String], length: Int, checksum: UInt64)? {
+      guard line.count == headerLength, line.starts(with: tag), line[tag.count] == UInt8(ascii: " "),
+        line[headerLength - 1] == UInt8(ascii: "\n"),
+        let parsed = RecordFrame.parse(line.extracting((tag.count + 1)..<(headerLength - 1)), fieldCount: fieldWidths.count),
         zip(parsed.fields, fieldWidths).allSatisfy({ $0.utf8.count == $1 })
       else { return nil }
       return parsed
@@ -100,13 +99,13 @@ extension RecordFrame {
       case damaged(fields: [String])
     }
 
-    func look(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Found {
+    func look(_ bytes: _ByteView, at start: Int) -> Found {
       guard bytes.count - start >= headerLength else { return .unfinished }
-      guard let header = parseHeader(bytes[start..<(start + headerLength)]) else { return .noHeader }
+      guard let header = parseHeader(bytes.extracting(start..<(start + headerLength))) else { return .noHeader }
       let bodyStart = start + headerLength
       let end = bodyStart + header.length + (closedByNewline ? 1 : 0)
       guard end <= bytes.count else { return .unfinished }
-      let body = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[bodyStart..<(bodyStart + header.length)]))
+      let body = bytes.extracting(bodyStart..<(bodyStart + header.length))
       guard !closedByNewline || bytes[end - 1] == UInt8(ascii: "\n"), FNV1a.hash(body) == header.checksum else {
         return .damaged(fields: header.fields)
       }
@@ -116,7 +115,7 @@ extension RecordFrame {
     /// Every whole record, in order: where no whole record starts, reading goes on at the next
     /// tag — anywhere, not only at a line's start. Such text inside a damaged stretch is no
     /// record unless its length and its checksum hold.
-    func salvage(_ bytes: UnsafeBufferPointer<UInt8>) -> [(fields: [String], body: Range<Int>)] {
+    func salvage(_ bytes: _ByteView) -> [(fields: [String], body: Range<Int>)] {
       var records: [(fields: [String], body: Range<Int>)] = []
       var position = 0
       while let start = nextTag(in: bytes, from: position) {
@@ -130,10 +129,10 @@ extension RecordFrame {
       return records
     }
 
-    private func nextTag(in bytes: UnsafeBufferPointer<UInt8>, from position: Int) -> Int? {
+    private func nextTag(in bytes: _ByteView, from position: Int) -> Int? {
       var index = position
       while index + tag.count <= bytes.count {
-        if bytes[index] == tag[0] && bytes[index..<(index + tag.count)].elementsEqual(tag) { return index }
+        if bytes[index] == tag[0] && bytes.extracting(index..<(index + tag.count)).elementsEqual(tag) { return index }
         index += 1
       }
       return nil

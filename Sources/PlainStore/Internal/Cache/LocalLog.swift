@@ -122,8 +122,7 @@ struct LocalLog: Sendable {
   /// `position` past each. Stops at an unfinished tail.
   private func parse(_ data: Data, _ position: inout Cursor, _ each: (Record) -> Void) throws {
     let path = displayPath(position.stream)
-    try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-      let bytes = buffer.bindMemory(to: UInt8.self)
+    try _ByteView.reading(data) { bytes in
       var at = 0
       while true {
         switch Self.frame.look(bytes, at: at) {
@@ -141,7 +140,7 @@ struct LocalLog: Sendable {
           guard sequence == position.next else {
             throw StoreError(.damaged, path: path, "holds transaction \(sequence) where \(position.next) belongs — \(StoreFiles.untouched)")
           }
-          each(Record(stream: position.stream, sequence: sequence, bytes: Data(UnsafeRawBufferPointer(rebasing: buffer[body]))))
+          each(Record(stream: position.stream, sequence: sequence, bytes: bytes.data(body)))
           position.offset += end - at
           position.next += 1
           at = end
@@ -186,7 +185,7 @@ struct LocalLog: Sendable {
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
     var line = [UInt8](repeating: 0, count: Self.frame.headerLength)
     while position.next < sequence {
-      let count = line.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, Self.frame.headerLength, off_t(position.offset)) }
+      let count = _FileBytes.readSome(fd, into: &line, atOffset: position.offset)
       guard count == Self.frame.headerLength, let fields = Self.header(line), fields.sequence == position.next else { return }
       let end = position.offset + Self.frame.headerLength + fields.length + 1
       guard end <= Int(info.st_size) else { return }
@@ -243,7 +242,7 @@ struct LocalLog: Sendable {
 
   /// One record as a stream holds it: header line, JSON, newline.
   static func frame(sequence: Int, body: Data) -> Data {
-    var record = body.withUnsafeBytes { Data(header(sequence: sequence, body: $0)) }
+    var record = Data(header(sequence: sequence, body: body))
     record.append(body)
     record.append(UInt8(ascii: "\n"))
     return record
@@ -252,12 +251,12 @@ struct LocalLog: Sendable {
   /// The record of a transaction, encoded straight into its frame.
   static func record(_ entry: LogEntry) throws -> Data {
     try StoreCoding.makeEncoder().encodeFramed(
-      entry, capacity: 256 + entry.changes.count * 160, headerSize: header(sequence: entry.sequence, body: .init(start: nil, count: 0)).count,
+      entry, capacity: 256 + entry.changes.count * 160, headerSize: frame.headerLength,
       header: { header(sequence: entry.sequence, body: $0) }, trailer: [UInt8(ascii: "\n")])
   }
 
   /// A record's first line: its sequence, and its body's length and checksum (fixed widths).
-  private static func header(sequence: Int, body: UnsafeRawBufferPointer) -> [UInt8] {
+  private static func header(sequence: Int, body: some Collection<UInt8>) -> [UInt8] {
     frame.header(fields: [ChangeFileName.sequenceText(sequence)], body: body)
   }
 

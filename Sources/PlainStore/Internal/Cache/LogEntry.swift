@@ -136,22 +136,9 @@ extension [LogChange] {
   /// copying one.
   mutating func sortInLogOrder() {
     // Read in place: `self[i].id` copies the whole change first.
-    var source = withUnsafeBufferPointer { changes in
+    let source = _InPlace.reading(self) { changes in
       LogOrder.positions(count: changes.count, entity: { changes[$0].entity }, id: { changes[$0].id })
     }  // the change that goes at each position
-    // Each cycle of the permutation in turn: a swap puts one change in place and carries the
-    // cycle's first change on, until it reaches the position that takes it.
-    withUnsafeMutableBufferPointer { changes in  // whose swap moves, where Array's copies
-      for start in changes.indices where source[start] != start {
-        var position = start
-        while source[position] != start {
-          let from = source[position]
-          changes.swapAt(position, from)
-          source[position] = position
-          position = from
-        }
-        source[position] = position
-      }
-    }
+    _InPlace.permute(&self, taking: source)
   }
 }

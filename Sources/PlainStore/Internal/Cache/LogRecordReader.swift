@@ -16,13 +16,9 @@ struct LogRecordReader {
 
   /// The entry `data` holds, or nil for the Codable path to read.
   static func entry(_ data: Data, schema: Schema, userInfo: [CodingUserInfoKey: Any]) -> LogEntry? {
-    data.withUnsafeBytes { raw -> LogEntry? in
-      guard let nodes = try? JSONParser.parse(raw.bindMemory(to: UInt8.self)) else { return nil }
-      return nodes.withUnsafeBufferPointer { nodes in
-        let document = JSONDocument(bytes: raw.bindMemory(to: UInt8.self), nodes: nodes)
-        let reader = LogRecordReader(schema: schema, decoding: JSONDecoding(document: document, userInfo: userInfo))
-        return try? reader.entry(at: 0)
-      }
+    // Nil for anything unread, bad syntax included: the Codable path says what is wrong.
+    try? JSONDocument.reading(data, failed: { $0 }) { document in
+      try LogRecordReader(schema: schema, decoding: JSONDecoding(document: document, userInfo: userInfo)).entry(at: 0)
     }
   }
 

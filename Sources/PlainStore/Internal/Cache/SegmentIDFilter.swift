@@ -42,9 +42,8 @@ struct SegmentIDFilter: Equatable, Sendable {
   /// The bit of one of the id's hashes: two words of the id, combined (double hashing). One at
   /// a time, not an array of them: a segment's filter is built over tens of thousands of ids.
   private func position(_ id: UUID, _ hash: Int) -> Int {
-    let (h1, h2) = withUnsafeBytes(of: id.uuid) {
-      (UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) | 1)
-    }
+    let words = _UUIDWords.words(id)
+    let (h1, h2) = (UInt64(littleEndian: words.first), UInt64(littleEndian: words.second) | 1)
     return Int((h1 &+ UInt64(hash) &* h2) % UInt64(bits.count * 8))
   }
 }

@@ -21,10 +21,10 @@ enum SegmentKey {
     let month = monthIndex - year * 12 + 1
     guard (0...9999).contains(year) else { return Digits.decimal(year, width: 4) + "-" + Digits.decimal(month, width: 2) }
     // Written in place: a commit names the month of every object it writes.
-    return String(unsafeUninitializedCapacity: 7) { text in
-      Digits.write(UInt64(year), width: 4, at: text.baseAddress!)
+    return _OutputBytes.string(capacity: 7) { text in
+      Digits.write(UInt64(year), width: 4, to: text)
       text[4] = UInt8(ascii: "-")
-      Digits.write(UInt64(month), width: 2, at: text.baseAddress! + 5)
+      Digits.write(UInt64(month), width: 2, to: text, at: 5)
       return 7
     }
   }
@@ -35,8 +35,7 @@ enum SegmentKey {
   static func monthIndex(of name: String) -> Int? {
     // "YYYY-MM", as `name(monthIndex:)` writes every month of years 0–9999, read by its bytes:
     // every change a catch-up reads names its segment.
-    var name = name
-    if let index = name.withUTF8({ Self.fourDigitMonthIndex($0) }) { return index }
+    if let index = _ByteView.reading(name, Self.fourDigitMonthIndex) { return index }
     let parts = name.split(separator: "-")
     guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else {
       return nil
@@ -45,17 +44,11 @@ enum SegmentKey {
   }
 
   /// The month index of "YYYY-MM" with a month 01–12; nil for any other text.
-  private static func fourDigitMonthIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard bytes.count == 7, bytes[4] == UInt8(ascii: "-") else { return nil }
-    var year = 0
-    var month = 0
-    for at in 0..<7 where at != 4 {
-      let digit = Int(bytes[at]) - Int(UInt8(ascii: "0"))
-      guard (0...9).contains(digit) else { return nil }
-      if at < 4 { year = year * 10 + digit } else { month = month * 10 + digit }
-    }
-    guard (1...12).contains(month) else { return nil }
-    return year * 12 + month - 1
+  private static func fourDigitMonthIndex(_ bytes: _ByteView) -> Int? {
+    guard bytes.count == 7, bytes[4] == UInt8(ascii: "-"), let year = Digits.value(bytes.extracting(0..<4), width: 4),
+      let month = Digits.value(bytes.extracting(5..<7), width: 2), (1...12).contains(month)
+    else { return nil }
+    return Int(year) * 12 + Int(month) - 1
   }
 
   /// Whether `name` is a segment name the store writes ("all" or "YYYY-MM"): names read from

@@ -44,11 +44,8 @@ func uuidPrecedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
 /// A UUID's bytes as two big-endian integers: comparing them orders UUIDs byte by byte, as
 /// `uuidPrecedes` does, many times faster than comparing byte sequences.
 func uuidOrder(_ id: UUID) -> UUIDOrder {
-  withUnsafeBytes(of: id.uuid) { bytes in
-    UUIDOrder(
-      high: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-      low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-  }
+  let words = _UUIDWords.words(id)
+  return UUIDOrder(high: UInt64(bigEndian: words.first), low: UInt64(bigEndian: words.second))
 }
 
 struct UUIDOrder: Comparable {

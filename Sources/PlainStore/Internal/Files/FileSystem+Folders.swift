@@ -106,9 +106,7 @@ extension FileSystem {
     defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {
-      let name = withUnsafePointer(to: &entry.pointee.d_name) {
-        String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-      }
+      let name = _FileBytes.name(of: entry)
       if !name.hasPrefix(".") { names.append(name) }
     }
     return names

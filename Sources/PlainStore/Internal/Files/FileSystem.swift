@@ -48,9 +48,7 @@ enum FileSystem {
     var offset = 0
     while true {
       if offset == data.count { data.count += 4096 }  // the file may have grown: read to its end
-      let count = data.withUnsafeMutableBytes { buffer in
-        Glibc_read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-      }
+      let count = _FileBytes.readSome(fd, into: &data, from: offset)
       if count < 0 {
         if errno == EINTR { continue }
         throw error(errno, displayPath, "cannot read")
@@ -164,16 +162,14 @@ enum FileSystem {
 
   /// Writes all of `data` at the descriptor's position.
   static func writeAll(_ data: Data, to fd: Int32, displayPath: String) throws {
-    try data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let count = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          throw error(errno, displayPath, "cannot write")
-        }
-        offset += count
+    var offset = 0
+    while offset < data.count {
+      let count = _FileBytes.writeSome(fd, data, from: offset)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw error(errno, displayPath, "cannot write")
       }
+      offset += count
     }
   }
 
@@ -282,13 +278,3 @@ struct FileIdentity: Equatable, Sendable {
   var size: Int64
   var modified: Int64
 }
-
-// The global read/write, renamed so they do not clash with Foundation's methods of the same name.
-#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-  @inline(__always) func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, buffer, count)
-  }
-  @inline(__always) func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
-  }
-#endif

@@ -4,7 +4,7 @@ import Foundation
 /// JSON bytes, giving exactly the Date `ISO8601.parse` gives; nil for any other form, which the
 /// decoder then hands to `ISO8601.parse`.
 enum JSONDateScanner {
-  static func date(_ raw: UnsafeBufferPointer<UInt8>) -> Date? {
+  static func date(_ raw: _ByteView) -> Date? {
     guard raw.count >= 20, raw[4] == UInt8(ascii: "-"), raw[7] == UInt8(ascii: "-"), raw[10] == UInt8(ascii: "T"),
       raw[13] == UInt8(ascii: ":"), raw[16] == UInt8(ascii: ":"), raw[raw.count - 1] == UInt8(ascii: "Z"),
       let year = number(raw, 0, 4), let month = number(raw, 5, 2), let day = number(raw, 8, 2),
@@ -28,7 +28,7 @@ enum JSONDateScanner {
     guard digitCount <= 15 else {
       // Past 15 digits the mantissa is no longer exact as a Double: the parse of the text itself.
       // A clock's full-precision time (a log entry's, a change file's) has 16 or 17.
-      guard let fraction = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: raw[20..<raw.count - 1]), as: UTF8.self)) else { return nil }
+      guard let fraction = Double("0." + raw.string(20..<raw.count - 1)) else { return nil }
       return Date(timeIntervalSinceReferenceDate: whole + fraction)
     }
     // Both exact, so the division rounds once, as a correctly rounded parse does.
@@ -38,13 +38,7 @@ enum JSONDateScanner {
 
   private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
-  private static func number(_ raw: UnsafeBufferPointer<UInt8>, _ start: Int, _ width: Int) -> Int? {
-    var value = 0
-    for index in start..<start + width {
-      let digit = raw[index] &- UInt8(ascii: "0")
-      guard digit < 10 else { return nil }
-      value = value * 10 + Int(digit)
-    }
-    return value
+  private static func number(_ raw: _ByteView, _ start: Int, _ width: Int) -> Int? {
+    Digits.value(raw.extracting(start..<start + width), width: width).map(Int.init)
   }
 }

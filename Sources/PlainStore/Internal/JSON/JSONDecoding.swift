@@ -217,7 +217,7 @@ final class JSONDecoding: Decoder {
 
   func date(_ index: Int, _ base: Base, _ key: (any CodingKey)?) throws -> Date {
     let node = document.nodes[index]
-    if node.kind == .string, !node.flag, let date = JSONDateScanner.date(document.slice(node)),
+    if node.kind == .string, !node.flag, let date = JSONDateScanner.date(_ByteView(document.slice(node))),
       StorableValue.isStorable(date)
     {
       return date

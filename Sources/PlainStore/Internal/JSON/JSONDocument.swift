@@ -1,10 +1,27 @@
 import Foundation
 
 /// A parsed JSON document: its bytes and its nodes, read in place. Valid only inside the
-/// `withUnsafeBufferPointer` scopes that `StoreJSONDecoder` opens around one decode.
+/// `reading` call that lends it.
 struct JSONDocument {
   let bytes: UnsafeBufferPointer<UInt8>
   let nodes: UnsafeBufferPointer<JSONNode>
+
+  /// Parses `data` and lends its document to `body`: the one scope a document lives in, for
+  /// the decoder and the readers that walk a document of a known shape.
+  ///
+  /// - Throws: `failed(syntax)` when `data` is not JSON; whatever `body` throws.
+  static func reading<R>(_ data: Data, failed: (JSONParser.SyntaxError) -> any Error, _ body: (JSONDocument) throws -> R) throws -> R {
+    try data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let nodes: [JSONNode]
+      do throws(JSONParser.SyntaxError) {
+        nodes = try JSONParser.parse(bytes)
+      } catch {
+        throw failed(error)
+      }
+      return try nodes.withUnsafeBufferPointer { try body(JSONDocument(bytes: bytes, nodes: $0)) }
+    }
+  }
 
   /// The index of the node after the value at `index`, its contents included.
   @inline(__always) func next(_ index: Int) -> Int { Int(nodes[index].end) }

@@ -32,8 +32,8 @@ final class JSONWriter {
 
   /// Fills the first `size` bytes, left for a header, with `header` of the bytes after them,
   /// which must be `size` bytes long.
-  func fillHeader(_ size: Int, _ header: (UnsafeRawBufferPointer) -> [UInt8]) {
-    let bytes = header(UnsafeRawBufferPointer(start: base + size, count: count - size))
+  func fillHeader(_ size: Int, _ header: (_ByteView) -> [UInt8]) {
+    let bytes = header(_ByteView(UnsafeBufferPointer(start: base + size, count: count - size)))
     precondition(bytes.count == size, "a frame's header is \(bytes.count) bytes, not \(size)")
     bytes.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: size) }
   }
@@ -115,17 +115,15 @@ final class JSONWriter {
       case 0x08: append("\\b")
       case 0x0C: append("\\f")
       default:
-        append("\\u00")
-        append(Self.hexDigits[Int(byte >> 4)])
-        append(Self.hexDigits[Int(byte & 0xF)])
+        append("\\u")
+        reserve(4)
+        count += Digits.write(UInt64(byte), radix: 16, width: 4, to: _OutputBytes(base + count))
       }
     }
     append(UnsafeRawBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     append(UInt8(ascii: "\""))
     return escaped
   }
-
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   // MARK: Numbers
 
@@ -143,7 +141,7 @@ final class JSONWriter {
       base[count] = UInt8(ascii: "-")
       count += 1
     }
-    count += Digits.write(UInt64(value.magnitude), width: 1, at: base + count)
+    count += Digits.write(UInt64(value.magnitude), width: 1, to: _OutputBytes(base + count))
   }
 
   /// Foundation's form of a finite Double: Swift's shortest round-trip text without a
@@ -174,49 +172,42 @@ final class JSONWriter {
 
   /// `"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"`: `uuidString`, without building it. Written
   /// through a local pointer and counted once, rather than through this object's `base` and
-  /// `count` at every byte (forty reads and writes of the object for one UUID); each byte's two
-  /// digits come from one table lookup.
+  /// `count` at every byte (forty reads and writes of the object for one UUID).
   func appendUUID(_ uuid: UUID) {
     reserve(38)
-    let out = base + count
-    out[0] = UInt8(ascii: "\"")
-    out[9] = UInt8(ascii: "-")
-    out[14] = UInt8(ascii: "-")
-    out[19] = UInt8(ascii: "-")
-    out[24] = UInt8(ascii: "-")
-    out[37] = UInt8(ascii: "\"")
-    Self.byteDigits.withUnsafeBufferPointer { digits in
-      withUnsafeBytes(of: uuid.uuid) { bytes in
-        for index in 0..<16 {
-          let pair = digits[Int(bytes[index])]
-          let at = Self.uuidDigitOffsets[index]
-          out[at] = UInt8(truncatingIfNeeded: pair >> 8)
-          out[at + 1] = UInt8(truncatingIfNeeded: pair)
-        }
-      }
-    }
+    base[count] = UInt8(ascii: "\"")
+    Self.writeUUID(uuid, to: _OutputBytes(base + count + 1))
+    base[count + 37] = UInt8(ascii: "\"")
     count += 38
   }
 
   /// `uuidString`, from the digits `appendUUID` writes with: Foundation's formats each byte
   /// through `snprintf`, and a manifest's recent writes name hundreds of ids by their text.
   static func uuidString(_ uuid: UUID) -> String {
-    String(unsafeUninitializedCapacity: 36) { out in
-      for dash in [8, 13, 18, 23] { out[dash] = UInt8(ascii: "-") }
-      withUnsafeBytes(of: uuid.uuid) { bytes in
-        for index in 0..<16 {
-          let pair = byteDigits[Int(bytes[index])]
-          let at = uuidDigitOffsets[index] - 1  // without the opening quote
-          out[at] = UInt8(truncatingIfNeeded: pair >> 8)
-          out[at + 1] = UInt8(truncatingIfNeeded: pair)
-        }
-      }
+    _OutputBytes.string(capacity: 36) { out in
+      writeUUID(uuid, to: out)
       return 36
     }
   }
 
-  /// Where each byte's two digits go in `"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"`.
-  private static let uuidDigitOffsets = [1, 3, 5, 7, 10, 12, 15, 17, 20, 22, 25, 27, 29, 31, 33, 35]
+  /// The 36 bytes of `uuidString`; each byte's two digits come from one table lookup.
+  private static func writeUUID(_ uuid: UUID, to out: _OutputBytes) {
+    let dash = UInt8(ascii: "-")
+    (out[8], out[13], out[18], out[23]) = (dash, dash, dash, dash)
+    byteDigits.withUnsafeBufferPointer { digits in
+      withUnsafeBytes(of: uuid.uuid) { bytes in
+        for index in 0..<16 {
+          let pair = digits[Int(bytes[index])]
+          let at = uuidDigitOffsets[index]
+          out[at] = UInt8(truncatingIfNeeded: pair >> 8)
+          out[at + 1] = UInt8(truncatingIfNeeded: pair)
+        }
+      }
+    }
+  }
+
+  /// Where each byte's two digits go in `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`.
+  private static let uuidDigitOffsets = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]
 
   /// Each byte's two uppercase hex digits, the first in the high byte.
   private static let byteDigits: [UInt16] = (0..<256).map { byte in
@@ -235,7 +226,7 @@ final class JSONWriter {
     let whole = interval.rounded(.down)
     reserve(22)
     base[count] = UInt8(ascii: "\"")
-    ISO8601.writeCivil(unixSeconds: Int64(whole) + ISO8601.referenceOffset, at: base + count + 1)
+    ISO8601.writeCivil(unixSeconds: Int64(whole) + ISO8601.referenceOffset, to: _OutputBytes(base + count + 1))
     count += 20
     // As `ISO8601.format` writes a fraction (a commit's own time has one).
     let fraction = interval - whole

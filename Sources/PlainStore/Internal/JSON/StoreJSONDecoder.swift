@@ -11,21 +11,11 @@ struct StoreJSONDecoder {
   var userInfo: [CodingUserInfoKey: Any] = [:]
 
   func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-    try data.withUnsafeBytes { raw in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      let nodes: [JSONNode]
-      do {
-        nodes = try JSONParser.parse(bytes)
-      } catch {
-        throw DecodingError.dataCorrupted(
-          .init(
-            codingPath: [], debugDescription: "The given data was not valid JSON.",
-            underlyingError: error))
-      }
-      return try nodes.withUnsafeBufferPointer { nodes in
-        let decoding = JSONDecoding(document: JSONDocument(bytes: bytes, nodes: nodes), userInfo: userInfo)
-        return try decoding.unbox(type, at: 0, base: .at(0), key: nil)
-      }
+    let failed = { (error: JSONParser.SyntaxError) -> any Error in
+      DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
+    }
+    return try JSONDocument.reading(data, failed: failed) { document in
+      try JSONDecoding(document: document, userInfo: userInfo).unbox(type, at: 0, base: .at(0), key: nil)
     }
   }
 }

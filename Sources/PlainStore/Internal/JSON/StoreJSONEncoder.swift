@@ -20,7 +20,7 @@ struct StoreJSONEncoder {
   /// bytes long), and hands the whole over without a copy: a bulk save's change file and log
   /// record are tens of megabytes, and every copy costs fresh pages.
   func encodeFramed<T: Encodable>(
-    _ value: T, capacity: Int, headerSize: Int, header: (UnsafeRawBufferPointer) -> [UInt8], trailer: [UInt8]
+    _ value: T, capacity: Int, headerSize: Int, header: (_ByteView) -> [UInt8], trailer: [UInt8]
   ) throws -> Data {
     let encoding = JSONEncoding(userInfo: userInfo, capacity: capacity + headerSize + trailer.count)
     let writer = encoding.writer

@@ -170,7 +170,7 @@ final class FolderWatcher: Sendable {
       let drain = { [ignores] () -> Bool in
         var relevant = false
         while true {
-          let count = buffer.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress!, $0.count) }
+          let count = _FileBytes.readSome(fd, into: &buffer)
           guard count > 0 else { return relevant }
           if !relevant { relevant = Self.hasRelevantEvent(buffer[..<count]) { ignores(watched[$0] ?? "", $1) } }
         }
@@ -210,10 +210,8 @@ final class FolderWatcher: Sendable {
       let header = 16  // MemoryLayout<inotify_event>.size, its name not counted
       var offset = bytes.startIndex
       while offset + header <= bytes.endIndex {
-        let (descriptor, length) = bytes.withUnsafeBytes {
-          ($0.loadUnaligned(fromByteOffset: offset - bytes.startIndex, as: Int32.self),
-           Int($0.loadUnaligned(fromByteOffset: offset - bytes.startIndex + 12, as: UInt32.self)))
-        }
+        let descriptor = Int32(bitPattern: _FileBytes.nativeUInt32(in: bytes, at: offset))
+        let length = Int(_FileBytes.nativeUInt32(in: bytes, at: offset + 12))
         let nameBytes = bytes[(offset + header)..<min(bytes.endIndex, offset + header + length)]
         let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
         if name.isEmpty || !ignores(descriptor, name) { return true }

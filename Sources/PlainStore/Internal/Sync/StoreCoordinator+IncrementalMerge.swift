@@ -179,6 +179,6 @@ extension StoreCoordinator {
     guard table.isSegmented, let name = table.schema.segmentKeyName, let text = fields[name]?.bytes, text.count > 2,
       text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"")
     else { return nil }
-    return text[1..<(text.count - 1)].withUnsafeBufferPointer(JSONDateScanner.date).map(SegmentKey.month(of:))
+    return _ByteView.reading(text[1..<(text.count - 1)], JSONDateScanner.date).map(SegmentKey.month(of:))
   }
 }

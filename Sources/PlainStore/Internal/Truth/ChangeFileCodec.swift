@@ -91,7 +91,5 @@ enum ChangeFileCodec {
   }
 
   /// A file's or record's checksum (``FNV1a``).
-  static func checksum(_ data: Data) -> UInt64 { FNV1a.hash(data) }
-
-  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 { FNV1a.hash(bytes) }
+  static func checksum(_ bytes: some Collection<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
 }

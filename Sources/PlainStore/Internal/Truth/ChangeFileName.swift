@@ -41,8 +41,7 @@ enum ChangeFileName: Equatable, Sendable {
   static func sequenceText(_ sequence: Int) -> String { Digits.decimal(sequence, width: sequenceWidth) }
 
   static func parseSequence<S: StringProtocol>(_ text: S) -> Int? {
-    guard text.utf8.count == sequenceWidth, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-    return Int(text)
+    Digits.value(text.utf8, width: sequenceWidth).map(Int.init)
   }
 
   /// Classifies one name; `isConflictCopy` says whether it was read through a conflict copy.

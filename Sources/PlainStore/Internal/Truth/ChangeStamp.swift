@@ -24,34 +24,23 @@ struct ChangeStamp: Hashable, Comparable, Sendable, Codable, CustomStringConvert
   }
 
   init?(_ text: String) {
-    var text = text
     // Read as bytes, each part at its fixed place: every log entry and scan parses stamps, and
     // splitting the String by Characters cost a tenth of a log entry's decoding.
-    guard let stamp = text.withUTF8({ Self.parse($0) }) else { return nil }
+    guard let stamp = _ByteView.reading(text, Self.parse) else { return nil }
     self = stamp
   }
 
   /// `<16 hex>.<32 hex>.<12 digits>`, the only text `description` writes.
-  private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ChangeStamp? {
+  private static func parse(_ bytes: _ByteView) -> ChangeStamp? {
     let deviceStart = 17
     let sequenceStart = deviceStart + 33
     guard bytes.count == sequenceStart + ChangeFileName.sequenceWidth, bytes[deviceStart - 1] == UInt8(ascii: "."),
-      bytes[sequenceStart - 1] == UInt8(ascii: ".")
+      bytes[sequenceStart - 1] == UInt8(ascii: "."),
+      let hlc = Digits.hex16Value(bytes.extracting(0..<(deviceStart - 1))),
+      let sequence = Digits.value(bytes.extracting(sequenceStart..<bytes.count), width: ChangeFileName.sequenceWidth),
+      HybridLogicalClock.isWritable(hlc), let device = DeviceID(bytes.string(deviceStart..<(sequenceStart - 1)))
     else { return nil }
-    var hlc: UInt64 = 0
-    for byte in bytes[0..<(deviceStart - 1)] {
-      guard Digits.isLowerHex(byte) else { return nil }
-      hlc = hlc << 4 | UInt64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "a") + 10)
-    }
-    var sequence = 0
-    for byte in bytes[sequenceStart...] {
-      guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-      sequence = sequence * 10 + Int(byte - UInt8(ascii: "0"))
-    }
-    guard HybridLogicalClock.isWritable(hlc),
-      let device = DeviceID(String(decoding: UnsafeBufferPointer(rebasing: bytes[deviceStart..<(sequenceStart - 1)]), as: UTF8.self))
-    else { return nil }
-    return ChangeStamp(hlc: hlc, device: device, sequence: sequence)
+    return ChangeStamp(hlc: hlc, device: device, sequence: Int(sequence))
   }
 
   init(from decoder: Decoder) throws {

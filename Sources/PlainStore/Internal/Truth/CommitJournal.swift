@@ -113,14 +113,14 @@ struct CommitJournal: Sendable {
   }
 
   static func header(_ record: Record) -> [UInt8] {
-    record.bytes.withUnsafeBytes { frame.header(fields: [record.device.text, ChangeFileName.sequenceText(record.sequence)], body: $0) }
+    frame.header(fields: [record.device.text, ChangeFileName.sequenceText(record.sequence)], body: record.bytes)
   }
 
   static func parse(_ bytes: [UInt8]) -> [Record] {
-    bytes.withUnsafeBufferPointer { buffer in
+    _ByteView.reading(bytes) { buffer in
       frame.salvage(buffer).compactMap { found in
         guard let device = DeviceID(found.fields[0]), let sequence = ChangeFileName.parseSequence(found.fields[1]) else { return nil }
-        return Record(device: device, sequence: sequence, bytes: Data(UnsafeBufferPointer(rebasing: buffer[found.body])))
+        return Record(device: device, sequence: sequence, bytes: buffer.data(found.body))
       }
     }
   }
