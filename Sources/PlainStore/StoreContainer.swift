@@ -4,7 +4,8 @@ import Foundation
 /// `ModelContainer`. Three kinds share one API:
 ///
 /// - ``file(at:schema:options:)``: a store folder, shared safely with other processes;
-/// - ``inMemory(schema:options:)``: never touches the disk (previews);
+/// - ``inMemory(schema:options:)``: never touches the disk (previews, tests): the same store,
+///   its files kept in memory;
 /// - ``temporary(schema:options:)``: a fresh folder under the system's temporary directory,
 ///   removed by ``destroy()`` (tests); it runs the same file code as the real store.
 ///
@@ -56,9 +57,23 @@ public final class StoreContainer: Sendable {
   /// store names anything else as not the store's.
   public static var namesInStoreFolder: Set<String> { StoreFiles.topLevelNames }
 
-  /// A store that lives in memory only: for previews.
+  /// A store that lives in memory only: for previews and tests. It runs every step a store
+  /// on disk runs — change files, merges, history, sync through ``SyncCarrier/memory(_:)`` —
+  /// on files kept in memory, let go with the container and its contexts.
   public static func inMemory(schema: Schema, options: StoreOptions = StoreOptions()) -> StoreContainer {
-    StoreContainer(coordinator: StoreCoordinator(inMemory: schema, options: options), directory: nil, isTemporary: false)
+    let medium = MemoryMedium.mount()
+    let root = URL(fileURLWithPath: medium.folder + "/Memory.store", isDirectory: true)
+    var options = options
+    options.syncFolder = nil  // its changes/ is in memory too; a carrier brings the others'
+    options.readOnly = false  // nothing else could have made it
+    do {
+      let coordinator = try StoreCoordinator(root: root, schema: schema, options: options)
+      return StoreContainer(coordinator: coordinator, directory: nil, isTemporary: false)
+    } catch {
+      // A new empty medium takes any store whose schema is valid: only a schema error lands here.
+      medium.unmount()
+      preconditionFailure("StoreContainer.inMemory: \(error)")
+    }
   }
 
   /// A file store in a fresh folder under the system's temporary directory: for tests. Call

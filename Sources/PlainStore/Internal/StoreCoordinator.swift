@@ -14,13 +14,9 @@ final class StoreCoordinator: Sendable {
   /// The schema by property name, as the merge and the change files see it.
   let mergeSchema: MergeSchema
 
-  /// An in-memory store: every segment is loaded (and empty) from the start.
-  init(inMemory schema: Schema, options: StoreOptions) {
-    self.schema = schema
-    self.options = options
-    self.backing = MemoryBacking()
-    self.state = StoreMutex(StoreState(schema: schema))
-    self.mergeSchema = MergeSchema(schema)
+  /// An in-memory store's files go with it (see ``MemoryMedium``).
+  deinit {
+    if let root = backing.root { MemoryMedium.holding(root.path)?.unmount() }
   }
 
   /// Opens the store folder at `root`, creating it if it does not exist. Reads store.json and
@@ -84,7 +80,8 @@ final class StoreCoordinator: Sendable {
     let encoder = StoreCoding.makeEncoder()
     try FileSystem.refuseSymbolicLink(at: files.root, displayPath: files.rootName)
     if !FileSystem.exists(files.root) {
-      try FileManager.default.createDirectory(at: files.root.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let parent = files.root.deletingLastPathComponent()
+      if !FileSystem.isFolder(parent) { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) }
       try FileSystem.makeFolder(files.root, displayPath: files.rootName)
     }
     let readHeader = { try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder) }

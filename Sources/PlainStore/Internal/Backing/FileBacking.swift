@@ -142,6 +142,8 @@ struct FileBacking: StoreBacking {
   /// own thread when it next woke, up to 100 ms after the container was let go, beside
   /// whatever the app does then.
   func watch(_ store: StoreCoordinator) -> [any ArrivalWatch] {
+    // In memory no other process shares the store, and other devices' files come by `sync()`.
+    guard MemoryMedium.holding(files.root.path) == nil else { return [] }
     let files = files
     let log = FolderWatcher(folder: files.logURL) { [weak store] in
       guard let store else { return }
