@@ -67,10 +67,10 @@ public final class StoreContainer: Sendable {
     options.syncFolder = nil  // its changes/ is in memory too; a carrier brings the others'
     options.readOnly = false  // nothing else could have made it
     do {
-      let coordinator = try StoreCoordinator(root: root, schema: schema, options: options)
+      let coordinator = try StoreCoordinator(root: root, schema: schema, options: options, newInMemory: true)
       return StoreContainer(coordinator: coordinator, directory: nil, isTemporary: false)
     } catch {
-      // A new empty medium takes any store whose schema is valid: only a schema error lands here.
+      // A new empty medium takes any store: nothing is there to be damaged, locked or newer.
       medium.unmount()
       preconditionFailure("StoreContainer.inMemory: \(error)")
     }
@@ -143,8 +143,7 @@ public final class StoreContainer: Sendable {
   /// Compacts the change files: merges what arrived, writes a snapshot of the merged view
   /// (which acknowledges every change it holds) and deletes this device's own change files
   /// that every active device has acknowledged. Never touches another device's files. Saves
-  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits. Nil for an
-  /// in-memory store.
+  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits.
   @discardableResult
   public func compactChanges() throws -> ChangeCompaction? {
     try coordinator.refuseIfReadOnly("compact its change files")
@@ -179,7 +178,7 @@ public final class StoreContainer: Sendable {
   }
 
   /// The devices that write to this store's `changes/`, what has arrived from each and what is
-  /// still on its way. nil for an in-memory store.
+  /// still on its way.
   public func syncStatus() throws -> SyncStatus? {
     try coordinator.syncStatus()
   }
