@@ -86,6 +86,14 @@ import Testing
     #expect(try a.history(after: history[0].token).map(\.token) == [merged.token])
   }
 
+  @Test func anInMemoryStoreTouchesNoDisk() throws {
+    let (a, b) = (phone(1), phone(2))
+    try save(a) { $0.insert(Owner(id: Sample.id(1), name: "Mia")) }
+    try syncAll(a, b)
+    _ = try a.compactChanges()
+    #expect(!FileManager.default.fileExists(atPath: "/PlainStore.memory"), "the virtual root is made on disk")
+  }
+
   @Test func containersWithoutTheCarrierShareNothing() throws {
     let (a, b) = (phone(1, carrier: false), phone(2, carrier: false))
     try save(a) { $0.insert(Owner(id: Sample.id(1), name: "Mia")) }

@@ -76,6 +76,7 @@ final class MemoryMedium: Sendable {
   }
 
   private func node(_ path: String, _ nodes: Nodes) -> Node? {
+    if path == folder { return .folder }  // the mount's own folder, which no folder lists
     let (parent, name) = Self.split(path)
     return nodes.folders[parent]?[name]
   }
