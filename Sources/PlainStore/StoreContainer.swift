@@ -4,7 +4,8 @@ import Foundation
 /// `ModelContainer`. Three kinds share one API:
 ///
 /// - ``file(at:schema:options:)``: a store folder, shared safely with other processes;
-/// - ``inMemory(schema:options:)``: never touches the disk (previews);
+/// - ``inMemory(schema:options:)``: never touches the disk (previews, tests): the same store,
+///   its files kept in memory;
 /// - ``temporary(schema:options:)``: a fresh folder under the system's temporary directory,
 ///   removed by ``destroy()`` (tests); it runs the same file code as the real store.
 ///
@@ -56,9 +57,23 @@ public final class StoreContainer: Sendable {
   /// store names anything else as not the store's.
   public static var namesInStoreFolder: Set<String> { StoreFiles.topLevelNames }
 
-  /// A store that lives in memory only: for previews.
+  /// A store that lives in memory only: for previews and tests. It runs every step a store
+  /// on disk runs — change files, merges, history, sync through ``SyncCarrier/memory(_:)`` —
+  /// on files kept in memory, let go with the container and its contexts.
   public static func inMemory(schema: Schema, options: StoreOptions = StoreOptions()) -> StoreContainer {
-    StoreContainer(coordinator: StoreCoordinator(inMemory: schema, options: options), directory: nil, isTemporary: false)
+    let medium = MemoryMedium.mount()
+    let root = URL(fileURLWithPath: medium.folder + "/Memory.store", isDirectory: true)
+    var options = options
+    options.syncFolder = nil  // its changes/ is in memory too; a carrier brings the others'
+    options.readOnly = false  // nothing else could have made it
+    do {
+      let coordinator = try StoreCoordinator(root: root, schema: schema, options: options, newInMemory: true)
+      return StoreContainer(coordinator: coordinator, directory: nil, isTemporary: false)
+    } catch {
+      // A new empty medium takes any store: nothing is there to be damaged, locked or newer.
+      medium.unmount()
+      preconditionFailure("StoreContainer.inMemory: \(error)")
+    }
   }
 
   /// A file store in a fresh folder under the system's temporary directory: for tests. Call
@@ -136,8 +151,7 @@ public final class StoreContainer: Sendable {
   /// Compacts the change files: merges what arrived, writes a snapshot of the merged view
   /// (which acknowledges every change it holds) and deletes this device's own change files
   /// that every active device has acknowledged. Never touches another device's files. Saves
-  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits. Nil for an
-  /// in-memory store.
+  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits.
   @discardableResult
   public func compactChanges() throws -> ChangeCompaction? {
     try coordinator.refuseIfReadOnly("compact its change files")
@@ -172,7 +186,7 @@ public final class StoreContainer: Sendable {
   }
 
   /// The devices that write to this store's `changes/`, what has arrived from each and what is
-  /// still on its way. nil for an in-memory store.
+  /// still on its way.
   public func syncStatus() throws -> SyncStatus? {
     try coordinator.syncStatus()
   }

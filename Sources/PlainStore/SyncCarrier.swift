@@ -20,6 +20,13 @@ public struct SyncCarrier: Sendable {
   /// which this carrier cannot ask for.
   public static let folder = SyncCarrier(FolderTransport())
 
+  /// A ``MemorySyncSpace`` shared by containers in this process (previews, tests): each
+  /// ``StoreContainer/sync()`` sends this device's change files to the space and brings the
+  /// other devices' from it, so in-memory containers merge as phones do, every rule included.
+  public static func memory(_ space: MemorySyncSpace) -> SyncCarrier {
+    SyncCarrier(MemorySpaceTransport(space: space))
+  }
+
   /// A zone of CloudKit's private database, through an engine behind ``CloudDatabase`` (Apple's
   /// CKSyncEngine, or `PlainStoreTesting.SimulatedCloudKit`): `changes/` stays a local folder,
   /// and ``StoreContainer/sync()`` sends what the zone lacks and fetches what it holds.

@@ -5,8 +5,8 @@ import Foundation
 final class StoreCoordinator: Sendable {
   let schema: Schema
   let options: StoreOptions
-  /// What the store keeps its commits on: its files, or memory.
-  let backing: any StoreBacking
+  /// The store's files (on disk, or in memory: ``MemoryMedium``) and its lock.
+  let backing: FileBacking
   let state: StoreMutex<StoreState>
   let broadcaster = ChangeBroadcaster()
   /// A commit's housekeeping that takes the store's lock again, once its save has returned.
@@ -14,26 +14,26 @@ final class StoreCoordinator: Sendable {
   /// The schema by property name, as the merge and the change files see it.
   let mergeSchema: MergeSchema
 
-  /// An in-memory store: every segment is loaded (and empty) from the start.
-  init(inMemory schema: Schema, options: StoreOptions) {
-    self.schema = schema
-    self.options = options
-    self.backing = MemoryBacking()
-    self.state = StoreMutex(StoreState(schema: schema))
-    self.mergeSchema = MergeSchema(schema)
+  /// An in-memory store's files go with it (see ``MemoryMedium``).
+  deinit {
+    if let root = backing.root { MemoryMedium.holding(root.path)?.unmount() }
   }
 
   /// Opens the store folder at `root`, creating it if it does not exist. Reads store.json and
   /// the cache (manifest and local log; segments wait until a fetch needs them), rebuilding the
   /// cache from `changes/` if it is missing or damaged, then merges the change files that have
-  /// arrived since. Migrates a format-1 store first.
-  init(root: URL, schema: Schema, options: StoreOptions) throws {
-    do {
-      try MigrationPlan.validate(schema.migrations, schemaVersion: schema.version)
-    } catch {
-      throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
+  /// arrived since. Migrates a format-1 store first. A new in-memory store (`newInMemory`) has
+  /// nothing to migrate, and a schema that names a key its Codable does not write is refused at
+  /// its first save (`StoreContext.save`): `inMemory` cannot throw.
+  init(root: URL, schema: Schema, options: StoreOptions, newInMemory: Bool = false) throws {
+    if !newInMemory {
+      do {
+        try MigrationPlan.validate(schema.migrations, schemaVersion: schema.version)
+      } catch {
+        throw StoreError(.migration, path: "Schema.migrations", "\(error.description) Nothing was read or written.")
+      }
+      if let error = schema.nameError { throw error }
     }
-    if let error = schema.nameError { throw error }
     let files = StoreFiles(
       root: root, syncFolder: options.syncFolder, transport: options.transport ?? FolderTransport(), reads: options.newestChangeFormat)
     self.schema = schema
@@ -84,7 +84,8 @@ final class StoreCoordinator: Sendable {
     let encoder = StoreCoding.makeEncoder()
     try FileSystem.refuseSymbolicLink(at: files.root, displayPath: files.rootName)
     if !FileSystem.exists(files.root) {
-      try FileManager.default.createDirectory(at: files.root.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let parent = files.root.deletingLastPathComponent()
+      if !FileSystem.isFolder(parent) { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) }
       try FileSystem.makeFolder(files.root, displayPath: files.rootName)
     }
     let readHeader = { try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: decoder) }

@@ -6,8 +6,9 @@ import PlainStoreTesting
 /// engine: each device is signed in to one account and carries its files by its own `sync()`,
 /// and the cloud meets them with fetches delivered late, twice, out of order or dropped.
 extension DifferentialRun {
-  /// A new device's carrier: the run's cloud, signed in to the family; else the folder.
+  /// A new device's carrier: the run's space, or its cloud signed in to the family; else the folder.
   func carrier() -> SyncCarrier {
+    if let space { return .memory(space) }
     guard let cloud else { return .folder }
     return .simulatedCloudKit(cloud, account: "family")
   }

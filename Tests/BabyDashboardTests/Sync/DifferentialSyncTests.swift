@@ -96,11 +96,14 @@ import Testing
   }
 
   /// Runs seeds, stopping at the third failure; `olderProgram`: device0 runs today's program and
-  /// the others a newer one; `throughCloudKit`: the devices exchange through a simulated CloudKit.
-  static func run(seeds: [Int], olderProgram: Bool = false, throughCloudKit: Bool = false) -> PartReport {
+  /// the others a newer one; `throughCloudKit`: the devices exchange through a simulated CloudKit;
+  /// `media`: where the stores are, and how their files travel.
+  static func run(seeds: [Int], olderProgram: Bool = false, throughCloudKit: Bool = false, media: DifferentialRun.Media = .files) -> PartReport {
     var report = PartReport(seeds: seeds.count)
     for seed in seeds {
-      var run = DifferentialRun(seed: UInt64(seed), olderProgram: olderProgram, cloud: throughCloudKit ? SimulatedCloudKit(requestLimit: 9, fetchBatchSize: 7) : nil)
+      var run = DifferentialRun(
+        seed: UInt64(seed), olderProgram: olderProgram, cloud: throughCloudKit ? SimulatedCloudKit(requestLimit: 9, fetchBatchSize: 7) : nil,
+        media: media)
       do {
         try run.run()
       } catch {
@@ -131,7 +134,19 @@ struct DifferentialFailure: Error, CustomStringConvertible {
 
 /// One seeded run of several devices.
 struct DifferentialRun {
+  /// Where the devices keep their stores, and how their files travel.
+  enum Media: Sendable {
+    /// Folders on disk, their files carried by the fake engine (``DifferentialEngine``).
+    case files
+    /// In-memory containers, their files carried by a ``MemorySyncSpace`` at each sync.
+    case memory
+    /// Every other device in memory, the rest folders on disk, all syncing through one space.
+    case mixed
+  }
   let seed: UInt64
+  let media: Media
+  /// The space that carries the files, unless the fake engine does (`files`).
+  let space: MemorySyncSpace?
   var random: DifferentialRandom
   var devices: [DifferentialDevice] = []
   let scratch: URL
@@ -170,8 +185,10 @@ struct DifferentialRun {
   /// Few starts, so that devices log feeds on the same unique key.
   var starts: [Date] { (0..<4).map { Date(timeIntervalSince1970: 1_773_090_000 + Double($0) * 1_800) } }
 
-  init(seed: UInt64, olderProgram: Bool = false, cloud: SimulatedCloudKit? = nil) {
+  init(seed: UInt64, olderProgram: Bool = false, cloud: SimulatedCloudKit? = nil, media: Media = .files) {
     self.seed = seed
+    self.media = media
+    space = media == .files ? nil : MemorySyncSpace()
     self.olderProgram = olderProgram
     self.cloud = cloud
     random = DifferentialRandom(seed: seed)
@@ -190,7 +207,8 @@ struct DifferentialRun {
       devices.append(
         try DifferentialDevice(
           index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store"),
-          viaBabydash: !olderProgram && index == 1 && seed % 10 == 0, reads: olderProgram && index > 0 ? 3 : 2, carrier: carrier()))
+          viaBabydash: media == .files && !olderProgram && index == 1 && seed % 10 == 0, reads: olderProgram && index > 0 ? 3 : 2,
+          carrier: carrier(), inMemory: media == .memory || (media == .mixed && index % 2 == 1)))
     }
     if olderProgram {
       // The older device is part of the family before anyone writes: its device.json (reads 2)
@@ -217,7 +235,8 @@ struct DifferentialRun {
     // new id, writes its `device.json` and re-publishes what the other copy's snapshot covers)
     // and the engine has nothing left to carry.
     for round in 1... {
-      let moved = try exchange(partly: false)
+      let spaceBefore = space.map(Self.contents)
+      let moved = try exchange(partly: false) || space.map(Self.contents) != spaceBefore
       var wrote = false
       for index in devices.indices {
         let before = devices[index].changeFiles()
@@ -225,7 +244,7 @@ struct DifferentialRun {
         wrote = wrote || devices[index].changeFiles() != before
         try checkCacheIsTheFold(index)
       }
-      if !moved && !wrote { break }
+      if !moved && !wrote && space.map(Self.contents) == spaceBefore { break }
       guard round < 6 else { throw DifferentialFailure(description: "the exchange never settled: a merge writes new files at every round") }
     }
     for device in devices {
@@ -396,11 +415,11 @@ struct DifferentialRun {
       if devices[index].viaBabydash { return try babydash(index, ["sync", "compact"]) }
       _ = try container.compactChanges()
       return
-    case 86..<89:
+    case 86..<89 where !devices[index].inMemory:
       log.append("device\(index) loses local/")
       try devices[index].loseLocalFolder()
       return
-    case 89..<92:
+    case 89..<92 where space == nil:
       return try copyStore(from: index)
     case 92..<95 where !feeds.isEmpty:
       return try crossKeys(on: index, feeds)
@@ -596,8 +615,14 @@ struct DifferentialRun {
   /// device's files changed.
   @discardableResult
   mutating func exchange(partly: Bool) throws -> Bool {
+    guard space == nil else { return false }  // a space carries files at each sync, not between
     guard let cloud else { return try engine.exchange(devices, partly: partly, now: now, random: &random) }
     return try exchange(through: cloud, partly: partly)
+  }
+
+  /// Every file a space holds, by name.
+  static func contents(of space: MemorySyncSpace) -> [String: Data] {
+    Dictionary(uniqueKeysWithValues: space.fileNames.map { ($0, space.contents(of: $0) ?? Data()) })
   }
 
   // MARK: Checks
@@ -644,35 +669,43 @@ struct DifferentialDevice {
   var reads: Int
   /// Merges made by the containers this device has closed.
   var closedMerges = (arrivalOnly: 0, full: 0)
+  /// Whether its store is an in-memory container (`root` then names no folder).
+  let inMemory: Bool
 
   /// Merges made by this device's containers, by road.
   var merges: (arrivalOnly: Int, full: Int) {
     (closedMerges.arrivalOnly + container.statistics.arrivalOnlyMerges, closedMerges.full + container.statistics.fullFolds)
   }
 
-  /// What carries its files: a folder the fake engine copies, or a simulated CloudKit.
+  /// What carries its files: a folder the fake engine copies, a simulated CloudKit, or a space.
   let carrier: SyncCarrier
 
-  init(index: Int, root: URL, viaBabydash: Bool, reads: Int = 2, carrier: SyncCarrier = .folder) throws {
+  init(index: Int, root: URL, viaBabydash: Bool, reads: Int = 2, carrier: SyncCarrier = .folder, inMemory: Bool = false) throws {
     self.index = index
     self.root = root
     self.viaBabydash = viaBabydash
     self.reads = reads
     self.carrier = carrier
-    try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true)
-    container = try Self.open(root, clock: clock, index: index, reads: reads, carrier: carrier)
+    self.inMemory = inMemory
+    if !inMemory { try FileManager.default.createDirectory(at: root.deletingLastPathComponent(), withIntermediateDirectories: true) }
+    container = try Self.open(root, clock: clock, index: index, reads: reads, carrier: carrier, inMemory: inMemory)
   }
 
-  static func open(_ root: URL, clock: DifferentialClock, index: Int, reads: Int, carrier: SyncCarrier) throws -> StoreContainer {
+  static func open(
+    _ root: URL, clock: DifferentialClock, index: Int, reads: Int, carrier: SyncCarrier, inMemory: Bool = false
+  ) throws -> StoreContainer {
     var options = StoreOptions(
       author: "device\(index)", clock: { clock.now }, watchesOtherProcesses: false, deviceName: "device\(index)",
       changeCompactionThreshold: 12)
     options.newestChangeFormat = reads
     options.carrier = carrier
+    if inMemory { return StoreContainer.inMemory(schema: BabyDashboardSchema.current, options: options) }
     return try StoreContainer.file(at: root, schema: BabyDashboardSchema.current, options: options)
   }
 
-  var changes: URL { root.appendingPathComponent("changes") }
+  /// The store's folder, on disk or in memory.
+  var storeFolder: URL { StoreFolderReader.folder(of: container) }
+  var changes: URL { storeFolder.appendingPathComponent("changes") }
 
   /// The change files this device wrote under the id it writes under now.
   func ownChangeFiles() -> [String] {
@@ -682,19 +715,20 @@ struct DifferentialDevice {
 
   /// Every file of `changes/`, as `<device>/<name>`, temporary files left out.
   func changeFiles() -> [String] {
-    let folders = (try? FileManager.default.contentsOfDirectory(atPath: changes.path)) ?? []
-    return folders.sorted().flatMap { folder in
-      ((try? FileManager.default.contentsOfDirectory(atPath: changes.appendingPathComponent(folder).path)) ?? [])
-        .filter { !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+    let changes = changes
+    return StoreFolderReader.list(changes).flatMap { folder in
+      StoreFolderReader.list(changes.appendingPathComponent(folder)).map { folder + "/" + $0 }
     }
   }
 
   func has(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: changes.appendingPathComponent(relative).path) }
-  func read(_ relative: String) -> Data? { FileManager.default.contents(atPath: changes.appendingPathComponent(relative).path) }
+  func read(_ relative: String) -> Data? { StoreFolderReader.read(changes.appendingPathComponent(relative)) }
 
   /// The device id this copy of the store writes under, as its `device-id` holds it.
   var deviceID: String? {
-    (try? String(contentsOf: root.appendingPathComponent("device-id"), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    StoreFolderReader.read(storeFolder.appendingPathComponent("device-id")).map {
+      String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
   }
 
   /// Writes a file as an engine does: to a temporary name, then renamed into place.
@@ -740,13 +774,16 @@ struct DifferentialDevice {
 
   /// What a fresh copy of this store without its cache shows.
   func exportOfRebuild(in folder: URL) throws -> String {
+    if inMemory {  // rebuilt on its own medium: in memory
+      let rebuilt = try StoreFolderReader.rebuiltInMemory(
+        from: storeFolder, options: StoreOptions(clock: { clock.now }, watchesOtherProcesses: false), schema: BabyDashboardSchema.current)
+      return try DifferentialExport.text(of: rebuilt)
+    }
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let copy = folder.appendingPathComponent("BabyDashboard.store")
-    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(at: root.appendingPathComponent("store.json"), to: copy.appendingPathComponent("store.json"))
-    try FileManager.default.copyItem(at: changes, to: copy.appendingPathComponent("changes"))
+    try StoreFolderReader.copyTruth(of: storeFolder, to: copy)
     let rebuilt = try StoreContainer.file(
       at: copy, schema: BabyDashboardSchema.current, options: StoreOptions(clock: { clock.now }, watchesOtherProcesses: false))
     return try DifferentialExport.text(of: rebuilt)

@@ -2,18 +2,18 @@ import Foundation
 
 /// A store kept in its folder, format 2: the journal and the change folder (the truth), the
 /// cache in `local/` (manifest, segments, local log) and the lock that orders the processes
-/// that share them.
+/// that share them. The folder is on disk, or in memory (``MemoryMedium``): an in-memory store
+/// runs these same steps on the same files.
 ///
 /// Each step's work on the files is the coordinator's extension that takes the ``StoreFiles``,
 /// in the folder of its part (Commit/, Cache/, Sync/); this type maps the steps onto them.
-struct FileBacking: StoreBacking {
+struct FileBacking: Sendable {
   let files: StoreFiles
   /// nil for a format-1 store read for its migration: nothing is written to it, nothing
   /// repaired, merged or synced.
   let lock: FileLock?
 
   var root: URL? { files.root }
-  var keepsEncodedValues: Bool { true }
 
   // MARK: Locking and repair
 
@@ -142,6 +142,8 @@ struct FileBacking: StoreBacking {
   /// own thread when it next woke, up to 100 ms after the container was let go, beside
   /// whatever the app does then.
   func watch(_ store: StoreCoordinator) -> [any ArrivalWatch] {
+    // In memory no other process shares the store, and other devices' files come by `sync()`.
+    guard MemoryMedium.holding(files.root.path) == nil else { return [] }
     let files = files
     let log = FolderWatcher(folder: files.logURL) { [weak store] in
       guard let store else { return }

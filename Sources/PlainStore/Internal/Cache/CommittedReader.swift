@@ -2,7 +2,7 @@ import Foundation
 
 /// How a commit plan reads committed objects that may not be in memory yet: the store that
 /// creates the planner supplies these, so the planner merges, indexes and checks without knowing
-/// where segments come from (files, a catch-up with other processes, or nothing in memory).
+/// where segments come from (files, or a catch-up with other processes).
 ///
 /// Each read may load segments into `state` (and, for a file store, catch up with other
 /// processes first). Built once per commit; calling one costs no allocation.

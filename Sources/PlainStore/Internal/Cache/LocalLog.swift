@@ -175,6 +175,10 @@ struct LocalLog: Sendable {
   private func skip(to sequence: Int, _ position: inout Cursor) throws {
     guard position.next < sequence else { return }
     let shownPath = displayPath(position.stream)
+    if let memory = MemoryMedium.holding(path(position.stream)) {
+      guard let bytes = try memory.read(atPath: path(position.stream), displayPath: shownPath, from: 0) else { return }
+      return skip(to: sequence, in: bytes, &position)
+    }
     let fd = open(path(position.stream), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return }
@@ -189,6 +193,18 @@ struct LocalLog: Sendable {
       guard count == Self.frame.headerLength, let fields = Self.header(line), fields.sequence == position.next else { return }
       let end = position.offset + Self.frame.headerLength + fields.length + 1
       guard end <= Int(info.st_size) else { return }
+      position.offset = end
+      position.next += 1
+    }
+  }
+
+  /// ``skip(to:_:)`` over bytes in memory.
+  private func skip(to sequence: Int, in bytes: Data, _ position: inout Cursor) {
+    while position.next < sequence, position.offset + Self.frame.headerLength <= bytes.count {
+      let start = bytes.startIndex + position.offset
+      guard let fields = Self.header(bytes[start..<start + Self.frame.headerLength]), fields.sequence == position.next else { return }
+      let end = position.offset + Self.frame.headerLength + fields.length + 1
+      guard end <= bytes.count else { return }
       position.offset = end
       position.next += 1
     }
@@ -211,21 +227,15 @@ struct LocalLog: Sendable {
       position = cursor
     }
     let path = displayPath(position.stream)
+    if let memory = MemoryMedium.holding(self.path(position.stream)) {
+      try checkTail(size: memory.size(atPath: self.path(position.stream)) ?? 0, sequence: sequence, at: position)
+      _ = try memory.append(record, atPath: self.path(position.stream), displayPath: path, cutTo: position.offset, otherwise: StoreFiles.untouched)
+      return Cursor(stream: position.stream, offset: position.offset + record.count, next: sequence + 1)
+    }
     let (fd, size) = try FileSystem.openForAppending(atPath: self.path(position.stream), displayPath: path, otherwise: StoreFiles.untouched)
     defer { close(fd) }
-    guard size >= position.offset else {
-      throw StoreError(.damaged, path: path, "is shorter than the records read from it — \(StoreFiles.untouched)")
-    }
+    try checkTail(size: size, sequence: sequence, at: position)
     if size > position.offset {
-      // Past the records read: a tail a killed writer left unfinished, or garbage a power loss
-      // left, is cut; a whole record means this writer did not catch up, and nothing is cut.
-      var probe = position
-      let tail = try FileSystem.read(atPath: self.path(position.stream), displayPath: path, from: position.offset) ?? Data()
-      var whole = 0
-      _ = try? parse(tail, &probe) { _ in whole += 1 }
-      guard whole == 0 else {
-        throw StoreError(.damaged, path: path, "holds transaction \(sequence) already — \(StoreFiles.untouched)")
-      }
       guard ftruncate(fd, off_t(position.offset)) == 0 else { throw FileSystem.error(errno, path, "cannot cut an unfinished record") }
     }
     do {
@@ -238,6 +248,24 @@ struct LocalLog: Sendable {
     // for the folder on every platform, a change of the folder's times is.
     _ = utimes(folderPath, nil)
     return Cursor(stream: position.stream, offset: position.offset + record.count, next: sequence + 1)
+  }
+
+  /// Throws unless the stream of `size` bytes may take transaction `sequence` at `position`:
+  /// past the records read, a tail a killed writer left unfinished, or garbage a power loss
+  /// left, is to be cut; a whole record means this writer did not catch up, and nothing is cut.
+  private func checkTail(size: Int, sequence: Int, at position: Cursor) throws {
+    let path = displayPath(position.stream)
+    guard size >= position.offset else {
+      throw StoreError(.damaged, path: path, "is shorter than the records read from it — \(StoreFiles.untouched)")
+    }
+    guard size > position.offset else { return }
+    var probe = position
+    let tail = try FileSystem.read(atPath: self.path(position.stream), displayPath: path, from: position.offset) ?? Data()
+    var whole = 0
+    _ = try? parse(tail, &probe) { _ in whole += 1 }
+    guard whole == 0 else {
+      throw StoreError(.damaged, path: path, "holds transaction \(sequence) already — \(StoreFiles.untouched)")
+    }
   }
 
   /// One record as a stream holds it: header line, JSON, newline.

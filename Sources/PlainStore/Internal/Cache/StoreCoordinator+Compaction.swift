@@ -1,7 +1,7 @@
 import Foundation
 
 extension StoreCoordinator {
-  /// Compacts the cache (nothing in memory, whose cache is the tables alone).
+  /// Compacts the cache: the segments that changed and the manifest that names them.
   func compact(_ state: inout StoreState) throws {
     try backing.compact(&state, self)
   }

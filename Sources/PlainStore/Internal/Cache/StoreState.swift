@@ -12,8 +12,6 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// Objects changed by the log entries since the manifest: with the count of entries, what
   /// decides when to compact.
   var changesSinceManifest = 0
-  /// The history of an in-memory store (a file store reads its log).
-  var memoryHistory: [Transaction] = []
   var undelivered: [Transaction] = []
   var undeliveredReload = false
   var statistics = StoreStatistics()

@@ -35,10 +35,6 @@ struct CommitPlanner {
   var denyChecks: [ObjectKey] = []
   /// Objects of the context that merged into another stored object on a uniqueness constraint.
   var merged: [ObjectKey: ObjectKey] = [:]
-  /// Whether an object stored as it was given keeps the JSON the check made of it
-  /// (`LogChange.encoded`), so that its change file and its segment write it as it is: a file
-  /// store's plans do; memory keeps none.
-  let keepingJSON: Bool
   var lastTable: EntityTable?
 
   /// One object as this transaction leaves it, and as it was committed before.
@@ -77,11 +73,10 @@ struct CommitPlanner {
     var segment: String
   }
 
-  init(schema: Schema, mergeSchema: MergeSchema, reader: CommittedReader, state: StoreState, keepingJSON: Bool) {
+  init(schema: Schema, mergeSchema: MergeSchema, reader: CommittedReader, state: StoreState) {
     self.schema = schema
     self.reader = reader
     self.state = state
-    self.keepingJSON = keepingJSON
     merge = PropertyMerge(schema: mergeSchema)
   }
 
@@ -205,7 +200,7 @@ struct CommitPlanner {
     }
     try set(
       key, to: merged, hint: stored, known: .some(stored), computed: (segment, keys),
-      givenJSON: isGiven && keepingJSON ? change.encoded : nil)
+      givenJSON: isGiven ? change.encoded : nil)
     written[places[key]!].given = true
   }
 

@@ -36,13 +36,12 @@ extension StoreCoordinator {
     return result
   }
 
-  /// The commit protocol, the same for every backing: plan → journal → change file → fold into
-  /// the cache → local log, then the cache's housekeeping. A store in memory does its subset:
-  /// its journal and change file are nothing, its local log is the history it keeps. Also
+  /// The commit protocol, the same for every store, on disk or in memory: plan → journal →
+  /// change file → fold into the cache → local log, then the cache's housekeeping. Also
   /// returns whether this commit's record took the journal past its settle size, and which
   /// compactions are due: all are done once the lock is let go.
-  private func commitHoldingLock<Backing: StoreBacking>(
-    _ changes: [PendingChange], author: String, spare: SpareFile?, _ backing: Backing
+  private func commitHoldingLock(
+    _ changes: [PendingChange], author: String, spare: SpareFile?, _ backing: FileBacking
   ) throws -> (SaveResult, settlesJournal: Bool, due: CompactionsDue) {
     var merged: [ObjectID: ObjectID] = [:]
     var settlesJournal = false
@@ -54,7 +53,7 @@ extension StoreCoordinator {
       // ends here: it holds a copy of the state, and while it lives, each later change to the
       // state (the fold's) copies what it changes first.
       var entry: LogEntry
-      let change: Backing.NamedChange
+      let change: NamedChangeFile
       do {
         var planner = makePlanner(state)
         guard let planned = try plan(changes, author: author, &planner, merged: &merged, &state) else { return nil }

@@ -11,7 +11,7 @@ extension StoreCoordinator {
 
   /// A planner for one commit against `state`.
   func makePlanner(_ state: StoreState) -> CommitPlanner {
-    CommitPlanner(schema: schema, mergeSchema: mergeSchema, reader: committedReader, state: state, keepingJSON: backing.keepsEncodedValues)
+    CommitPlanner(schema: schema, mergeSchema: mergeSchema, reader: committedReader, state: state)
   }
 
   /// Loads what planning `changes` reads, as a fetch loads what it reads, without the store's

@@ -168,6 +168,8 @@ final class FileLock: Sendable {
   private func withLockInsideAssertion<T>(
     timeout: Duration, onWaitingThread: Bool, whileWaiting: (@Sendable () -> Void)?, _ body: () throws -> T
   ) throws -> T {
+    // In memory one process is all there is: a mutex orders its threads as flock would.
+    if let memory = MemoryMedium.holding(url.path) { return try memory.storeLock.withLock { _ in try body() } }
     try FileSystem.refuseSymbolicLink(at: url, displayPath: displayPath)
     let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw FileSystem.error(errno, displayPath, "cannot open the lock file") }

@@ -13,6 +13,7 @@ extension FileSystem {
   static func isFolder(_ url: URL) -> Bool { isFolder(atPath: url.path) }
 
   static func isFolder(atPath path: String) -> Bool {
+    if let memory = MemoryMedium.holding(path) { return memory.isFolder(atPath: path) }
     var info = stat()
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
@@ -20,6 +21,7 @@ extension FileSystem {
   /// Creates a folder with mode 0700 if it is not there, its name flushed into its parent;
   /// refuses a symbolic link in its place.
   static func makeFolder(_ url: URL, displayPath: String) throws {
+    if let memory = MemoryMedium.holding(url.path) { return try memory.makeFolder(atPath: url.path, displayPath: displayPath) }
     var info = stat()
     if lstat(url.path, &info) == 0 {
       switch info.st_mode & S_IFMT {
@@ -64,6 +66,7 @@ extension FileSystem {
   static func size(_ url: URL) -> Int? { size(atPath: url.path) }
 
   static func size(atPath path: String) -> Int? {
+    if let memory = MemoryMedium.holding(path) { return memory.size(atPath: path) }
     var info = stat()
     guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int(info.st_size)
@@ -73,6 +76,7 @@ extension FileSystem {
   static func exists(_ url: URL) -> Bool { exists(atPath: url.path) }
 
   static func exists(atPath path: String) -> Bool {
+    if let memory = MemoryMedium.holding(path) { return memory.exists(atPath: path) }
     var info = stat()
     return lstat(path, &info) == 0
   }
@@ -81,6 +85,7 @@ extension FileSystem {
   static func identity(_ url: URL) -> FileIdentity? { identity(atPath: url.path) }
 
   static func identity(atPath path: String) -> FileIdentity? {
+    if let memory = MemoryMedium.holding(path) { return memory.identity(atPath: path) }
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
@@ -101,8 +106,11 @@ extension FileSystem {
   /// a compaction lists the hundreds of segment files under the store's lock, and sorting them
   /// cost more than reading them. Read with `readdir`: FileManager's listing cost 2k
   /// instructions a name.
-  static func unsortedList(_ folder: URL) -> [String] {
-    guard let directory = opendir(folder.path) else { return [] }
+  static func unsortedList(_ folder: URL) -> [String] { unsortedList(atPath: folder.path) }
+
+  static func unsortedList(atPath folder: String) -> [String] {
+    if let memory = MemoryMedium.holding(folder) { return memory.list(atPath: folder) }
+    guard let directory = opendir(folder) else { return [] }
     defer { closedir(directory) }
     var names: [String] = []
     while let entry = readdir(directory) {
@@ -114,20 +122,25 @@ extension FileSystem {
 
   /// Removes the temporary files that interrupted atomic writes left in a folder.
   static func removeLeftoverTemporaryFiles(in folder: URL) {
+    if folder.path.hasPrefix(MemoryMedium.mountPrefix) { return }  // a write in memory leaves none
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
     for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
       unlink(folder.appendingPathComponent(name).path)
     }
   }
 
-  static func remove(_ url: URL) {
-    unlink(url.path)
+  static func remove(_ url: URL) { remove(atPath: url.path) }
+
+  static func remove(atPath path: String) {
+    if let memory = MemoryMedium.holding(path) { return memory.remove(atPath: path) }
+    unlink(path)
   }
 
   /// Removes whatever stands at `url` in the cache: a file, a link (not what it points to), a
   /// FIFO, or a folder someone put where a file of the cache belongs, with its contents.
   /// Nothing there is fine; anything left is an error.
   static func removeAnything(_ url: URL, displayPath: String) throws {
+    if let memory = MemoryMedium.holding(url.path) { return memory.remove(atPath: url.path) }
     guard unlink(url.path) != 0 else { return }
     let code = errno
     switch code {
@@ -149,7 +162,13 @@ extension FileSystem {
   /// Removes everything directly in a folder of the cache (folders in it with their contents),
   /// keeping `keeping`; fails at the first entry that stays.
   static func removeFiles(in folder: URL, displayPath: String, keeping: Set<String> = []) throws {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+    let names: [String]
+    if let memory = MemoryMedium.holding(folder.path) {
+      names = memory.list(atPath: folder.path)
+    } else {
+      guard let listed = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+      names = listed
+    }
     for name in names.sorted() where !keeping.contains(name) {
       try removeAnything(folder.appendingPathComponent(name), displayPath: displayPath + "/" + name)
     }

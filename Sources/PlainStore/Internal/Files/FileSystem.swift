@@ -13,6 +13,9 @@ import Foundation
 ///
 /// Foundation's `Data.write(options: .atomic)` on Linux neither flushes the folder nor keeps the
 /// permissions, so the store does not use it.
+///
+/// A path under a ``MemoryMedium``'s virtual root goes to that medium instead: the one place
+/// where an in-memory store's files part from a disk's, so every caller runs as it does on disk.
 enum FileSystem {
   /// Reads a regular file from `start` to its end (the whole file by default); nil if there
   /// is none, or if it is shorter than `start` (not the file that was read before). Refuses a
@@ -24,6 +27,7 @@ enum FileSystem {
   /// ``read(_:displayPath:from:)`` by path: a catch-up reads files whose names it has just
   /// made, and a URL costs a parse on Linux.
   static func read(atPath path: String, displayPath: String, from start: Int = 0) throws -> Data? {
+    if let memory = MemoryMedium.holding(path) { return try memory.read(atPath: path, displayPath: displayPath, from: start) }
     // O_NONBLOCK: a FIFO planted in place of a file must not hang the open; fstat refuses it next.
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
@@ -65,8 +69,12 @@ enum FileSystem {
   /// Without `durable`, nothing is flushed: a process killed still leaves the old file or the
   /// new one, and only a power loss can lose it — for the cache, which is rebuilt then.
   static func writeAtomically(_ data: Data, to url: URL, displayPath: String, durable: Bool = true) throws {
-    try refuseSymbolicLink(at: url, displayPath: displayPath)
     let path = url.path
+    if let memory = MemoryMedium.holding(path) {
+      _ = try memory.write(data, atPath: path, displayPath: displayPath, once: false)
+      return
+    }
+    try refuseSymbolicLink(at: url, displayPath: displayPath)
     let temporary = try writeTemporary(data, beside: path, displayPath: displayPath, flush: durable)
     guard rename(temporary, path) == 0 else {
       let code = errno
@@ -98,6 +106,7 @@ enum FileSystem {
   static func createOnce(
     _ data: Data, atPath path: String, displayPath: String, durable: Bool = true, spare: SpareFile? = nil
   ) throws -> Bool {
+    if let memory = MemoryMedium.holding(path) { return try memory.write(data, atPath: path, displayPath: displayPath, once: true) }
     if exists(atPath: path) { return false }
     if !durable, let spare, try spare.place(data, atPath: path, displayPath: displayPath) { return true }
     let temporary = try writeTemporary(data, beside: path, displayPath: displayPath, flush: durable)
@@ -198,6 +207,7 @@ enum FileSystem {
   /// what they cost one after another. Which error is thrown does not depend on the threads:
   /// the first file's, in the order given.
   static func flushToDisk(paths: [String], folders: [URL], displayPath: String) throws {
+    if let first = paths.first ?? folders.first?.path, first.hasPrefix(MemoryMedium.mountPrefix) { return }  // nothing to flush in memory
     let lanes = max(1, min(paths.count, maximumFlushesInFlight))
     let failures = StoreMutex<[Int: StoreError]>([:])
     let flushLane: @Sendable (Int) -> Void = { lane in
@@ -253,6 +263,7 @@ enum FileSystem {
 
   /// Flushes a folder's entries (a rename or unlink in it) to disk.
   static func syncFolder(_ folder: URL, displayPath: String) throws {
+    if folder.path.hasPrefix(MemoryMedium.mountPrefix) { return }
     let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { throw error(errno, displayPath, "cannot open its folder to flush it") }
     defer { close(fd) }

@@ -27,6 +27,7 @@ final class SpareFile {
 
   /// A new empty file in `folder` (0600), or nil when one cannot be made there.
   init?(in folder: String) {
+    guard MemoryMedium.holding(folder) == nil else { return nil }  // in memory a file costs nothing to make
     path = folder + "/.spare.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     fd = FileSystem.createFile(atPath: path, flags: O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { return nil }

@@ -12,7 +12,8 @@ struct FolderTransport: ChangeTransport {
   var canDownload: Bool { false }
 
   func list(_ folder: String) -> ChangeListing {
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    let listed = MemoryMedium.holding(folder)?.list(atPath: folder) ?? (try? FileManager.default.contentsOfDirectory(atPath: folder))
+    let names = (listed ?? []).sorted()
     let originals = names.compactMap(ChangeFileName.placeholderOriginal)
     guard !originals.isEmpty else { return ChangeListing(arrived: names) }
     // A download in progress leaves the file and its placeholder both for a moment: the file counts.

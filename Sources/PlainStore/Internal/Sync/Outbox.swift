@@ -48,7 +48,7 @@ struct Outbox: Sendable {
   /// Removes a file that has moved, then the folders it leaves empty: an empty outbox is no
   /// folder at all.
   func remove(_ device: DeviceID, _ name: String) {
-    unlink(filePath(device, name))
+    FileSystem.remove(atPath: filePath(device, name))
     removeIfEmpty(device)
   }
 

@@ -3,7 +3,7 @@ import Foundation
 extension StoreCoordinator {
   /// Merges what arrived, writes a snapshot of the merged view when it holds more than this
   /// device's newest one, and deletes this device's own change files that every active device
-  /// has acknowledged. Nil for an in-memory store.
+  /// has acknowledged.
   func compactChanges() throws -> ChangeCompaction? {
     try backing.compactChanges(self)
   }

@@ -4,7 +4,7 @@ extension StoreCoordinator {
   /// A device whose stamps run this far ahead of this device's clock is named in the status.
   static let clockAheadLimit: TimeInterval = 86_400
 
-  /// What `changes/` holds and waits for, read from the folder now; nil for an in-memory store.
+  /// What `changes/` holds and waits for, read from the folder now.
   /// While the carrier is not there, only the outbox is read.
   func syncStatus() throws -> SyncStatus? {
     try backing.syncStatus(self)

@@ -50,6 +50,12 @@ struct CommitJournal: Sendable {
   /// flush in a hundred commits.
   @discardableResult
   func append(_ record: Record) throws -> (before: Int, after: Int) {
+    if let memory = MemoryMedium.holding(url.path) {
+      var frame = Data(Self.header(record))
+      frame.append(record.bytes)
+      let before = try memory.append(frame, atPath: url.path, displayPath: displayPath, cutTo: nil, otherwise: "it is rebuilt the next time the store opens.")
+      return (before, before + frame.count)
+    }
     let (fd, size) = try FileSystem.openForAppending(
       atPath: url.path, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
     defer { close(fd) }
@@ -103,6 +109,7 @@ struct CommitJournal: Sendable {
   /// Empties the journal once every change file it holds is on disk. Not flushed: records
   /// that come back after a power loss name files that are there, and are passed over.
   func empty() throws {
+    if let memory = MemoryMedium.holding(url.path) { return memory.truncate(atPath: url.path, to: 0) }
     let fd = open(url.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     if fd < 0 {
       if errno == ENOENT { return }

@@ -1,0 +1,40 @@
+import BabyDashboardTesting
+import Foundation
+import PlainStore
+import Testing
+
+/// The differential judge (``DifferentialSyncTests``) over in-memory devices: the same seeded
+/// operations, every cache checked against a rebuild of its files after every step, every
+/// device ending with the same data as one device making the saves in stamp order — with the
+/// stores in memory and their files carried by a ``MemorySyncSpace`` at each sync. An in-memory
+/// store is the same machine as a store on disk, so it is held to the same judge; and a family
+/// of file and in-memory devices syncing through one space ends the same too.
+///
+/// Copies of a store, lost caches of in-memory devices and `babydash` processes need folders
+/// on disk, and the fake engine's partial and doubled deliveries need its folders: those runs
+/// are ``DifferentialSyncTests``'s. `DIFFERENTIAL_MEMORY_SEEDS=N` runs more seeds.
+@Suite struct InMemoryDifferentialSyncTests {
+  static let seedCount = DifferentialSyncTests.environment["DIFFERENTIAL_MEMORY_SEEDS"].flatMap(Int.init) ?? 160
+  static let parts = 4
+
+  @Test(arguments: 0..<parts)
+  func inMemoryDevicesEndTheSameAsOneDeviceMakingTheirSaves(part: Int) async throws {
+    // Blocking work: on a thread of its own, so that the pool's threads stay free.
+    let seeds = Array(stride(from: part, to: Self.seedCount, by: Self.parts))
+    let report = try await onOwnThread { DifferentialSyncTests.run(seeds: seeds, media: .memory) }
+    #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+    print("InMemoryDifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, \(report.checkedAgainstOneDevice) held to one device")
+    if report.seeds >= 20 && report.failures.isEmpty {
+      #expect(report.checkedAgainstOneDevice == report.seeds, "a run without copies is always held to one device")
+      #expect(report.merges.arrivalOnly > 0 && report.merges.full > 0)
+    }
+  }
+
+  @Test(arguments: 0..<2)
+  func aFamilyOfFileAndInMemoryDevicesEndsTheSame(part: Int) async throws {
+    let seeds = Array(stride(from: part, to: Self.seedCount / 4, by: 2))
+    let report = try await onOwnThread { DifferentialSyncTests.run(seeds: seeds, media: .mixed) }
+    #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+    print("InMemoryDifferentialSyncTests mixed part \(part): \(report.seeds) seeds, \(report.steps) steps")
+  }
+}
