@@ -7,9 +7,8 @@ import Foundation
 /// The account is the engine's: signed out, nothing travels and commits wait in the outbox;
 /// another account signed in is `accountChanged` (the store records the first account it
 /// synced with, and never carries another's files).
-struct CloudKitTransport: ChangeTransport {
+struct CloudKitTransport: ExchangingTransport {
   let database: any CloudDatabase
-  private let local = FolderTransport()
 
   init(database: any CloudDatabase) { self.database = database }
 
@@ -37,23 +36,5 @@ struct CloudKitTransport: ChangeTransport {
     guard let condition = state.condition else { return nil }
     guard let until = state.waitUntil else { return condition.words }
     return condition.words + " (not before " + ISO8601DateFormatter().string(from: until) + ")"
-  }
-
-  func list(_ folder: String) -> ChangeListing { local.list(folder) }
-  func read(atPath path: String, displayPath: String) throws -> Data? { try local.read(atPath: path, displayPath: displayPath) }
-  func createOnce(_ data: Data, atPath path: String, displayPath: String) throws -> Bool {
-    try local.createOnce(data, atPath: path, displayPath: displayPath)
-  }
-  func coordinateCreating<T>(atPath path: String, _ body: (String) throws -> T) throws -> T { try body(path) }
-  func isTaken(atPath path: String) -> Bool { local.isTaken(atPath: path) }
-  func isNotDownloaded(atPath path: String) -> Bool { false }
-  func remove(atPath path: String) { local.remove(atPath: path) }
-  func requestDownload(atPath path: String) {}
-  func awaitDownloads(atPaths paths: [String], timeout: Duration) -> [String] { [] }
-  func watchArrivals(
-    folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (String, String) -> Bool,
-    onArrival: @escaping @Sendable () -> Void
-  ) -> any ArrivalWatch {
-    local.watchArrivals(folders: folders, isArrival: isArrival, onArrival: onArrival)
   }
 }

@@ -5,9 +5,8 @@ import Foundation
 /// ``StoreContainer/sync()`` exchanges it with the space, as a sync engine mirrors a folder:
 /// this device's folder is copied to the space as it is (its compacted files go), and every
 /// other device's folder in the space is copied here as it is there.
-struct MemorySpaceTransport: ChangeTransport {
+struct MemorySpaceTransport: ExchangingTransport {
   let space: MemorySyncSpace
-  private let local = FolderTransport()
 
   init(space: MemorySyncSpace) { self.space = space }
 
@@ -46,23 +45,5 @@ struct MemorySpaceTransport: ChangeTransport {
     for name in FileSystem.list(url) where files[name] == nil {
       FileSystem.remove(atPath: folder.filePath(device, name))
     }
-  }
-
-  func list(_ folder: String) -> ChangeListing { local.list(folder) }
-  func read(atPath path: String, displayPath: String) throws -> Data? { try local.read(atPath: path, displayPath: displayPath) }
-  func createOnce(_ data: Data, atPath path: String, displayPath: String) throws -> Bool {
-    try local.createOnce(data, atPath: path, displayPath: displayPath)
-  }
-  func coordinateCreating<T>(atPath path: String, _ body: (String) throws -> T) throws -> T { try body(path) }
-  func isTaken(atPath path: String) -> Bool { local.isTaken(atPath: path) }
-  func isNotDownloaded(atPath path: String) -> Bool { false }
-  func remove(atPath path: String) { local.remove(atPath: path) }
-  func requestDownload(atPath path: String) {}
-  func awaitDownloads(atPaths paths: [String], timeout: Duration) -> [String] { [] }
-  func watchArrivals(
-    folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (String, String) -> Bool,
-    onArrival: @escaping @Sendable () -> Void
-  ) -> any ArrivalWatch {
-    local.watchArrivals(folders: folders, isArrival: isArrival, onArrival: onArrival)
   }
 }
