@@ -17,7 +17,7 @@ import Testing
   /// Four parts, each on a thread of its own (see ``DifferentialSyncTests``).
   @Test(arguments: 0..<4)
   func devicesExchangingThroughCloudKitEndTheSame(part: Int) async throws {
-    let report = try await onOwnThread { DifferentialSyncTests.run(seeds: Array(stride(from: part, to: Self.seedCount, by: 4)), throughCloudKit: true) }
+    let report = try await onOwnThread(computing: true) { DifferentialSyncTests.run(seeds: Array(stride(from: part, to: Self.seedCount, by: 4)), throughCloudKit: true) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     if report.seeds >= 20 && report.failures.isEmpty {
       #expect(report.copies > 0 && report.checkedAgainstOneDevice >= report.seeds / 3)

@@ -37,7 +37,7 @@ import Testing
   func everyCacheIsTheFoldOfItsFilesAndEveryDeviceEndsTheSame(part: Int) async throws {
     // Minutes of blocking work: on a thread of its own, or it holds one of the few threads every
     // test's async work shares, and a test waiting for a notification meanwhile times out.
-    let report = try await onOwnThread { Self.run(part: part) }
+    let report = try await onOwnThread(computing: true) { Self.run(part: part) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     print(
       "DifferentialSyncTests part \(part): \(report.seeds) seeds (\(report.checkedAgainstOneDevice) held to one device making their saves in stamp order, which refused \(report.refusedByOneDevice) of them), \(report.steps) steps, merges of the arrived files only: \(report.merges.arrivalOnly), full folds: \(report.merges.full); stores copied: \(report.copies), deleted ids refused: \(report.refused), edits and deletes of merged-away ids: \(report.staleAddressed), names written twice with different contents: \(report.engine.conflicts), conflict copies of another version: \(report.engine.divergentCopies), of the same bytes: \(report.engine.repeatedCopies), files delivered twice: \(report.engine.deliveredTwice), truncated first: \(report.engine.truncated)"
@@ -79,7 +79,7 @@ import Testing
   /// `DIFFERENTIAL_OLDER_SEEDS=N` runs more.
   @Test func withOneDeviceOnTodaysFormat() async throws {
     let count = Self.environment["DIFFERENTIAL_OLDER_SEEDS"].flatMap(Int.init) ?? 50
-    let report = try await onOwnThread { Self.run(seeds: Array(0..<count), olderProgram: true) }
+    let report = try await onOwnThread(computing: true) { Self.run(seeds: Array(0..<count), olderProgram: true) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     #expect(report.newerInFamily >= report.seeds * 3 / 4, "too few runs had a newer program that could have written format 3")
     print(

@@ -21,7 +21,7 @@ import Testing
   func inMemoryDevicesEndTheSameAsOneDeviceMakingTheirSaves(part: Int) async throws {
     // Blocking work: on a thread of its own, so that the pool's threads stay free.
     let seeds = Array(stride(from: part, to: Self.seedCount, by: Self.parts))
-    let report = try await onOwnThread { DifferentialSyncTests.run(seeds: seeds, media: .memory) }
+    let report = try await onOwnThread(computing: true) { DifferentialSyncTests.run(seeds: seeds, media: .memory) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     print("InMemoryDifferentialSyncTests part \(part): \(report.seeds) seeds, \(report.steps) steps, \(report.checkedAgainstOneDevice) held to one device")
     if report.seeds >= 20 && report.failures.isEmpty {
@@ -33,7 +33,7 @@ import Testing
   @Test(arguments: 0..<2)
   func aFamilyOfFileAndInMemoryDevicesEndsTheSame(part: Int) async throws {
     let seeds = Array(stride(from: part, to: Self.seedCount / 4, by: 2))
-    let report = try await onOwnThread { DifferentialSyncTests.run(seeds: seeds, media: .mixed) }
+    let report = try await onOwnThread(computing: true) { DifferentialSyncTests.run(seeds: seeds, media: .mixed) }
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     print("InMemoryDifferentialSyncTests mixed part \(part): \(report.seeds) seeds, \(report.steps) steps")
   }

@@ -33,7 +33,7 @@ import Testing
   /// deadline behind them).
   @Test(arguments: 0..<4)
   func threePhonesEndAlikeWhateverTheCloudDoes(part: Int) async throws {
-    let failures = try await onOwnThread {
+    let failures = try await onOwnThread(computing: true) {
       try stride(from: part + 1, through: 300, by: 4).flatMap { seed in try Self.run(seed: seed) }
     }
     #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

@@ -17,7 +17,7 @@ import Testing
   /// that live-query tests wait on.
   @Test(arguments: 0..<4)
   func theSameSavesEndInTheSameExportOnEveryCarrier(part: Int) async throws {
-    let outcomes = try await onOwnThread {
+    let outcomes = try await onOwnThread(computing: true) {
       try stride(from: part, to: Self.seedCount, by: 4).map { try Self.run(seed: UInt64($0)) }
     }
     let failures = outcomes.compactMap(\.failure)

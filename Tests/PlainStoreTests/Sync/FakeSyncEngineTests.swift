@@ -56,7 +56,7 @@ import Testing
   @Test(arguments: 0..<UInt64(4))
   func everyRunConvergesToByteIdenticalStateOnEveryDevice(part: UInt64) async throws {
     let tests = self
-    let failures = try await onOwnThread { () throws -> [UInt64] in
+    let failures = try await onOwnThread(computing: true) { () throws -> [UInt64] in
       let scratch = try ScratchFolder()
       defer { scratch.remove() }
       var failures: [UInt64] = []

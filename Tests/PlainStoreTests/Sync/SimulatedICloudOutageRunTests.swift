@@ -93,7 +93,7 @@ import Testing
 
   @Test(arguments: 0..<UInt64(4))
   func everyStepsCacheIsARebuildOfItsFilesAndEveryDeviceEndsWithTheSameData(part: UInt64) async throws {
-    let failures = try await onOwnThread { () throws -> [String] in
+    let failures = try await onOwnThread(computing: true) { () throws -> [String] in
       var failures: [String] = []
       for seed in (part * Self.seedsPerPart)..<((part + 1) * Self.seedsPerPart) {
         do {
