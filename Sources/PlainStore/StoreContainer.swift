@@ -135,17 +135,21 @@ public final class StoreContainer: Sendable {
   /// is no folder (CloudKit), it first sends this device's new files and fetches the others'.
   @discardableResult
   public func sync() throws -> Transaction? {
-    try coordinator.refuseIfReadOnly("merge other devices' files")
-    try coordinator.backing.exchangeWithCarrier(coordinator)
-    return try coordinator.syncArrived()
+    try sync(sending: true, fetching: true)
   }
 
-  /// Syncs at one of the moments an app syncs at: launch, foreground, push (see ``SyncTrigger``).
-  /// Each sends this device's new files and fetches the others' as ``sync()`` does: a fetch at
-  /// every moment, so that a change whose push came late or never arrives at the next one.
+  /// Syncs at one of the moments an app syncs at: launch, foreground, push, save (see
+  /// ``SyncTrigger``): a push only fetches, a save only sends, launch and foreground do both, as
+  /// ``sync()`` does. Each merges what has arrived.
   @discardableResult
   public func sync(_ trigger: SyncTrigger) throws -> Transaction? {
-    try sync()
+    try sync(sending: trigger.sends, fetching: trigger.fetches)
+  }
+
+  private func sync(sending: Bool, fetching: Bool) throws -> Transaction? {
+    try coordinator.refuseIfReadOnly("merge other devices' files")
+    try coordinator.backing.exchangeWithCarrier(coordinator, sending: sending, fetching: fetching)
+    return try coordinator.syncArrived()
   }
 
   /// Compacts the change files: merges what arrived, writes a snapshot of the merged view

@@ -6,6 +6,12 @@
 /// background. Syncing at launch and at every foreground as well bounds the wait by what the
 /// parent does (open the app), not by the push service.
 ///
+/// Each moment does what it is for, as CKSyncEngine's own send and fetch are apart: a save
+/// sends this phone's new files and fetches nothing (the other phone's news comes by its push);
+/// a push fetches and sends nothing (an app woken in the background has seconds, and what this
+/// phone wrote went up at its save); launch and foreground do both, so a save whose send failed
+/// (no network) goes up at the next one.
+///
 /// ```swift
 /// // Off the main thread: through CloudKit, a sync waits for the network.
 /// Task.detached { try container.sync(.foreground) }
@@ -17,4 +23,11 @@ public enum SyncTrigger: String, Sendable, CaseIterable {
   case foreground
   /// A push said the zone changed (`application(_:didReceiveRemoteNotification:)`).
   case push
+  /// This phone saved: its new files go up.
+  case save
+
+  /// Whether a sync at this moment sends this device's new files.
+  var sends: Bool { self != .push }
+  /// Whether a sync at this moment fetches the other devices' files.
+  var fetches: Bool { self != .save }
 }

@@ -77,6 +77,29 @@ import Testing
     #expect(try two.names() == ["Mia Rose"])
   }
 
+  /// A push wakes the app in the background for seconds: it fetches and sends nothing; a save
+  /// sends and fetches nothing; a save whose send failed (no network) goes up at the next
+  /// foreground, which fetches too.
+  @Test func eachTriggerSendsAndFetchesAsItsMomentAsks() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    let (one, two) = try family.pair()
+    let before = family.cloud.recordNames(of: "family")
+    try one.add(1, "Mia")
+    try one.sync(.push)
+    #expect(family.cloud.recordNames(of: "family") == before, "a push sends nothing")
+    family.cloud.failNext(.save, with: CloudError(.networkFailure))
+    try one.sync(.save)
+    #expect(family.cloud.recordNames(of: "family") == before, "the save's send failed")
+    try two.add(2, "Noah")
+    try two.sync(.save)
+    try one.sync(.foreground)
+    #expect(try one.names() == ["Mia", "Noah"], "a foreground fetches")
+    #expect(try two.names() == ["Noah"], "a save fetches nothing")
+    try two.sync(.push)
+    #expect(try two.names() == ["Mia", "Noah"], "the foreground sent what the failed save had not; a push fetches it")
+  }
+
   /// Apple's CKSyncEngine sample (its issue 18): a change reached the second phone about 20
   /// minutes later, when its push came. Here the push comes 20 minutes late, or never: the other
   /// phone, syncing at its pushes and its foregrounds, shows the change at its next foreground.

@@ -49,6 +49,30 @@ import Testing
     #expect(String(decoding: bytes, as: UTF8.self).contains("Mia"))
   }
 
+  /// Each ``SyncTrigger`` does what its moment is for: a push fetches and sends nothing, a save
+  /// sends and fetches nothing, a foreground does both.
+  @Test func aPushOnlyFetchesASaveOnlySendsAForegroundDoesBoth() throws {
+    let (a, b) = (phone(1), phone(2))
+    let mia = Owner(id: Sample.id(1), name: "Mia")
+    let noah = Owner(id: Sample.id(2), name: "Noah")
+    try save(a) { $0.insert(mia) }
+    try a.sync(.push)
+    #expect(space.fileNames.isEmpty, "a push sends nothing")
+    try a.sync(.save)
+    #expect(!space.fileNames.isEmpty, "a save sends")
+    try save(b) { $0.insert(noah) }
+    try b.sync(.save)
+    #expect(try owners(b) == [noah], "a save fetches nothing")
+    try b.sync(.push)
+    #expect(try owners(b) == [mia, noah], "a push fetches")
+    try a.sync(.foreground)
+    #expect(try owners(a) == [mia, noah], "a foreground fetches")
+    let sent = space.fileNames
+    try save(a) { $0.delete(Owner.self, id: noah.id) }
+    try a.sync(.foreground)
+    #expect(space.fileNames != sent, "and sends")
+  }
+
   @Test func aUniqueKeyClashMergesIntoOneObjectOnBothPhones() throws {
     let (a, b) = (phone(1), phone(2))
     try save(a) { $0.insert(Owner(id: Sample.id(1), name: "Mia", note: "from a")) }

@@ -121,10 +121,10 @@ struct FileBacking: Sendable {
     try store.drainOutbox(files, lock)
   }
 
-  func exchangeWithCarrier(_ store: StoreCoordinator) throws {
+  func exchangeWithCarrier(_ store: StoreCoordinator, sending: Bool, fetching: Bool) throws {
     try store.drainOutbox(files, lock)
     guard files.changes.isCarrying else { return }
-    try files.changes.transport.exchange(files.changes, own: store.deviceID, now: store.options.clock())
+    try files.changes.transport.exchange(files.changes, own: store.deviceID, now: store.options.clock(), sending: sending, fetching: fetching)
   }
 
   func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction? {

@@ -53,10 +53,11 @@ protocol ChangeTransport: Sendable {
     folders: @escaping @Sendable () -> [String], isArrival: @escaping @Sendable (_ folder: String, _ name: String) -> Bool,
     onArrival: @escaping @Sendable () -> Void
   ) -> any ArrivalWatch
-  /// Sends this device's files and brings other devices' into `folder`, for a carrier that is
-  /// no folder (CloudKit: ``CloudKitTransport``); run by ``StoreContainer/sync()`` while the
-  /// carrier is there, before it merges. A folder carrier has nothing to do.
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date) throws
+  /// Sends this device's files (if `sending`) and brings other devices' into `folder` (if
+  /// `fetching`), for a carrier that is no folder (CloudKit: ``CloudKitTransport``); run by
+  /// ``StoreContainer/sync()`` while the carrier is there, before it merges, as its
+  /// ``SyncTrigger`` says. A folder carrier has nothing to do.
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws
   /// What the carrier could not do last, and what happens next, in words; nil when all is well.
   func note(_ folder: ChangeFolder) -> String?
 }
@@ -66,7 +67,7 @@ protocol ChangeTransport: Sendable {
 extension ChangeTransport {
   var unavailableReason: SyncStatus.UnavailableReason { .unknown }
   var accountIdentity: Data? { nil }
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date) throws {}
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws {}
   func note(_ folder: ChangeFolder) -> String? { nil }
 }
 

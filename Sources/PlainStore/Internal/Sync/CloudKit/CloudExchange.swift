@@ -36,9 +36,9 @@ struct CloudExchange {
     state = CloudSyncState.load(stateURL)
   }
 
-  /// Runs the sync; an engine error ends it with its condition saved (see ``CloudErrorAction``),
-  /// a local file's error throws.
-  mutating func run() throws {
+  /// Runs the sync, sending and fetching as its ``SyncTrigger`` says; an engine error ends it
+  /// with its condition saved (see ``CloudErrorAction``), a local file's error throws.
+  mutating func run(sending: Bool, fetching: Bool) throws {
     for event in database.takeEvents() { apply(event) }
     if state.stopped {
       state.condition = .zonePurged
@@ -48,10 +48,10 @@ struct CloudExchange {
     state.waitUntil = nil
     do {
       do {
-        try sendAndFetch()
+        try sendAndFetch(sending: sending, fetching: fetching)
       } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .recreateZoneAndResend {
         state.forgetServer()
-        try sendAndFetch()  // a second zoneNotFound ends the sync, below
+        try sendAndFetch(sending: sending, fetching: fetching)  // a second zoneNotFound ends the sync, below
       }
       state.condition = nil
     } catch let error as CloudError {
@@ -90,16 +90,17 @@ struct CloudExchange {
     }
   }
 
-  private mutating func sendAndFetch() throws {
+  private mutating func sendAndFetch(sending: Bool, fetching: Bool) throws {
     if state.engineState == nil {
       // Without a token, what this store sent may have gone with a zone since lost (a token of
       // that zone would expire; none can): every file is offered again.
       state.forgetServer()
       try database.createZone()
     }
-    try send()
-    // A token too old means the zone may have lost records this store sent: offered again.
-    if try fetch() { try send() }
+    if sending { try send() }
+    // A token too old means the zone may have lost records this store sent: offered again (by a
+    // push's fetch, at the next sync that sends).
+    if fetching, try fetch(), sending { try send() }
   }
 
   // MARK: Sending

@@ -20,9 +20,9 @@ struct CloudKitTransport: ExchangingTransport {
   }
   var canDownload: Bool { false }
 
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date) throws {
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws {
     var exchange = CloudExchange(database: database, folder: folder, own: own, now: now)
-    try exchange.run()
+    try exchange.run(sending: sending, fetching: fetching)
   }
 
   func note(_ folder: ChangeFolder) -> String? {

@@ -13,8 +13,9 @@ struct MemorySpaceTransport: ExchangingTransport {
   var isAvailable: Bool { true }
   var canDownload: Bool { false }
 
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date) throws {
-    if let own { try send(folder, own) }
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws {
+    if sending, let own { try send(folder, own) }
+    guard fetching else { return }
     let others = space.folders.withLock { folders in folders.filter { $0.key != own?.text } }
     for (device, files) in others.sorted(by: { $0.key < $1.key }) {
       guard let device = DeviceID(device) else { continue }
