@@ -22,6 +22,11 @@ public enum MigrationBackout {
   /// opens the store for a backout only then.
   public static let cutoverKey = "migrationCutover"
 
+  /// The key under which the launch step keeps the digest of the store's truth
+  /// (``StoreContainer/truthDigest(ofStoreAt:options:)``) at which it last found nothing to hand
+  /// back: while the digest is the same, a launch with the importer off opens nothing.
+  public static let nothingToHandBackKey = "backoutNothingToHandBackAt"
+
   /// Marks the cutover at the store's current history, unless it is marked already.
   public static func markCutover(in container: StoreContainer, keyValueStore: any KeyValueStore) throws {
     let reader = container.historyReader(named: readerName)

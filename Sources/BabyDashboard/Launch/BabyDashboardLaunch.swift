@@ -11,7 +11,8 @@ import PlainStore
 /// 2. reads the migration record, the backfill's done marker and whether the last launch
 ///    finished, and looks for the SwiftData store (`BabyDashboard.sqlite`, `-wal`, `-shm`);
 /// 3. with the importer off after this phone's cutover, opens the store and reports what to hand
-///    back to the SwiftData store (``MigrationBackout``);
+///    back to the SwiftData store (``MigrationBackout``) — unless the store's truth has not
+///    changed since a launch found nothing to hand back (``StoreContainer/truthDigest(ofStoreAt:options:)``);
 /// 4. reads what the family's devices publish about the change-file formats they read (two
 ///    versions of the app side by side): ``LaunchReport/versionNotice``;
 /// 5. if everything is done, returns at once, having opened nothing and written nothing;
@@ -172,9 +173,17 @@ public struct BabyDashboardLaunch: Sendable {
     // Importer off after this phone's cutover: what the app wrote since goes back to SwiftData.
     let backoutNeeded = !flags.legacyImporter && cutOver
     if backoutNeeded {
+      // Taken before the open: whatever the open itself writes (a file restored from the
+      // journal, a compaction) costs the next launch one more open, never a handback.
+      let digest = Data(StoreContainer.truthDigest(ofStoreAt: AppGroup.storeURL(in: appGroupDirectory), options: storeOptions).utf8)
       do {
-        let handback = try MigrationBackout.handback(from: try openingStore(), keyValueStore: preferences)
-        report.backoutStep = handback.map { .handBack($0) } ?? .notNeeded("no cutover in the store")
+        if try preferences.data(forKey: MigrationBackout.nothingToHandBackKey) == digest {
+          report.backoutStep = .unchanged
+        } else {
+          let handback = try MigrationBackout.handback(from: try openingStore(), keyValueStore: preferences)
+          report.backoutStep = handback.map { .handBack($0) } ?? .notNeeded("no cutover in the store")
+          if handback?.changes.isEmpty == true { try keyValueStore.set(digest, forKey: MigrationBackout.nothingToHandBackKey) }
+        }
       } catch {
         report.backoutStep = .failed("\(error)")
         report.problems.append("backout: \(error)")

@@ -30,6 +30,9 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     /// The importer is off after the cutover: apply this to the SwiftData store, then confirm
     /// (``MigrationBackout/confirm(_:in:keyValueStore:)``). Empty when nothing changed since.
     case handBack(BackoutHandback)
+    /// The importer is off after the cutover, and the store's truth has not changed since a
+    /// launch found nothing to hand back: the store was not opened.
+    case unchanged
     case failed(String)
   }
 
@@ -118,6 +121,7 @@ public struct LaunchReport: Sendable, Equatable, CustomStringConvertible {
     switch backoutStep {
     case .notNeeded: break
     case .handBack(let handback) where handback.changes.isEmpty: lines.append("backout: nothing to hand back since the cutover")
+    case .unchanged: lines.append("backout: nothing to hand back since the cutover (the store is as the last launch found it; not opened)")
     case .handBack(let handback):
       lines.append("backout: \(handback.summary) since the cutover — apply to the SwiftData store, then confirm")
     case .failed(let why): lines.append("backout: failed — \(why)")

@@ -3,6 +3,7 @@ import BabyDashboardTesting
 import Foundation
 import PlainStore
 import SwiftDataStoreBuilder
+import Synchronization
 import Testing
 
 /// The backout of Phase B/C, the whole round trip on Linux: import at launch (the cutover), the
@@ -71,7 +72,7 @@ import Testing
     _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.memoText = "after the cutover" }
     app.delete(DiaperChange.self, id: LegacyIdentity.id(of: importedDiaper))
     try app.save()
-    let counts = try container.newBackgroundContext().contentCounts()
+    var counts = try container.newBackgroundContext().contentCounts()
 
     // While the importer is on, there is no backout.
     #expect(launch(container).backoutStep == .notNeeded(""))
@@ -94,6 +95,16 @@ import Testing
     #expect(readBack.feedSessions.count == family.feedSessions.count + 1 - 1)
     #expect(readBack.diaperChanges.count == family.diaperChanges.count - 1)
     #expect(launch(container).description.contains("backout: nothing to hand back since the cutover"))
+    #expect(try launchCountingOpens(container) == (.unchanged, 0), "nothing changed since: the store is not opened")
+    let later = container.newBackgroundContext(author: "widget")
+    later.insert(FeedSession(profileID: mia, startTime: LegacyImportHarness.now - 600, amountValue: 60, amountUnitSymbol: "ml"))
+    try later.save()
+    counts = try container.newBackgroundContext().contentCounts()
+    let afterTheWrite = try launchCountingOpens(container)
+    guard case .handBack(let more) = afterTheWrite.step else { Issue.record("\(afterTheWrite)"); return }
+    #expect(afterTheWrite.opens == 1 && more.summary == "1 to create or edit, 0 to delete", "a write since: opened and handed back")
+    try applyToFixtureStore(more)
+    try MigrationBackout.confirm(more, in: container, keyValueStore: keyValues)
 
     // On again: the SwiftData store is imported again, and nothing is duplicated.
     try setImporter(.on)
@@ -101,6 +112,20 @@ import Testing
     guard case .imported(let reimported) = again.importStep else { Issue.record("\(again)"); return }
     #expect(reimported.insertedCount == 0)
     #expect(try container.newBackgroundContext().contentCounts() == counts)
+  }
+
+  /// A launch's backout step, and how many times it opened the store.
+  func launchCountingOpens(_ container: StoreContainer) throws -> (step: LaunchReport.BackoutStep, opens: Int) {
+    let now = LegacyImportHarness.now
+    let opens = Mutex(0)
+    let report = BabyDashboardLaunch(
+      appGroupDirectory: appGroup, keyValueStore: keyValues, deviceID: "phone-1", temporaryDirectory: legacy.readerTemporary,
+      clock: { now }
+    ).run(openingStore: {
+      opens.withLock { $0 += 1 }
+      return container
+    })
+    return (report.backoutStep, opens.withLock { $0 })
   }
 
   /// The backout, applied and confirmed: the handback of this launch.
