@@ -19,6 +19,9 @@ struct CloudExchange {
   let now: Date
   let stateURL: URL
   var state: CloudSyncState
+  /// Told each step: `cloudkit: sent`, `cloudkit: batch N written` (its files durable, its
+  /// state not saved), `cloudkit: batch N saved`. The kill suites stop a process at each.
+  let phase: (@Sendable (String) -> Void)?
 
   /// CloudKit's limit of records per modify request.
   static let requestLimit = 400
@@ -27,8 +30,9 @@ struct CloudExchange {
 
   private var resent: [String: Int] = [:]
 
-  init(database: any CloudDatabase, folder: ChangeFolder, own: DeviceID?, now: Date) {
+  init(database: any CloudDatabase, folder: ChangeFolder, own: DeviceID?, now: Date, phase: (@Sendable (String) -> Void)?) {
     self.database = database
+    self.phase = phase
     self.folder = folder
     self.own = own
     self.now = now
@@ -97,7 +101,10 @@ struct CloudExchange {
       state.forgetServer()
       try database.createZone()
     }
-    if sending { try send() }
+    if sending {
+      try send()
+      phase?("cloudkit: sent")
+    }
     // A token too old means the zone may have lost records this store sent: offered again (by a
     // push's fetch, at the next sync that sends).
     if fetching, try fetch(), sending { try send() }
@@ -192,6 +199,7 @@ struct CloudExchange {
   private mutating func fetch() throws -> Bool {
     var restarted = false
     var more = true
+    var batches = 0
     while more {
       let batch: CloudFetch
       do {
@@ -209,8 +217,11 @@ struct CloudExchange {
       // The files first, durably; then the state that says they were fetched.
       let folders = Set(written.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }).sorted().map(URL.init(fileURLWithPath:))
       try FileSystem.flushToDisk(paths: written, folders: folders + (folders.isEmpty ? [] : [folder.url]), displayPath: folder.displayName)
+      batches += 1
+      phase?("cloudkit: batch \(batches) written")
       state.engineState = batch.state
       try state.save(stateURL)
+      phase?("cloudkit: batch \(batches) saved")
       more = batch.moreComing
     }
     return restarted
