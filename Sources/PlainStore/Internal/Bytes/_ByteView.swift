@@ -20,6 +20,23 @@ struct _ByteView: RandomAccessCollection {
 
   @inline(__always) subscript(position: Int) -> UInt8 { base[position] }
 
+  /// A walk of the bytes of its own, not the standard `IndexingIterator`: in a build without
+  /// optimisation (the tests'), that one asks the runtime for generic metadata at every byte,
+  /// and hashing the change files each fold reads was a quarter of the differential test's
+  /// time (perf, InMemoryDifferentialSyncTests). This one is a plain pointer step.
+  struct Iterator: IteratorProtocol {
+    @usableFromInline var position: UnsafePointer<UInt8>?
+    @usableFromInline let end: UnsafePointer<UInt8>?
+
+    @inline(__always) mutating func next() -> UInt8? {
+      guard let current = position, current != end else { return nil }
+      position = current + 1
+      return current.pointee
+    }
+  }
+
+  @inline(__always) func makeIterator() -> Iterator { Iterator(position: base.baseAddress, end: base.baseAddress.map { $0 + base.count }) }
+
   /// The bytes of `range` as a view of their own, indexed from 0.
   @inline(__always) func extracting(_ range: Range<Int>) -> _ByteView {
     _ByteView(UnsafeBufferPointer(rebasing: base[range]))
