@@ -8,7 +8,8 @@ import PlainStore
 /// one arrival: the writer's local commit of one feed beside the phone's merge of its file, and
 /// the merge of an arrival written before the phone's own latest change, and of one written
 /// before the phone's own edit of another field of the same feed, and of one that comes after a
-/// conflict copy of an older file was met —
+/// conflict copy of an older file was met, and those that are not newer than what the phone
+/// holds (`hardArrivals`), each with whether it merged the arrived files alone —
 /// measured in this process, on open stores, and again each in a process of its own
 /// (`JoinStep`), for the peak RSS of each step beside that of an open that does nothing.
 @MainActor
@@ -38,7 +39,7 @@ struct JoinBench {
       try context.save()
     }
     try carry(from: writer, to: phone)
-    let merge = try Timing.milliseconds { _ = try reading.sync() }
+    let merge = try merged(reading)
     // An arrival that interleaves: the writer logs a feed, the phone a diaper change before the
     // feed's file arrives (two parents within one sync delay); then the phone merges it. Its
     // start is not the one the child steps' feed takes below, which would merge into it.
@@ -52,7 +53,7 @@ struct JoinBench {
       DiaperChange(uuid: BenchHistory.id(8, 2), profileID: bench.history.babies[1].id, timestamp: BenchHistory.now.addingTimeInterval(10_900), type: .pee))
     try phoneContext.save()
     try carry(from: writer, to: phone)
-    let interleavedMerge = try Timing.milliseconds { _ = try reading.sync() }
+    let interleavedMerge = try merged(reading)
     // Crossed edits of one feed: the writer notes its memo, the phone then sets its end before
     // the memo's file arrives, then merges it (other fields than its own edit's: folded alone).
     _ = try context.edit(FeedSession.self, id: later.uuid) { $0.memoText = "#crossed" }
@@ -60,7 +61,7 @@ struct JoinBench {
     _ = try phoneContext.edit(FeedSession.self, id: later.uuid) { $0.endTime = BenchHistory.now.addingTimeInterval(12_000) }
     try phoneContext.save()
     try carry(from: writer, to: phone)
-    let crossedMerge = try Timing.milliseconds { _ = try reading.sync() }
+    let crossedMerge = try merged(reading)
     // A conflict copy beside one of the writer's files (the same bytes: an engine that met the
     // file twice) stays there for good; the next arrival is still merged alone.
     try conflictCopy(ofFileOf: writer, in: phone)
@@ -69,7 +70,8 @@ struct JoinBench {
       DiaperChange(uuid: BenchHistory.id(8, 3), profileID: bench.history.babies[0].id, timestamp: BenchHistory.now.addingTimeInterval(12_600), type: .poo))
     try context.save()
     try carry(from: writer, to: phone)
-    let afterConflictCopyMerge = try Timing.milliseconds { _ = try reading.sync() }
+    let afterConflictCopyMerge = try merged(reading)
+    let hard = try hardArrivals(writer: writer, phone: phone, profileID: bench.history.babies[0].id, context, phoneContext, reading)
     // Each step again in a process of its own: a second phone joins, the writer logs a feed,
     // the first phone merges it.
     let secondPhone = folder.appendingPathComponent("second-phone")
@@ -85,10 +87,13 @@ struct JoinBench {
       ("open_dashboard_writer_ms", BenchNumber.json(writerDashboard)),
       ("open_dashboard_joined_ms", BenchNumber.json(phoneDashboard)),
       ("local_commit_ms", BenchNumber.json(commit)),
-      ("one_arrival_merge_ms", BenchNumber.json(merge)),
-      ("interleaved_arrival_merge_ms", BenchNumber.json(interleavedMerge)),
-      ("crossed_edit_merge_ms", BenchNumber.json(crossedMerge)),
-      ("arrival_after_conflict_copy_merge_ms", BenchNumber.json(afterConflictCopyMerge)),
+    ]
+    var merges: [(String, String)] = merge.fields("one_arrival_merge")
+    merges += interleavedMerge.fields("interleaved_arrival_merge")
+    merges += crossedMerge.fields("crossed_edit_merge")
+    merges += afterConflictCopyMerge.fields("arrival_after_conflict_copy_merge")
+    for (name, figure) in hard { merges += figure.fields(name) }
+    let steps: [(String, String)] = [
       ("process_join_ms", BenchNumber.json(joinStep.ms)),
       ("process_join_rss_mb", BenchNumber.json(joinStep.rss)),
       ("process_open_rss_mb", BenchNumber.json(openStep.rss)),
@@ -98,7 +103,7 @@ struct JoinBench {
       ("process_merge_rss_mb", BenchNumber.json(mergeStep.rss)),
       ("peak_rss_mb", BenchNumber.json(Timing.peakResidentMegabytes())),
     ]
-    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    return "{" + (fields + merges + steps).map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }
 
   /// Puts beside the writer's newest change file, in the phone's folder, a conflict copy of the
@@ -116,7 +121,7 @@ struct JoinBench {
   }
 
   /// Copies the change files the phone lacks, as a sync engine would.
-  private func carry(from writer: URL, to phone: URL) throws {
+  func carry(from writer: URL, to phone: URL) throws {
     let files = FileManager.default
     let source = AppGroup.storeURL(in: writer).appendingPathComponent("changes")
     let target = AppGroup.storeURL(in: phone).appendingPathComponent("changes")

@@ -50,6 +50,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var retired: RetiredObjects?
   /// When the objects the cache shows were last written (see ``RecentWrites``).
   var recent = RecentWrites(horizon: 0)
+  /// Who last wrote each group of the objects the cache shows (see ``WriteStamps``); nil until
+  /// a merge in this process folded every file.
+  var stamps: WriteStamps?
   /// The segment files' id filters, once a merge needed one (see `SegmentIDs.swift`).
   var segmentIDs: [String: String]?
 
@@ -68,6 +71,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     // An empty cache that has folded nothing knows of nothing it does not show.
     retired = manifest.retired ?? (manifest == Manifest() ? RetiredObjects() : nil)
     recent = manifest.recent ?? RecentWrites(horizon: folded.newestClock)
+    // An empty cache has no stamps to know; any other's are known once a merge folds every file.
+    stamps = manifest == Manifest() ? WriteStamps() : nil
     clock.observe(folded.newestClock)
     for (name, table) in tables {
       for (segment, entry) in manifest.segments[name] ?? [:] {
@@ -85,8 +90,9 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     undeliveredReload = true
   }
 
-  /// Applies one committed transaction to the in-memory state.
-  mutating func apply(_ entry: LogEntry) {
+  /// Applies one committed transaction to the in-memory state; `committed`: a commit of this
+  /// process, which knows which of its changes its context gave (``WriteStamps/note(_:committed:)``).
+  mutating func apply(_ entry: LogEntry, committed: Bool = false) {
     // By index, each change read in place (binding one to a name copies it), and its table
     // looked up once per entity: an entry's changes come entity by entity.
     var last: EntityTable?
@@ -131,6 +137,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       clock.observe(stamp.hlc)
     }
     noteRecentWrites(entry)
+    if entry.retired != nil { stamps = nil } else { stamps?.note(entry, committed: committed) }
   }
 
   /// Keeps ``RecentWrites`` with an applied entry: a commit's or a merge of arrivals' changes

@@ -73,14 +73,14 @@ extension StoreCoordinator {
       let record: Data?
       if entry.changes.count < Self.concurrentWorkThreshold {
         written = try write()
-        state.apply(entry)
+        state.apply(entry, committed: true)
         record = backing.localLogRecord(of: entry)
       } else {
         // A large commit: the tables take it in while another thread writes its change file,
         // then makes the log's record. Should the write fail, the tables are read again from
         // the files, which hold nothing of it.
         let writing = ConcurrentWork { [entry] in (try write(), backing.localLogRecord(of: entry)) }
-        state.apply(entry)
+        state.apply(entry, committed: true)
         do {
           (written, record) = try writing.result()
         } catch {

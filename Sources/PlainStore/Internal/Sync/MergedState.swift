@@ -130,6 +130,27 @@ struct MergedState: Sendable {
     objects[key] = registers
   }
 
+  /// Gives an object the values a cache holds for it, each group as its last writer wrote it
+  /// (`stamps`): the start of a merge of arrivals alone that may hold writes older than the
+  /// cache's. A group's members the values leave out were set to nil by its writer (the JSON
+  /// leaves nils out), and so is a group the stamps name that the values hold nothing of.
+  mutating func seed(_ key: ObjectKey, fields: [String: RawJSON], stamps: ObjectStamps, created: ChangeStamp) {
+    guard let entity = schema.entities[key.entity] else { return }
+    var registers = Registers(created: created)
+    var groups: [String: [String: RawJSON]] = [:]
+    for (property, value) in fields where property != entity.identityKey { groups[entity.group(of: property), default: [:]][property] = value }
+    for group in stamps.groups.keys where groups[group] == nil { groups[group] = [:] }
+    for (group, values) in groups {
+      var fields = values
+      for member in entity.members(of: group) where fields[member] == nil { fields[member] = .null }
+      let written = stamps.group(group)
+      let register = Register(stamp: written.stamp, fields: fields, earlier: written.earlier.filter { fields[$0.key] != nil })
+      if entity.keyGroups.contains(group) { registers.recordKeyWrite(register, group: group) }
+      registers.groups[group] = register
+    }
+    objects[key] = registers
+  }
+
   // MARK: What the contexts see
 
   /// The live objects per entity, as property name → exact JSON text (the identity included),
@@ -140,9 +161,12 @@ struct MergedState: Sendable {
   /// it to its survivor.
   func materialize() -> [String: [UUID: [String: RawJSON]]] { materializeWithAliases().objects }
 
-  /// ``materialize()``, and per entity each merged-away id → the object it merged into (its
-  /// final survivor, which may be gone).
-  func materializeWithAliases() -> (objects: [String: [UUID: [String: RawJSON]]], survivors: [String: [UUID: UUID]]) {
+  /// ``materialize()``, per entity each merged-away id → the object it merged into (its final
+  /// survivor, which may be gone), and the registers of every object left once aliases joined
+  /// their survivors (where ``WriteStamps`` reads a live object's stamps).
+  func materializeWithAliases() -> (
+    objects: [String: [UUID: [String: RawJSON]]], survivors: [String: [UUID: UUID]], registers: [ObjectKey: Registers]
+  ) {
     var live: [String: [UUID: Registers]] = [:]
     var gone: [String: Set<UUID>] = [:]
     // Objects that held one unique key at one moment are one object for good.
@@ -212,7 +236,7 @@ struct MergedState: Sendable {
       }
       result[name] = values
     }
-    return (result, survivorOf)
+    return (result, survivorOf, objects)
   }
 
   /// An object's properties: each group's last writer's, and the defaults of properties that

@@ -1,7 +1,9 @@
 import Foundation
 
-/// When the objects the cache shows were last written, group by group, as far as a merge of
-/// arrivals alone needs to know: an arrived write may be folded onto an object by itself only
+/// Bounds on when the objects the cache shows were last written, group by group, for a merge
+/// of arrivals alone where the exact stamps (``WriteStamps``, held in memory) are not known —
+/// after an open, for an object another process changed — and the newest delete or key change,
+/// which every delete and key write that arrives must come after: an arrived write may be folded onto an object by itself only
 /// when it comes after every write of the groups it sets (each group goes to its last writer),
 /// and only when no delete or unique-key change came after it (which objects held one key at
 /// one moment, and so became one, depends on them: `MergedState.aliases()`). So the other

@@ -12,18 +12,24 @@ extension StoreCoordinator {
 
   /// Merges the change files that arrived by folding them onto the objects they touch, which
   /// costs what they hold rather than the whole history — when that gives what folding every
-  /// file would. It does when every arrived file comes after everything this cache has folded
-  /// (its stamp is later than the newest one folded, as it is for a device that had seen this
-  /// one's changes) and touches only objects the cache shows or never knew: then every write
-  /// in it is the last of its group, the cache's values are the fold's as of its stamp, and the
-  /// one thing left to decide is whether it meets another object — on a unique key, through a
-  /// reference, by a delete others point at. Where it might, or anything else is unusual (a
-  /// snapshot, a file of this device — in the sync folder or in its outbox — or of an older
-  /// schema, a second change under a sequence not folded yet, an object deleted or merged away
-  /// before), the merge folds every file instead (`.needsFullFold`). Reached only while the
-  /// carrier is there (`mergeArrived`): its scan reads the sync folder then alone. The rules stay
-  /// the fold's: the touched objects go through `MergedState` seeded with the cache's values, and
-  /// the differential test holds both roads to one answer.
+  /// file would. Each touched object is seeded with the cache's values and, where the cache
+  /// knows them (``WriteStamps``), with its groups' last writers' stamps: then each group goes
+  /// to its last writer, whether the arrival is newer or older than the cache's write. An object
+  /// whose stamps are not known (another process changed it, or none of this process's merges
+  /// folded every file yet) is seeded as written before every arrival, which holds only when
+  /// each arrived write comes after every write of the groups it sets (``RecentWrites``).
+  /// Deletes and key writes must come after every delete and key change the cache holds: which
+  /// objects held one key at one moment, and so are one, depends on their order. An arrived
+  /// edit of an object this cache deleted changes nothing (the delete wins), unless it writes a
+  /// key. The one thing left to decide is whether a touched object meets another — on a unique
+  /// key, through a reference, by a delete others point at. Where it might, or anything else is
+  /// unusual (a snapshot, a file of this device — in the sync folder or in its outbox — or of an
+  /// older schema, a second change under a sequence not folded yet, an object merged away, or
+  /// deleted where its delete's rule may be undone), the merge folds every file instead
+  /// (`.needsFullFold`). Reached only while the carrier is there (`mergeArrived`): its scan reads
+  /// the sync folder then alone. The rules stay the fold's: the touched objects go through
+  /// `MergedState` seeded with the cache's values, and the differential test holds both roads
+  /// to one answer.
   func mergeOnlyArrived(_ state: inout StoreState, files: StoreFiles) throws -> IncrementalMerge {
     // Nothing folded yet (a phone joining its family): the whole fold reads each file once, where
     // this road would read them all to learn that they are too many.
@@ -43,7 +49,7 @@ extension StoreCoordinator {
     for file in scan.files {
       guard file.device != state.device, !inOutbox.contains(file.device),
         !state.folded.contains(device: file.device, sequence: file.sequence),
-        file.schemaVersion == schema.version, state.recent.isSettled(before: file.hlc)
+        file.schemaVersion == schema.version
       else { return .needsFullFold }
     }
     let oldest = scan.files.map(\.hlc).min()!
@@ -53,17 +59,39 @@ extension StoreCoordinator {
 
     // The touched objects as the cache shows them, seeded into a fold of their own.
     var touched: [ObjectKey: (segment: String, object: any Entity)?] = [:]
+    // Objects this cache deleted that arrived writes set: the delete wins, they change nothing.
+    var deleted: Set<ObjectKey> = []
     for file in scan.files {
       for object in file.objects {
         let key = ObjectKey(entity: object.entity, id: object.id)
-        if touched[key] == nil {
-          guard !retired.contains(key), let table = state.tables[key.entity] else { return .needsFullFold }
+        // Which objects held one key at one moment, and so are one, depends on every delete
+        // and key write in stamp order: those must come after the cache's (see `RecentWrites`).
+        let writesKeys = writesKeyHistory(object)
+        if writesKeys && !state.recent.isSettled(before: file.hlc) { return .needsFullFold }
+        if touched[key] == nil && !deleted.contains(key) {
+          if retired.contains(key) {
+            guard !writesKeys, state.stamps?.isDeleted(key) == true else { return .needsFullFold }
+            deleted.insert(key)
+            continue
+          }
+          guard let table = state.tables[key.entity] else { return .needsFullFold }
           let hint = object.fields.flatMap { Self.segmentHint(table, $0) }
           touched[key] = .some(try locate(table, key.id, hint: hint, &state))
         }
-        // A group the cache's object had written after this write: which write is its last is
-        // not known here. Groups written after it that it does not set keep the cache's values.
-        if touched[key]! != nil, state.recent.newestWrite(of: key, groups: object.kind == .upsert ? object.groups : nil) >= file.hlc {
+        if deleted.contains(key) {
+          guard !writesKeys else { return .needsFullFold }
+          continue
+        }
+        guard touched[key]! != nil else { continue }
+        if let stamps = state.stamps?[key] {
+          // Its groups' last writers are known: each goes to the later one. An insert sets
+          // only the members it carries, which the cache's values cannot tell from nil.
+          if object.kind == .upsert && object.groups == nil && stamps.newest >= file.stamp { return .needsFullFold }
+        } else if !state.recent.isSettled(before: file.hlc)
+          || state.recent.newestWrite(of: key, groups: object.kind == .upsert ? object.groups : nil) >= file.hlc
+        {
+          // Not known: a group the cache's object had written after this write, or a write not
+          // listed, leaves which write is its last unknown here.
           return .needsFullFold
         }
       }
@@ -75,12 +103,21 @@ extension StoreCoordinator {
     for (key, current) in touched {
       guard let current else { continue }
       seeds[key] = try EntityFields.of(current.object)
-      fold.seed(key, fields: seeds[key]!, at: before)
+      if let stamps = state.stamps?[key] {
+        fold.seed(key, fields: seeds[key]!, stamps: stamps, created: min(before, stamps.oldest))
+      } else {
+        fold.seed(key, fields: seeds[key]!, at: before)
+      }
     }
-    for file in scan.files { fold.apply(file) }
+    // The writes of objects deleted here change nothing: the fold leaves them out.
+    var arrivals = scan.files
+    if !deleted.isEmpty {
+      for index in arrivals.indices { arrivals[index].objects.removeAll { deleted.contains(ObjectKey(entity: $0.entity, id: $0.id)) } }
+    }
+    for file in arrivals { fold.apply(file) }
     let view = fold.materialize()
     // A key held only in between may have made an object one with another for good.
-    guard !heldAKeyInBetween(scan.files, seeds: seeds, view: view) else { return .needsFullFold }
+    guard !heldAKeyInBetween(arrivals, seeds: seeds, view: view) else { return .needsFullFold }
 
     // The fold's value of each touched object, and whether it meets anything outside them.
     var targets: [ObjectKey: any Entity] = [:]
@@ -128,14 +165,30 @@ extension StoreCoordinator {
     let changed = Set(diff.changes.map { ObjectKey(entity: $0.entity, id: $0.id) })
     var unchanged: [String: [UUID]] = [:]
     for key in touched.keys where !changed.contains(key) { unchanged[key.entity, default: []].append(key.id) }
-    let reshapes = scan.files.contains { file in
+    let reshapes = arrivals.contains { file in
       file.objects.contains { RecentWrites.reshapes($0, existed: (touched[ObjectKey(entity: $0.entity, id: $0.id)] ?? nil) != nil, mergeSchema) }
     }
     let entry = try recordMerge(
       diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, written: scan.files.map(\.hlc).max(),
       unchanged: unchanged.mapValues { $0.sorted(by: uuidPrecedes) }, reshapes: reshapes, &state, files)
+    if state.stamps != nil {
+      for key in touched.keys {
+        guard let registers = fold.objects[key] else { continue }
+        if registers.deleted != nil { state.stamps!.delete(key) } else if targets[key] != nil { state.stamps!.set(key, ObjectStamps(registers)) }
+      }
+    }
     state.statistics.arrivalOnlyMerges += 1
     return .merged(entry)
+  }
+
+  /// Whether an arrived write changes the key history the fold reads aliases from: a delete
+  /// (its object held its keys until then; a referrer's nullified key changes), or an upsert
+  /// that sets a group holding part of a unique key (one naming no groups sets them all).
+  private func writesKeyHistory(_ object: ObjectChange) -> Bool {
+    guard object.kind == .upsert else { return true }
+    guard let entity = mergeSchema.entities[object.entity] else { return true }
+    guard let groups = object.groups else { return !entity.keyGroups.isEmpty }
+    return groups.contains { entity.keyGroups.contains($0) }
   }
 
   /// Whether an arrived object held, write by write, a unique key that neither the cache nor the

@@ -130,7 +130,7 @@ extension StoreCoordinator {
     state.statistics.fullFolds += 1
     let merged = fold(scan)
     state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
-    let (view, survivors) = merged.materializeWithAliases()
+    let (view, survivors, registers) = merged.materializeWithAliases()
     var diff = MergeDiff()
     var retired = RetiredObjects()
     // Everything the fold knows and the cache does not show: deleted, merged away (and, below,
@@ -158,9 +158,12 @@ extension StoreCoordinator {
         entity: entity.name, table: table, current: current, target: target,
         mergedFrom: Self.newlyMerged(entity.name, into: current, retired.aliases(of: entity.name), before: state.retired))
     }
-    return try recordMerge(
+    let entry = try recordMerge(
       diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent,
       divergentSnapshots: scan.divergentSnapshots, retired: retired, &state, files)
+    // What each object's groups' last writes were, for the merges of arrivals alone after it.
+    state.stamps = WriteStamps(merged, live: registers, view: view)
+    return entry
   }
 
   /// The other devices' objects that this merge made aliases of one the cache shows (the same

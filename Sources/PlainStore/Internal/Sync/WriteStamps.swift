@@ -1,0 +1,125 @@
+import Foundation
+
+/// Who last wrote each field group of an object the cache shows, exactly as the fold keeps it
+/// (`MergedState.Register`): what lets a merge of arrivals alone seed an object with its real
+/// stamps, so that the last writer of each group wins for arrivals that are not newer than the
+/// cache — the same field edited on two phones before either saw the other's, a late phone's
+/// hour of changes — as it does in the whole fold.
+///
+/// Compact: one stamp for the object (its groups' most common one: the insert's, usually), and
+/// an override only for a group written since, one some of whose members an older write set,
+/// or one written whole to nil (which the object's JSON leaves out, and which still beats an
+/// older write of the group).
+struct ObjectStamps: Equatable, Sendable {
+  struct GroupStamp: Equatable, Sendable {
+    var stamp: ChangeStamp
+    /// Members an older write set, with its stamp (see `MergedState.Register.earlier`).
+    var earlier: [String: ChangeStamp] = [:]
+  }
+
+  /// Every group's that `groups` does not name.
+  var stamp: ChangeStamp
+  var groups: [String: GroupStamp] = [:]
+
+  init(stamp: ChangeStamp) { self.stamp = stamp }
+
+  /// The stamps of a fold's registers for an object.
+  init(_ registers: MergedState.Registers) {
+    var counts: [ChangeStamp: Int] = [:]
+    for register in registers.groups.values { counts[register.stamp, default: 0] += 1 }
+    stamp = counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? registers.created
+    for (group, register) in registers.groups
+    where register.stamp != stamp || !register.earlier.isEmpty || register.fields.values.allSatisfy({ $0 == .null }) {
+      groups[group] = GroupStamp(stamp: register.stamp, earlier: register.earlier)
+    }
+  }
+
+  func group(_ name: String) -> GroupStamp { groups[name] ?? GroupStamp(stamp: stamp) }
+
+  /// The newest write of any group.
+  var newest: ChangeStamp { groups.values.reduce(stamp) { max($0, $1.stamp) } }
+
+  /// The oldest write of any group or member.
+  var oldest: ChangeStamp {
+    groups.values.reduce(stamp) { oldest, group in group.earlier.values.reduce(min(oldest, group.stamp), min) }
+  }
+
+  /// A write of `names` at `stamp`, each group set whole.
+  mutating func write(_ names: [String], at stamp: ChangeStamp) {
+    for name in names { groups[name] = GroupStamp(stamp: stamp) }
+  }
+}
+
+/// The cache's ``ObjectStamps``, per object it shows, and the objects it knows deleted (a
+/// delete of their own, which wins over every write, before or after it — not a delete rule's,
+/// which a later write of the reference may undo). Held in memory: known after a merge that
+/// folded every file (from its registers), kept by the commits and merges after it; an object
+/// whose stamps are not known (a change another process made, a change a delete rule or a
+/// merge derived) is merged by the bounds of ``RecentWrites`` instead, or by the whole fold.
+struct WriteStamps: Sendable {
+  private(set) var objects: [ObjectKey: ObjectStamps] = [:]
+  private(set) var deleted: Set<ObjectKey> = []
+
+  init() {}
+
+  /// The stamps of a fold's live objects (its registers after aliases joined) and its deletes.
+  init(_ fold: MergedState, live registers: [ObjectKey: MergedState.Registers], view: [String: [UUID: [String: RawJSON]]]) {
+    objects.reserveCapacity(registers.count)
+    for (key, value) in registers {
+      if value.deleted != nil {
+        if fold.objects[key]?.deleted != nil { deleted.insert(key) }
+      } else if view[key.entity]?[key.id] != nil {
+        objects[key] = ObjectStamps(value)
+      }
+    }
+  }
+
+  subscript(key: ObjectKey) -> ObjectStamps? { objects[key] }
+
+  func isDeleted(_ key: ObjectKey) -> Bool { deleted.contains(key) }
+
+  mutating func set(_ key: ObjectKey, _ stamps: ObjectStamps) {
+    objects[key] = stamps
+    deleted.remove(key)
+  }
+
+  /// Forgets what is known of an object: its next arrival is merged without its stamps.
+  mutating func forget(_ key: ObjectKey) {
+    objects[key] = nil
+    deleted.remove(key)
+  }
+
+  mutating func delete(_ key: ObjectKey) {
+    objects[key] = nil
+    deleted.insert(key)
+  }
+
+  /// Keeps the stamps with one applied log entry. A commit of this process (`committed`)
+  /// stamps what its context gave at its change file's stamp: an insert every group, an update
+  /// the groups it names; a delete it gave is a delete. Anything else is forgotten here, and a
+  /// merge of arrivals sets the objects it folded after it applied its entry.
+  mutating func note(_ entry: LogEntry, committed: Bool) {
+    for index in entry.changes.indices {
+      let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
+      guard committed, let origin = entry.origin, entry.changes[index].isGiven else {
+        forget(key)
+        continue
+      }
+      switch entry.changes[index].kind {
+      case .insert: set(key, ObjectStamps(stamp: origin))
+      case .update:
+        if let groups = entry.changes[index].groups, var stamps = objects[key] {
+          stamps.write(groups, at: origin)
+          objects[key] = stamps
+        } else {
+          forget(key)
+        }
+      case .delete: if entry.changes[index].mergedInto == nil { delete(key) } else { forget(key) }
+      case .retire: forget(key)
+      }
+    }
+    for (entity, ids) in entry.writtenUnchanged ?? [:] {
+      for id in ids { forget(ObjectKey(entity: entity, id: id)) }
+    }
+  }
+}
