@@ -130,7 +130,13 @@ extension StoreCoordinator {
     state.statistics.fullFolds += 1
     let merged = fold(scan)
     state.mergeWarnings += merged.migrationFailures.map { "\($0.entity) \($0.id.uuidString): \($0)" }
-    let (view, survivors, registers) = merged.materializeWithAliases()
+    // The stamps are read from the registers the aliases joined, which go at once: kept to the
+    // end of the merge beside the fold's own, they were a second copy of every register (a
+    // join's peak memory +28 % at 100k objects).
+    let (view, survivors, stamps) = {
+      let materialized = merged.materializeWithAliases()
+      return (materialized.objects, materialized.survivors, WriteStamps(merged, live: materialized.registers, view: materialized.objects))
+    }()
     var diff = MergeDiff()
     var retired = RetiredObjects()
     // Everything the fold knows and the cache does not show: deleted, merged away (and, below,
@@ -162,7 +168,7 @@ extension StoreCoordinator {
       diff, arrived: arrived, coverage: arrivedCoverage, snapshots: arrivedSnapshots, divergent: scan.divergent,
       divergentSnapshots: scan.divergentSnapshots, retired: retired, &state, files)
     // What each object's groups' last writes were, for the merges of arrivals alone after it.
-    state.stamps = WriteStamps(merged, live: registers, view: view)
+    state.stamps = stamps
     return entry
   }
 
