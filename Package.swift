@@ -47,7 +47,7 @@ let package = Package(
     .executableTarget(name: "babydash", dependencies: ["ArgumentParsing", "PlainStore", "BabyDashboard", "BabyDashboardText", "BabyDashboardFixtures", "BabyDashboardPreviews"]),
     .executableTarget(name: "babydash-bench", dependencies: ["ArgumentParsing", "PlainStore", "BabyDashboard", "BabyDashboardFixtures", "BabyDashboardPreviews"]),
     // Test-only: a writer process that the multi-process and crash tests start and kill.
-    .executableTarget(name: "plainstore-stress", dependencies: ["ArgumentParsing", "PlainStore"]),
+    .executableTarget(name: "plainstore-stress", dependencies: ["ArgumentParsing", "PlainStore", "PlainStoreTesting"]),
 
     // Test support: builds SwiftData-shaped SQLite stores with the SQLite C API, for the tests only.
     .target(

@@ -119,7 +119,7 @@ public enum TrackerRules {
       let overlapping = neighbours.filter { other in
         other.uuid != feed.uuid && other.startTime < end && (other.endTime ?? max(now, other.startTime)) > feed.startTime
       }
-      doubts += overlapping.map { .overlapsFeed($0.uuid) }
+      if !overlapping.isEmpty { doubts.append(.overlapsFeeds(overlapping.sorted { $0.startTime < $1.startTime }.map(\.uuid))) }
     }
     if changes == nil || changes?.amount != nil, let value = feed.amountValue, isZero(value) { doubts.append(.zeroAmount) }
     return doubts

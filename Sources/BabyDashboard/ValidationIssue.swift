@@ -40,8 +40,9 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   case feedTooLong(TimeInterval)
   /// A feed that starts more than ``TrackerRules/oldestStart`` before now: saved only when confirmed.
   case startsLongAgo
-  /// A feed that overlaps another feed of its baby (that feed's id): saved only when confirmed.
-  case overlapsFeed(UUID)
+  /// A feed that overlaps other feeds of its baby (their ids, one or more, in start order):
+  /// saved only when confirmed. One issue however many it overlaps, so its sentence is said once.
+  case overlapsFeeds([UUID])
   /// An amount of zero: saved only when confirmed, and never the prefill.
   case zeroAmount
 
@@ -49,7 +50,7 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
   /// (``ScreenModelError/unconfirmed(_:)``), where the other issues are never saved.
   public var needsConfirmation: Bool {
     switch self {
-    case .feedTooLong, .startsLongAgo, .overlapsFeed, .zeroAmount: return true
+    case .feedTooLong, .startsLongAgo, .overlapsFeeds, .zeroAmount: return true
     default: return false
     }
   }
@@ -90,8 +91,10 @@ public enum ValidationIssue: Sendable, Hashable, CustomStringConvertible {
       return "The feed lasts \(shown), longer than \(hours) hours: check its start and end (was it left running?)."
     case .startsLongAgo:
       return "The feed starts more than a day ago: check the date."
-    case .overlapsFeed(let id):
-      return "The feed overlaps another feed of this baby (\(id.uuidString.prefix(8).lowercased())): check the times, or edit that feed instead."
+    case .overlapsFeeds(let ids):
+      let shown = ids.map { String($0.uuidString.prefix(8).lowercased()) }.joined(separator: ", ")
+      guard ids.count > 1 else { return "The feed overlaps another feed of this baby (\(shown)): check the times, or edit that feed instead." }
+      return "The feed overlaps \(ids.count) other feeds of this baby (\(shown)): check the times, or edit those feeds instead."
     case .zeroAmount:
       return "The amount is zero: leave it empty if the baby took nothing measured; a zero is never used as the next prefill."
     case .inTheFuture:

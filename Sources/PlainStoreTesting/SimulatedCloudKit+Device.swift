@@ -14,7 +14,7 @@ extension SimulatedCloudKit {
 
     /// Signs in to `account` (after a sign-out).
     public func signIn(_ account: String) {
-      cloud.world.withLock { world in
+      cloud.withWorld { world in
         world.devices[number].account = account
         world.devices[number].events.append(.accountChange(.signIn(account)))
       }
@@ -22,7 +22,7 @@ extension SimulatedCloudKit {
 
     /// Signs out of iCloud.
     public func signOut() {
-      cloud.world.withLock { world in
+      cloud.withWorld { world in
         let previous = world.devices[number].account ?? ""
         world.devices[number].account = nil
         world.devices[number].events.append(.accountChange(.signOut(previous)))
@@ -32,7 +32,7 @@ extension SimulatedCloudKit {
     /// Signs in to another account, as a user does who signs out and in with another Apple ID
     /// while the app is not running.
     public func switchAccount(to account: String) {
-      cloud.world.withLock { world in
+      cloud.withWorld { world in
         let previous = world.devices[number].account ?? ""
         world.devices[number].account = account
         world.devices[number].events.append(.accountChange(.switchAccounts(from: previous, to: account)))
@@ -41,7 +41,7 @@ extension SimulatedCloudKit {
 
     /// The pushes that have reached this device by now, taken: the app syncs once for them.
     public func takePushes() -> Int {
-      cloud.world.withLock { world in
+      cloud.withWorld { world in
         let now = world.now
         let due = world.devices[number].pushes.filter { $0 <= now }.count
         world.devices[number].pushes.removeAll { $0 <= now }
@@ -51,28 +51,28 @@ extension SimulatedCloudKit {
 
     /// Makes the account's status other than signed in or out (nil: back to signed in or out).
     package func setStatus(_ status: CloudAccount?) {
-      cloud.world.withLock { $0.devices[number].status = status }
+      cloud.withWorld { $0.devices[number].status = status }
     }
   }
 }
 
 extension SimulatedCloudKit.Device: CloudDatabase {
   package func account() -> CloudAccount {
-    cloud.world.withLock { world in
+    cloud.withWorld { world in
       if let status = world.devices[number].status { return status }
       return world.devices[number].account.map { .signedIn(id: $0) } ?? .signedOut
     }
   }
 
   package func takeEvents() -> [CloudEvent] {
-    cloud.world.withLock { world in
+    cloud.withWorld { world in
       defer { world.devices[number].events = [] }
       return world.devices[number].events
     }
   }
 
   package func createZone() throws {
-    try cloud.world.withLock { world in
+    try cloud.withWorld { world in
       let account = try world.admit(.createZone, device: number)
       guard world.zones[account] == nil else { return }
       world.generations[account, default: 0] += 1
@@ -81,7 +81,7 @@ extension SimulatedCloudKit.Device: CloudDatabase {
   }
 
   package func save(_ records: [CloudRecord]) throws {
-    try cloud.world.withLock { world in
+    try cloud.withWorld { world in
       let account = try world.admit(.save, device: number)
       guard records.count <= cloud.requestLimit else { throw CloudError(.limitExceeded) }
       guard var zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
@@ -112,7 +112,7 @@ extension SimulatedCloudKit.Device: CloudDatabase {
   }
 
   package func delete(_ names: [String]) throws {
-    try cloud.world.withLock { world in
+    try cloud.withWorld { world in
       let account = try world.admit(.delete, device: number)
       guard names.count <= cloud.requestLimit else { throw CloudError(.limitExceeded) }
       guard var zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
@@ -135,7 +135,7 @@ extension SimulatedCloudKit.Device: CloudDatabase {
   }
 
   package func fetchChanges(since state: Data?) throws -> CloudFetch {
-    try cloud.world.withLock { world in
+    try cloud.withWorld { world in
       let account = try world.admit(.fetch, device: number)
       guard let zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
       var counter = 0

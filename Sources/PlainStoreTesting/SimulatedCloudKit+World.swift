@@ -4,13 +4,13 @@ import PlainStore
 extension SimulatedCloudKit {
   /// Everything the simulated cloud holds, behind one lock.
   struct World {
-    struct Record {
+    struct Record: Codable, Equatable {
       var bytes: Data
       /// The change tag: the zone's change counter when it was saved.
       var tag: Int
     }
 
-    struct Zone {
+    struct Zone: Codable, Equatable {
       /// Which incarnation of the zone: a token of an older one has expired.
       var generation: Int
       var records: [String: Record] = [:]

@@ -48,18 +48,38 @@ public final class SimulatedCloudKit: Sendable {
   public let fetchBatchSize: Int
 
   // A StoreMutex, not Synchronization.Mutex: ThreadSanitizer sees its locks (see StoreMutex).
+  // Reached through `withWorld`, which reads and writes the shared file first when there is one.
   let world: StoreMutex<World>
+  /// Where the server side lives for every process that shares this cloud; nil: this process only.
+  let sharedFile: URL?
 
   public init(requestLimit: Int = 400, recordSizeLimit: Int = 1_000_000, fetchBatchSize: Int = 200, now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
     self.requestLimit = requestLimit
     self.recordSizeLimit = recordSizeLimit
     self.fetchBatchSize = max(1, fetchBatchSize)
     world = StoreMutex(World(now: now))
+    sharedFile = nil
+  }
+
+  /// A cloud whose server side (zones, records, change tokens, the clock, throttles and quotas)
+  /// lives in `file`, shared by every process that opens it there — an app and its widget, or
+  /// a test and the child process it kills in the middle of a sync. Each process's devices,
+  /// their account events and pushes, and injected faults stay its own. `now` sets the clock
+  /// of a new file only.
+  public init(
+    sharedAt file: URL, requestLimit: Int = 400, recordSizeLimit: Int = 1_000_000, fetchBatchSize: Int = 200,
+    now: Date = Date(timeIntervalSince1970: 1_800_000_000)
+  ) {
+    self.requestLimit = requestLimit
+    self.recordSizeLimit = recordSizeLimit
+    self.fetchBatchSize = max(1, fetchBatchSize)
+    world = StoreMutex(World(now: now))
+    sharedFile = file
   }
 
   /// A device signed in to `account` (nil: signed out), whose engine talks to this cloud.
   public func device(signedInAs account: String?) -> Device {
-    let number = world.withLock { world in
+    let number = withWorld { world in
       world.devices.append(World.DeviceState(account: account))
       return world.devices.count - 1
     }
@@ -69,37 +89,37 @@ public final class SimulatedCloudKit: Sendable {
   // MARK: What a test controls
 
   /// The simulation's clock.
-  public var now: Date { world.withLock { $0.now } }
+  public var now: Date { withWorld { $0.now } }
 
   /// Moves the clock on.
   public func advance(by seconds: TimeInterval) {
-    world.withLock { $0.now.addTimeInterval(seconds) }
+    withWorld { $0.now.addTimeInterval(seconds) }
   }
 
   /// Refuses `account`'s requests with `requestRateLimited` and a retry-after for `seconds`.
   public func throttle(_ account: String, for seconds: TimeInterval) {
-    world.withLock { $0.throttledUntil[account] = $0.now.addingTimeInterval(seconds) }
+    withWorld { $0.throttledUntil[account] = $0.now.addingTimeInterval(seconds) }
   }
 
   /// How the next fetch's batch is delivered (one entry per fetch, in order).
   public func deliverNextFetch(_ delivery: Delivery) {
-    world.withLock { $0.deliveries.append(delivery) }
+    withWorld { $0.deliveries.append(delivery) }
   }
 
   /// How long the push of a save takes to reach the account's other devices (at first: none);
   /// nil: pushes are lost, as they may be. A device takes them with ``Device/takePushes()``.
   public func setPushDelay(_ seconds: TimeInterval?) {
-    world.withLock { $0.pushDelay = seconds }
+    withWorld { $0.pushDelay = seconds }
   }
 
   /// Limits the bytes `account`'s zone may hold (nil: no limit); a save beyond is `quotaExceeded`.
   public func setQuota(_ account: String, bytes: Int?) {
-    world.withLock { $0.quota[account] = bytes }
+    withWorld { $0.quota[account] = bytes }
   }
 
   /// Deletes `account`'s zone and tells every device signed in to it why, at its next fetch.
   public func deleteZone(of account: String, reason: ZoneDeletionReason) {
-    world.withLock { world in
+    withWorld { world in
       world.zones[account] = nil
       for index in world.devices.indices where world.devices[index].account == account {
         world.devices[index].events.append(.zoneDeleted(reason.engine))
@@ -109,33 +129,33 @@ public final class SimulatedCloudKit: Sendable {
 
   /// Deletes `account`'s zone and tells no one: the next request meets `zoneNotFound`.
   public func loseZone(of account: String) {
-    world.withLock { $0.zones[account] = nil }
+    withWorld { $0.zones[account] = nil }
   }
 
   /// The names of the records `account`'s zone holds, sorted.
   public func recordNames(of account: String) -> [String] {
-    world.withLock { $0.zones[account]?.records.keys.sorted() ?? [] }
+    withWorld { $0.zones[account]?.records.keys.sorted() ?? [] }
   }
 
   /// Records every fetch delivered, and their bytes (a batch delivered twice counts twice): what
   /// a joining phone paid to come in.
-  public var fetched: (records: Int, bytes: Int) { world.withLock { ($0.fetchedRecords, $0.fetchedBytes) } }
+  public var fetched: (records: Int, bytes: Int) { withWorld { ($0.fetchedRecords, $0.fetchedBytes) } }
 
   /// The number of names of each delete request that reached the server, in order.
-  public var deleteRequestSizes: [Int] { world.withLock { $0.deleteRequestSizes } }
+  public var deleteRequestSizes: [Int] { withWorld { $0.deleteRequestSizes } }
 
   /// The number of records of each save request that reached the server, in order.
-  public var saveRequestSizes: [Int] { world.withLock { $0.saveRequestSizes } }
+  public var saveRequestSizes: [Int] { withWorld { $0.saveRequestSizes } }
 
   /// Every request that reached the server, refused ones included.
-  public var requestCount: Int { world.withLock { $0.requestCount } }
+  public var requestCount: Int { withWorld { $0.requestCount } }
 
   /// Faults and deliveries asked for that no request has met yet.
-  public var faultsWaiting: Int { world.withLock { $0.faults.values.reduce($0.deliveries.count) { $0 + $1.count } } }
+  public var faultsWaiting: Int { withWorld { $0.faults.values.reduce($0.deliveries.count) { $0 + $1.count } } }
 
   /// Fails the next `operation` with `error`, before anything else is looked at.
   package func failNext(_ operation: Operation, with error: CloudError) {
-    world.withLock { $0.faults[operation, default: []].append(error) }
+    withWorld { $0.faults[operation, default: []].append(error) }
   }
 }
 

@@ -15,6 +15,9 @@ enum StressOptions {
   static let pruneThrough = Option<Int>("--prune-through", "S", help: "then prune the history through sequence S")
   static let schema = Option<Int>("--schema", "1|2", help: "the schema version to open with (default 1)")
   static let list = Flag("--list", help: "print every item, one `item <id> <writer> <batch> <part>` line each")
+  static let cloud = Option<String>("--cloud", "FILE", help: "the simulated CloudKit's server, shared through FILE")
+  static let fetchBatch = Option<Int>("--fetch-batch", "N", help: "records a fetch brings at most (default 1)")
+  static let killAt = Option<String>("--kill-at", "PHASE", help: "end with SIGKILL when the sync reaches PHASE (`cloudkit: batch 2 written`)")
   static let help = Flag("--help", help: "show this help (also -h)")
 
   /// Each mode: its name, what it does, and the options it reads.
@@ -24,6 +27,7 @@ enum StressOptions {
     ("reader", "register a history reader", [name.spec, consumeThrough.spec, pruneThrough.spec]),
     ("open", "open the store (migrates, merges or rebuilds as opening does)", [schema.spec, list.spec]),
     ("compact", "open the store and compact its change files (a snapshot, then this device's acknowledged files go)", []),
+    ("cloud-sync", "open the store on a simulated CloudKit shared through a file and sync", [cloud.spec, fetchBatch.spec, killAt.spec]),
   ]
 
   /// The help, from the declarations above.

@@ -10,6 +10,7 @@ do {
   case "bench": try BenchMode(arguments: arguments).run()
   case "reader": try ReaderMode(arguments: arguments).run()
   case "compact": try CompactMode(arguments: arguments).run()
+  case "cloud-sync": try CloudSyncMode(arguments: arguments).run()
   default: try OpenMode(arguments: arguments).run()
   }
 } catch let error as StressUsageError {

@@ -170,8 +170,8 @@ import Testing
     // Back over the earlier feed (02:00–02:30) and longer than four hours.
     form.startTime = Fixed.date("2026-03-14T01:00:00Z")
     model.draft = .feed(form)
-    #expect(try model.doubts() == [.feedTooLong(5 * 3600 + 20 * 60), .overlapsFeed(earlierFeed.uuid)])
-    #expect(throws: ScreenModelError.unconfirmed([.feedTooLong(5 * 3600 + 20 * 60), .overlapsFeed(earlierFeed.uuid)])) { try model.save() }
+    #expect(try model.doubts() == [.feedTooLong(5 * 3600 + 20 * 60), .overlapsFeeds([earlierFeed.uuid])])
+    #expect(throws: ScreenModelError.unconfirmed([.feedTooLong(5 * 3600 + 20 * 60), .overlapsFeeds([earlierFeed.uuid])])) { try model.save() }
     // A memo alone asks nothing.
     let memoOnly = try editor(store, .feed(feed))
     var memoForm = try feedForm(memoOnly)

@@ -72,7 +72,7 @@ import Testing
     #expect(try tool.run(at: "2026-11-26T10:00:00Z", ["feed", "log", "Mia", "--start", "09:30", "--end", "09:40"]).status == 0)
     #expect(try tool.run(at: "2026-11-26T10:00:00Z", ["feed", "log", "Mia", "--start", "09:20", "--end", "09:40", "--yes"]).status == 0)
     // Starting a feed inside a finished one asks too.
-    #expect(try refused(["feed", "start", "Mia", "--at", "09:35"], at: "2026-11-26T10:00:00Z").contains("The feed overlaps another feed of this baby"))
+    #expect(try refused(["feed", "start", "Mia", "--at", "09:35"], at: "2026-11-26T10:00:00Z").contains("The feed overlaps 2 other feeds of this baby"))
   }
 
   @Test func aZeroAmountNeedsYesAndNeverBecomesThePrefill() throws {

@@ -78,6 +78,20 @@ import Testing
     #expect(inside.stderr.hasPrefix("babydash: The feed overlaps another feed of this baby ("), "\(inside.stderr)")
   }
 
+  /// A feed over two others said "The feed overlaps another feed…" twice, once per feed: now one
+  /// sentence names both.
+  @Test func aFeedOverTwoFeedsSaysItsOverlapOnce() throws {
+    defer { tool.removeAll() }
+    #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)
+    #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["feed", "log", "Mia", "--start", "02:00", "--end", "02:20"]).status == 0)
+    #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["feed", "log", "Mia", "--start", "03:00", "--end", "03:20"]).status == 0)
+    let over = try tool.run(at: "2026-03-10T06:00:00Z", ["feed", "log", "Mia", "--start", "01:50", "--end", "03:30"])
+    #expect(over.status == 65)
+    #expect(over.stderr.components(separatedBy: "overlaps").count == 2, "one sentence: \(over.stderr)")
+    #expect(over.stderr.hasPrefix("babydash: The feed overlaps 2 other feeds of this baby ("), "\(over.stderr)")
+    #expect(over.stderr.contains("check the times, or edit those feeds instead. Run again with --yes to save it as it is."))
+  }
+
   @Test func anEmptyMonthOfHistorySaysWhichMonth() throws {
     defer { tool.removeAll() }
     #expect(try tool.run(at: "2026-03-10T06:00:00Z", ["baby", "add", "Mia"]).status == 0)

@@ -124,7 +124,8 @@ struct FileBacking: Sendable {
   func exchangeWithCarrier(_ store: StoreCoordinator, sending: Bool, fetching: Bool) throws {
     try store.drainOutbox(files, lock)
     guard files.changes.isCarrying else { return }
-    try files.changes.transport.exchange(files.changes, own: store.deviceID, now: store.options.clock(), sending: sending, fetching: fetching)
+    try files.changes.transport.exchange(
+      files.changes, own: store.deviceID, now: store.options.clock(), sending: sending, fetching: fetching, phase: store.options.phaseObserver)
   }
 
   func compactChanges(_ store: StoreCoordinator) throws -> ChangeCompaction? {

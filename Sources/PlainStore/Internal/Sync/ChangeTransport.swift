@@ -56,8 +56,9 @@ protocol ChangeTransport: Sendable {
   /// Sends this device's files (if `sending`) and brings other devices' into `folder` (if
   /// `fetching`), for a carrier that is no folder (CloudKit: ``CloudKitTransport``); run by
   /// ``StoreContainer/sync()`` while the carrier is there, before it merges, as its
-  /// ``SyncTrigger`` says. A folder carrier has nothing to do.
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws
+  /// ``SyncTrigger`` says. A folder carrier has nothing to do. `phase` is told where the
+  /// exchange is, for the tests that kill a process there.
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool, phase: (@Sendable (String) -> Void)?) throws
   /// What the carrier could not do last, and what happens next, in words; nil when all is well.
   func note(_ folder: ChangeFolder) -> String?
 }
@@ -67,7 +68,7 @@ protocol ChangeTransport: Sendable {
 extension ChangeTransport {
   var unavailableReason: SyncStatus.UnavailableReason { .unknown }
   var accountIdentity: Data? { nil }
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws {}
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool, phase: (@Sendable (String) -> Void)?) throws {}
   func note(_ folder: ChangeFolder) -> String? { nil }
 }
 

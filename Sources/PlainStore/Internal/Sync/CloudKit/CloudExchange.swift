@@ -22,6 +22,9 @@ struct CloudExchange {
   let now: Date
   let stateURL: URL
   var state: CloudSyncState
+  /// Told each step: `cloudkit: sent`, `cloudkit: batch N written` (its files durable, its
+  /// state not saved), `cloudkit: batch N saved`. The kill suites stop a process at each.
+  let phase: (@Sendable (String) -> Void)?
 
   /// CloudKit's limit of records per modify request.
   static let requestLimit = 400
@@ -31,8 +34,9 @@ struct CloudExchange {
   /// How often each record was sent (or deleted) again this sync.
   var resent: [String: Int] = [:]
 
-  init(database: any CloudDatabase, folder: ChangeFolder, own: DeviceID?, now: Date) {
+  init(database: any CloudDatabase, folder: ChangeFolder, own: DeviceID?, now: Date, phase: (@Sendable (String) -> Void)?) {
     self.database = database
+    self.phase = phase
     self.folder = folder
     self.own = own
     self.now = now
@@ -101,7 +105,10 @@ struct CloudExchange {
       forgetServer()
       try database.createZone()
     }
-    if sending { try send() }
+    if sending {
+      try send()
+      phase?("cloudkit: sent")
+    }
     // A token too old means the zone may have lost records this store sent: offered again (by a
     // push's fetch, at the next sync that sends).
     if fetching, try fetch(), sending { try send() }
@@ -204,6 +211,7 @@ struct CloudExchange {
   private mutating func fetch() throws -> Bool {
     var restarted = false
     var more = true
+    var batches = 0
     while more {
       let batch: CloudFetch
       do {
@@ -224,8 +232,11 @@ struct CloudExchange {
       // The files first, durably; then the state that says they were fetched.
       let folders = Set(written.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }).sorted().map(URL.init(fileURLWithPath:))
       try FileSystem.flushToDisk(paths: written, folders: folders + (folders.isEmpty ? [] : [folder.url]), displayPath: folder.displayName)
+      batches += 1
+      phase?("cloudkit: batch \(batches) written")
       state.engineState = batch.state
       try state.save(stateURL)
+      phase?("cloudkit: batch \(batches) saved")
       more = batch.moreComing
     }
     return restarted

@@ -20,8 +20,8 @@ struct CloudKitTransport: ExchangingTransport {
   }
   var canDownload: Bool { false }
 
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws {
-    var exchange = CloudExchange(database: database, folder: folder, own: own, now: now)
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool, phase: (@Sendable (String) -> Void)?) throws {
+    var exchange = CloudExchange(database: database, folder: folder, own: own, now: now, phase: phase)
     try exchange.run(sending: sending, fetching: fetching)
   }
 

@@ -13,7 +13,7 @@ struct MemorySpaceTransport: ExchangingTransport {
   var isAvailable: Bool { true }
   var canDownload: Bool { false }
 
-  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool) throws {
+  func exchange(_ folder: ChangeFolder, own: DeviceID?, now: Date, sending: Bool, fetching: Bool, phase: (@Sendable (String) -> Void)?) throws {
     if sending, let own { try send(folder, own) }
     guard fetching else { return }
     let others = space.folders.withLock { folders in folders.filter { $0.key != own?.text } }
