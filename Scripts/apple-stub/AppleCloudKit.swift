@@ -34,6 +34,11 @@ class CKDatabase: NSObject, @unchecked Sendable {  // uses: .privateCloudDatabas
     struct Modification: Sendable {  // uses: $0.record | probe: CKDatabase.RecordZoneChange.Modification.self
       var record: CKRecord { fatalError() }  // uses: $0.record | probe: \CKDatabase.RecordZoneChange.Modification.record
     }
+    // https://developer.apple.com/documentation/cloudkit/ckdatabase/recordzonechange/deletion
+    struct Deletion: Sendable {  // uses: changes.deletions.map | probe: CKDatabase.RecordZoneChange.Deletion.self
+      // https://developer.apple.com/documentation/cloudkit/ckdatabase/recordzonechange/deletion/recordid
+      var recordID: CKRecord.ID { fatalError() }  // uses: $0.recordID.recordName | probe: \CKDatabase.RecordZoneChange.Deletion.recordID
+    }
   }
 }
 
@@ -139,7 +144,7 @@ final class CKSyncEngine: Sendable {  // uses: CKSyncEngine( | probe: CKSyncEngi
   // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/pendingrecordzonechange
   enum PendingRecordZoneChange: Hashable, Sendable {  // uses: .saveRecord( | probe: CKSyncEngine.PendingRecordZoneChange.self
     case saveRecord(CKRecord.ID)  // uses: .saveRecord( | probe: CKSyncEngine.PendingRecordZoneChange.saveRecord
-    case deleteRecord(CKRecord.ID)
+    case deleteRecord(CKRecord.ID)  // uses: .deleteRecord( | probe: CKSyncEngine.PendingRecordZoneChange.deleteRecord
   }
 
   // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/pendingdatabasechange
@@ -199,12 +204,15 @@ final class CKSyncEngine: Sendable {  // uses: CKSyncEngine( | probe: CKSyncEngi
     // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/event/fetchedrecordzonechanges
     struct FetchedRecordZoneChanges: Sendable {  // uses: .fetchedRecordZoneChanges(let changes) | probe: CKSyncEngine.Event.FetchedRecordZoneChanges.self
       var modifications: [CKDatabase.RecordZoneChange.Modification] { fatalError() }  // uses: changes.modifications | probe: \CKSyncEngine.Event.FetchedRecordZoneChanges.modifications
+      var deletions: [CKDatabase.RecordZoneChange.Deletion] { fatalError() }  // uses: changes.deletions.map | probe: \CKSyncEngine.Event.FetchedRecordZoneChanges.deletions
     }
 
     // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/event/sentrecordzonechanges
     struct SentRecordZoneChanges: Sendable {  // uses: .sentRecordZoneChanges(let sent) | probe: CKSyncEngine.Event.SentRecordZoneChanges.self
       var savedRecords: [CKRecord] { fatalError() }  // uses: sent.savedRecords | probe: \CKSyncEngine.Event.SentRecordZoneChanges.savedRecords
       var failedRecordSaves: [CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave] { fatalError() }  // uses: sent.failedRecordSaves | probe: \CKSyncEngine.Event.SentRecordZoneChanges.failedRecordSaves
+      // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/event/sentrecordzonechanges/failedrecorddeletes
+      var failedRecordDeletes: [CKRecord.ID: CKError] { fatalError() }  // uses: sent.failedRecordDeletes | probe: \CKSyncEngine.Event.SentRecordZoneChanges.failedRecordDeletes
       // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/event/sentrecordzonechanges/failedrecordsave
       struct FailedRecordSave: Sendable {  // uses: failedRecordSaves.map | probe: CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave.self
         var record: CKRecord { fatalError() }  // uses: $0.record.recordID | probe: \CKSyncEngine.Event.SentRecordZoneChanges.FailedRecordSave.record

@@ -107,12 +107,30 @@ extension SimulatedCloudKit.Device: CloudDatabase {
       }
       world.zones[account] = zone
       world.saveRequestSizes.append(records.count)
-      // The zone changed: a push for every other device of the account, unless pushes are lost.
-      if let delay = world.pushDelay {
-        for other in world.devices.indices where other != number && world.devices[other].account == account {
-          world.devices[other].pushes.append(world.now.addingTimeInterval(delay))
-        }
+      world.push(from: number, account: account)
+    }
+  }
+
+  package func delete(_ names: [String]) throws {
+    try cloud.withWorld { world in
+      let account = try world.admit(.delete, device: number)
+      guard names.count <= cloud.requestLimit else { throw CloudError(.limitExceeded) }
+      guard var zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
+      let missing = names.filter { zone.records[$0] == nil }
+      guard missing.isEmpty else {
+        // The zone's batches are atomic: one record's failure fails the others.
+        var failed = Dictionary(uniqueKeysWithValues: names.map { ($0, CloudError(.batchRequestFailed)) })
+        for name in missing { failed[name] = CloudError(.unknownItem) }
+        throw CloudError(.partialFailure, perRecord: failed)
       }
+      for name in names {
+        zone.records[name] = nil
+        zone.log.append(name)
+        zone.deletions.insert(zone.log.count - 1)
+      }
+      world.zones[account] = zone
+      world.deleteRequestSizes.append(names.count)
+      world.push(from: number, account: account)
     }
   }
 
@@ -130,13 +148,17 @@ extension SimulatedCloudKit.Device: CloudDatabase {
       if delivery == .late { return CloudFetch(records: [], state: state ?? SimulatedCloudKit.World.token(account: account, generation: zone.generation, counter: 0), moreComing: false) }
       if delivery == .dropped { throw CloudError(.networkFailure) }
       let end = min(zone.log.count, counter + cloud.fetchBatchSize)
-      // A record saved again under one name appears once, at its latest save.
+      // A record saved again under one name appears once, at its latest save; a deleted one not
+      // at all, and its deletion only to a device that fetched before (it may hold the record).
       let names = zone.log[counter..<end].enumerated().filter { offset, name in zone.records[name]?.tag == counter + offset + 1 }.map(\.element)
+      let deleted = state == nil ? [] : (counter..<end).filter { zone.deletions.contains($0) }.map { zone.log[$0] }
       var records = names.map { CloudRecord(name: $0, bytes: zone.records[$0]!.bytes) }
       if delivery == .twice { records += records }
       if delivery == .outOfOrder { records.reverse() }
+      world.fetchedRecords += records.count
+      world.fetchedBytes += records.reduce(0) { $0 + $1.bytes.count }
       return CloudFetch(
-        records: records, state: SimulatedCloudKit.World.token(account: account, generation: zone.generation, counter: end), moreComing: end < zone.log.count)
+        records: records, deletedNames: deleted, state: SimulatedCloudKit.World.token(account: account, generation: zone.generation, counter: end), moreComing: end < zone.log.count)
     }
   }
 }

@@ -14,8 +14,10 @@ extension SimulatedCloudKit {
       /// Which incarnation of the zone: a token of an older one has expired.
       var generation: Int
       var records: [String: Record] = [:]
-      /// Names in the order they were saved (index + 1 is the change counter).
+      /// Names in the order they were saved or deleted (index + 1 is the change counter).
       var log: [String] = []
+      /// The indexes of `log` that are deletions.
+      var deletions: Set<Int> = []
       var bytes: Int { records.values.reduce(0) { $0 + $1.bytes.count } }
     }
 
@@ -37,6 +39,9 @@ extension SimulatedCloudKit {
     var deliveries: [Delivery] = []
     var faults: [Operation: [CloudError]] = [:]
     var saveRequestSizes: [Int] = []
+    var deleteRequestSizes: [Int] = []
+    var fetchedRecords = 0
+    var fetchedBytes = 0
     var requestCount = 0
     /// How long a push takes to reach the other devices of the account; nil: pushes are lost.
     var pushDelay: TimeInterval? = 0
@@ -54,6 +59,14 @@ extension SimulatedCloudKit {
         throw CloudError(.requestRateLimited, retryAfter: until.timeIntervalSince(now))
       }
       return account
+    }
+
+    /// The zone changed: a push for every other device of the account, unless pushes are lost.
+    mutating func push(from device: Int, account: String) {
+      guard let delay = pushDelay else { return }
+      for other in devices.indices where other != device && devices[other].account == account {
+        devices[other].pushes.append(now.addingTimeInterval(delay))
+      }
     }
 
     static func token(account: String, generation: Int, counter: Int) -> Data {

@@ -37,7 +37,7 @@ public final class SimulatedCloudKit: Sendable {
 
   /// The requests the simulation can fail on demand.
   public enum Operation: Sendable, Hashable {
-    case save, fetch, createZone
+    case save, delete, fetch, createZone
   }
 
   /// Records a save may hold (CloudKit's 400).
@@ -136,6 +136,13 @@ public final class SimulatedCloudKit: Sendable {
   public func recordNames(of account: String) -> [String] {
     withWorld { $0.zones[account]?.records.keys.sorted() ?? [] }
   }
+
+  /// Records every fetch delivered, and their bytes (a batch delivered twice counts twice): what
+  /// a joining phone paid to come in.
+  public var fetched: (records: Int, bytes: Int) { withWorld { ($0.fetchedRecords, $0.fetchedBytes) } }
+
+  /// The number of names of each delete request that reached the server, in order.
+  public var deleteRequestSizes: [Int] { withWorld { $0.deleteRequestSizes } }
 
   /// The number of records of each save request that reached the server, in order.
   public var saveRequestSizes: [Int] { withWorld { $0.saveRequestSizes } }

@@ -12,7 +12,10 @@ import Testing
   /// The codes a whole request can fail with (the two of single records have tests below).
   static let requestCodes = CloudError.Code.allCases.filter { $0 != .partialFailure && $0 != .serverRecordChanged }
 
-  @Test(arguments: requestCodes, [SimulatedCloudKit.Operation.save, .fetch])
+  /// On `delete`, the request that deletes the records of the files a change compaction deleted
+  /// (the sync's send is through, the snapshot up): its codes are the save's, but `unknownItem`
+  /// (gone already) and `serverRecordChanged` (left there), which settle it.
+  @Test(arguments: requestCodes, [SimulatedCloudKit.Operation.save, .delete, .fetch])
   func everyCodeKeepsEveryFileAndTheNextSyncDeliversIt(_ code: CloudError.Code, on operation: SimulatedCloudKit.Operation) throws {
     let family = try CloudFamily()
     defer { family.remove() }
@@ -20,6 +23,10 @@ import Testing
     try one.add(1, "Mia")
     try one.sync()
     try one.add(2, "Noah")
+    if operation == .delete {
+      try one.sync()
+      #expect(try one.compactChanges()?.changeFilesDeleted == 2, "Mia's and Noah's change files")
+    }
     let files = try family.files(1)
     family.cloud.failNext(operation, with: CloudError(code))
 
@@ -41,6 +48,13 @@ import Testing
 
     try one.sync()
     #expect(try one.syncStatus()?.carrierNote == nil)
+    let own = testDevice(0xc1).text
+    // A delete answered `unknownItem` whole is taken at its word (gone already): not sent again.
+    let takenAtItsWord = operation == .delete && CloudErrorAction.actionOnDelete(for: code) == .settled
+    #expect(
+      try takenAtItsWord
+        || family.cloud.recordNames(of: "family").filter { $0.hasPrefix(own) } == family.files(1).keys.map { $0.replacingOccurrences(of: "/", with: "_") }.sorted(),
+      "the server holds the phone's files, and no record of a file it compacted away")
     #expect(try family.joined(2).names() == ["Mia", "Noah"])
   }
 

@@ -25,6 +25,7 @@ import Testing
     func takeEvents() -> [CloudEvent] { engine.takeEvents() }
     func createZone() throws { try engine.createZone() }
     func save(_ records: [CloudRecord]) throws { try engine.save(records) }
+    func delete(_ names: [String]) throws { try engine.delete(names) }
     func fetchChanges(since state: Data?) throws -> CloudFetch {
       let batch = try engine.fetchChanges(since: state)
       guard fetches.withLock({ $0 += 1; return $0 }) == killedAt else { return batch }
@@ -58,5 +59,51 @@ import Testing
     try two.sync()
     #expect(try family.files(2) == family.files(1), "every file once, no conflict copy")
     #expect(try two.names() == ["Ava", "Leo", "Mia", "Noah", "Zoe"])
+  }
+}
+
+/// A kill between a delete request and the state that follows it: the server deleted the
+/// records, the phone's state still holds them. The next sync deletes them again, where
+/// `unknownItem` is success: nothing lost, nothing left.
+@Suite struct CloudKitDeletionKillTests {
+  /// A phone's engine whose delete reaches the server and whose answer never comes back (the
+  /// process killed before the state was saved, as the exchange sees it).
+  final class LostAnswerEngine: CloudDatabase {
+    let engine: SimulatedCloudKit.Device
+    init(_ engine: SimulatedCloudKit.Device) { self.engine = engine }
+    func account() -> CloudAccount { engine.account() }
+    func takeEvents() -> [CloudEvent] { engine.takeEvents() }
+    func createZone() throws { try engine.createZone() }
+    func save(_ records: [CloudRecord]) throws { try engine.save(records) }
+    func delete(_ names: [String]) throws {
+      try engine.delete(names)
+      throw CloudError(.serverResponseLost)
+    }
+    func fetchChanges(since state: Data?) throws -> CloudFetch { try engine.fetchChanges(since: state) }
+  }
+
+  @Test func aKillAfterTheDeleteRequestAndBeforeTheStateLosesNothingAndDeletesAgain() throws {
+    let family = try CloudFamily()
+    defer { family.remove() }
+    do {
+      let one = try family.open(1, carrier: .cloudKit(database: LostAnswerEngine(family.cloud.device(signedInAs: "family"))))
+      for (number, name) in ["Mia", "Noah", "Leo"].enumerated() { try one.add(number + 1, name) }
+      try syncInTurn(one, one)
+      #expect(try one.compactChanges()?.changeFilesDeleted == 3)
+      try one.sync()
+      #expect(family.cloud.deleteRequestSizes == [3], "the server deleted them")
+      let state = CloudSyncState.load(CloudSyncState.url(beside: family.store(1).appendingPathComponent("changes")))
+      #expect(state.deleted.isEmpty, "the phone does not know it")
+    }
+    let files = try family.files(1)
+    let one = try family.open(1)  // opened again, on a healthy engine
+    try one.sync()
+    #expect(try one.syncStatus()?.carrierNote == nil)
+    #expect(try family.files(1) == files, "nothing lost")
+    #expect(family.cloud.deleteRequestSizes == [3], "the second delete met unknownItem on each: success, nothing more sent")
+    let state = CloudSyncState.load(CloudSyncState.url(beside: family.store(1).appendingPathComponent("changes")))
+    #expect(state.deleted.count == 3)
+    #expect(family.cloud.recordNames(of: "family") == files.keys.map { $0.replacingOccurrences(of: "/", with: "_") }.sorted())
+    #expect(try family.joined(2).names() == ["Leo", "Mia", "Noah"])
   }
 }

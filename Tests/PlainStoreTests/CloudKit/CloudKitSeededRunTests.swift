@@ -7,9 +7,11 @@ import Testing
 
 /// Seeded runs of three phones writing, syncing and meeting the cloud's faults (fetches late,
 /// twice, out of order or dropped, any error code, throttling, the zone lost, deleted or reset)
-/// in random order; at the end,
-/// after enough syncs, every phone holds the same files and shows the same objects as a fourth
-/// phone that fetched everything at once — the incremental merge judged by a rebuild.
+/// and compacting their changes (whose records the next send deletes), in random order; at the
+/// end, after enough syncs, every phone holds every record the server holds, the server holds
+/// of each phone exactly its files (no record of one it compacted away), and every phone shows
+/// the same objects as a fourth phone that fetched everything at once — the incremental merge
+/// judged by a rebuild.
 @Suite struct CloudKitSeededRunTests {
   /// SplitMix64: the same run for the same seed, on every machine.
   struct Random {
@@ -33,14 +35,18 @@ import Testing
   /// deadline behind them).
   @Test(arguments: 0..<4)
   func threePhonesEndAlikeWhateverTheCloudDoes(part: Int) async throws {
-    let failures = try await onOwnThread(computing: true) {
-      try stride(from: part + 1, through: 300, by: 4).flatMap { seed in try Self.run(seed: seed) }
+    let runs = try await onOwnThread(computing: true) {
+      try stride(from: part + 1, through: 300, by: 4).map { seed in try Self.run(seed: seed) }
     }
+    let failures = runs.flatMap(\.failures)
     #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    // Runs whose compactions deleted no record prove nothing of the deletions.
+    #expect(runs.filter { $0.deletions > 0 }.count >= runs.count / 4, "too few runs deleted records")
   }
 
-  /// One seeded run; what went wrong, in words (none: the phones end alike).
-  static func run(seed: Int) throws -> [String] {
+  /// One seeded run: what went wrong, in words (none: the phones end alike), and how many delete
+  /// requests reached the server.
+  static func run(seed: Int) throws -> (failures: [String], deletions: Int) {
     var failures: [String] = []
     let family = try CloudFamily(cloud: SimulatedCloudKit(requestLimit: 5, fetchBatchSize: 4))
     defer { family.remove() }
@@ -52,7 +58,7 @@ import Testing
       let phone = phones[random.next(3)]
       let context = phone.newBackgroundContext()
       let owners = try context.fetch(FetchDescriptor<Owner>())
-      switch random.next(12) {
+      switch random.next(13) {
       case 0...3:
         context.insert(Owner(id: Sample.id(nextID), name: "n\(nextID)"))
         nextID += 1
@@ -79,6 +85,8 @@ import Testing
         case 1: cloud.deleteZone(of: "family", reason: .deleted)
         default: cloud.deleteZone(of: "family", reason: .encryptedDataReset)
         }
+      case 10:
+        _ = try phone.compactChanges()
       default:
         try phone.sync()
       }
@@ -99,8 +107,16 @@ import Testing
     for (index, phone) in phones.enumerated() {
       let (mine, judged) = (try phone.names(), try judge.names())
       if mine != judged { failures.append("phone \(index + 1), seed \(seed): \(mine) vs \(judged)") }
-      if try Set(family.files(index + 1).keys) != Set(family.files(1).keys) { failures.append("phone \(index + 1), seed \(seed): not every file") }
+      // A phone keeps the files whose records their owner deleted: it holds what is on the server,
+      // and the server, of its own, exactly what it holds.
+      let files = Set(try family.files(index + 1).keys.map { $0.replacingOccurrences(of: "/", with: "_") })
+      let server = Set(cloud.recordNames(of: "family"))
+      if !server.isSubset(of: files) { failures.append("phone \(index + 1), seed \(seed): not every record's file") }
+      let own = testDevice(0xc1 + index).text + "_"
+      if server.filter({ $0.hasPrefix(own) }) != files.filter({ $0.hasPrefix(own) }) {
+        failures.append("phone \(index + 1), seed \(seed): the server holds other records of its own than its files")
+      }
     }
-    return failures
+    return (failures, cloud.deleteRequestSizes.count)
   }
 }

@@ -31,6 +31,7 @@
     private struct Heard {
       var events: [CloudEvent] = []
       var records: [CloudRecord] = []
+      var deletedNames: [String] = []
       var failures: [String: CloudError] = [:]
       var state: Data?
     }
@@ -81,13 +82,22 @@
       if !failures.isEmpty { throw CloudError(.partialFailure, perRecord: failures) }
     }
 
+    func delete(_ names: [String]) throws {
+      let engine = try engine(state: locked { engineState })
+      locked { heard.failures = [:] }
+      engine.state.add(pendingRecordZoneChanges: names.map { .deleteRecord(CKRecord.ID(recordName: $0, zoneID: zone.zoneID)) })
+      try wait { try await engine.sendChanges() }
+      let failures = locked { heard.failures }
+      if !failures.isEmpty { throw CloudError(.partialFailure, perRecord: failures) }
+    }
+
     func fetchChanges(since state: Data?) throws -> CloudFetch {
       let engine = try engine(state: state)
-      locked { heard.records = [] }
+      locked { (heard.records, heard.deletedNames) = ([], []) }
       try wait { try await engine.fetchChanges() }
       return locked {
         // The engine fetches every batch in one call: its last state follows every record.
-        let fetched = CloudFetch(records: heard.records, state: heard.state ?? state ?? Data(), moreComing: false)
+        let fetched = CloudFetch(records: heard.records, deletedNames: heard.deletedNames, state: heard.state ?? state ?? Data(), moreComing: false)
         engineState = fetched.state  // the state the carrier saves, and hands back next time
         return fetched
       }
@@ -124,9 +134,15 @@
         locked { heard.events += deletions }
       case .fetchedRecordZoneChanges(let changes):
         let records = changes.modifications.compactMap { Self.cloudRecord($0.record) }
-        locked { heard.records += records }
+        let deleted = changes.deletions.map { $0.recordID.recordName }
+        locked {
+          heard.records += records
+          heard.deletedNames += deleted
+        }
       case .sentRecordZoneChanges(let sent):
-        let failures = sent.failedRecordSaves.map { ($0.record.recordID.recordName, Self.cloudError($0.error)) }
+        let failures =
+          sent.failedRecordSaves.map { ($0.record.recordID.recordName, Self.cloudError($0.error)) }
+          + sent.failedRecordDeletes.map { ($0.key.recordName, Self.cloudError($0.value)) }
         locked {
           for record in sent.savedRecords { outgoing[record.recordID.recordName] = nil }
           for (name, error) in failures { heard.failures[name] = error }

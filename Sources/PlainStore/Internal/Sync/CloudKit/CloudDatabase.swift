@@ -20,6 +20,11 @@ package protocol CloudDatabase: Sendable {
   /// back as `serverRecordChanged` with the server's record; failures of single records come as
   /// `partialFailure` with each one's error (the others `batchRequestFailed`).
   func save(_ records: [CloudRecord]) throws
+  /// Deletes records by name, all or none (the zone's atomic batch): what a change compaction
+  /// deleted here stops costing a joining phone its fetch. A name the server does not hold comes
+  /// back as `unknownItem`, in `partialFailure` with each one's error (the others
+  /// `batchRequestFailed`), as CKSyncEngine's failed record deletes.
+  func delete(_ names: [String]) throws
   /// One batch of the zone's changes after `state` (nil: from the beginning), with the engine
   /// state to persist once the batch's records are durable (`CKSyncEngine.State.Serialization`).
   func fetchChanges(since state: Data?) throws -> CloudFetch

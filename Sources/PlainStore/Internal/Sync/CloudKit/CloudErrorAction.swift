@@ -18,9 +18,20 @@ package enum CloudErrorAction: Equatable, Sendable {
   case recreateZoneAndResend
   /// The change token is too old: fetch again from no token (create-once makes it harmless).
   case restartFromNoToken
+  /// Nothing more to do for this record (on a delete only): `unknownItem` says it is gone
+  /// already, as the delete asked (a delete sent twice, after a kill before the state was saved);
+  /// `serverRecordChanged` says the server holds another record under the name, which is left
+  /// there (a record left costs a joining phone time, never data).
+  case settled
   /// Keep every file, end this sync and say why; the next sync tries again, no sooner than the
   /// server's retry-after.
   case wait(CloudCondition)
+
+  /// The table for a delete request: the save's, but for the two codes that answer a delete
+  /// otherwise (a delete holds no asset and no bytes to compare).
+  package static func actionOnDelete(for code: CloudError.Code) -> CloudErrorAction {
+    code == .unknownItem || code == .serverRecordChanged ? .settled : action(for: code)
+  }
 
   /// The table.
   package static func action(for code: CloudError.Code) -> CloudErrorAction {

@@ -10,6 +10,9 @@ import Foundation
 ///   reads as the change it copies. Never a merge here.
 /// - Each fetched batch's files are flushed before the engine state that follows them is saved:
 ///   a kill in between fetches the batch again, and create-once writes nothing twice.
+/// - Once every file is up, the records of this device's own files that a change compaction
+///   deleted here are deleted from the zone (``deleteCompactedAway()``): a joining phone fetches
+///   the newest snapshot and what came after, not the history.
 /// - Nothing fetched deletes a file: a record deleted on the server (or a zone deleted, or an
 ///   account signed out) leaves the family's change files where they are.
 struct CloudExchange {
@@ -28,7 +31,8 @@ struct CloudExchange {
   /// How often one record is sent again in one sync before its error ends the sync.
   static let resendLimit = 3
 
-  private var resent: [String: Int] = [:]
+  /// How often each record was sent (or deleted) again this sync.
+  var resent: [String: Int] = [:]
 
   init(database: any CloudDatabase, folder: ChangeFolder, own: DeviceID?, now: Date, phase: (@Sendable (String) -> Void)?) {
     self.database = database
@@ -54,7 +58,7 @@ struct CloudExchange {
       do {
         try sendAndFetch(sending: sending, fetching: fetching)
       } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .recreateZoneAndResend {
-        state.forgetServer()
+        forgetServer()
         try sendAndFetch(sending: sending, fetching: fetching)  // a second zoneNotFound ends the sync, below
       }
       state.condition = nil
@@ -77,19 +81,19 @@ struct CloudExchange {
     case .accountChange(.signIn):
       // The engine starts afresh: fetch from the beginning and offer every file (the server's
       // equal bytes are success). A new sign-in also lifts a purge's stop.
-      state.forgetServer()
+      forgetServer()
       state.stopped = false
     case .accountChange(.signOut), .accountChange(.switchAccounts):
       // The engine cleared its state; the files stay, and `SyncAccount` keeps another
       // account's zone out of this store.
-      state.forgetServer()
+      forgetServer()
     case .zoneDeleted(.deleted), .zoneDeleted(.encryptedDataReset):
       // The zone is empty: made again and sent every file this device holds (Apple's header
       // for encryptedDataReset; PlainStore.docc/CloudKit.md records the page that disagrees).
-      state.forgetServer()
+      forgetServer()
     case .zoneDeleted(.purged):
       // The user deleted the app's data from iCloud: sending it again would undo that.
-      state.forgetServer()
+      forgetServer()
       state.stopped = true
     }
   }
@@ -98,7 +102,7 @@ struct CloudExchange {
     if state.engineState == nil {
       // Without a token, what this store sent may have gone with a zone since lost (a token of
       // that zone would expire; none can): every file is offered again.
-      state.forgetServer()
+      forgetServer()
       try database.createZone()
     }
     if sending {
@@ -123,6 +127,8 @@ struct CloudExchange {
         queue.insert(contentsOf: try settle(batch, error), at: 0)
       }
     }
+    // Every file is on the server now, the snapshots that supersede the deleted ones included.
+    try deleteCompactedAway()
   }
 
   /// What to send again after a request failed; throws the error that ends the sync.
@@ -145,7 +151,7 @@ struct CloudExchange {
       var again: [CloudRecord] = []
       for record in batch { again += try settle(record, error) }
       return again.isEmpty ? [] : [again]
-    case .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .wait:
+    case .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .settled, .wait:
       throw error
     }
   }
@@ -166,15 +172,20 @@ struct CloudExchange {
       return state.onServer.contains(copy.name) ? [] : [copy]
     case .resend:
       return try resend(record, error)
-    case .perRecord, .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .wait:
+    case .perRecord, .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .settled, .wait:
       throw error
     }
   }
 
   private mutating func resend(_ record: CloudRecord, _ error: CloudError) throws -> [CloudRecord] {
-    resent[record.name, default: 0] += 1
-    guard resent[record.name]! <= Self.resendLimit else { throw error }
+    try countResend(record.name, error)
     return [record]
+  }
+
+  /// Counts one more attempt at `name`; throws `error` past ``resendLimit``.
+  mutating func countResend(_ name: String, _ error: CloudError) throws {
+    resent[name, default: 0] += 1
+    guard resent[name]! <= Self.resendLimit else { throw error }
   }
 
   /// Every file of `changes/` the server is not known to hold, by device and name.
@@ -184,7 +195,8 @@ struct CloudExchange {
       guard let device = DeviceID(name), FileSystem.isFolder(atPath: folder.deviceURL(device).path) else { continue }
       for file in FileSystem.list(folder.deviceURL(device)) {
         let recordName = CloudRecordName.make(device: device.text, file: file)
-        guard !state.onServer.contains(recordName), CloudRecordName.parse(recordName) != nil,
+        // A deleted record is not brought back: its owner compacted it away.
+        guard !state.onServer.contains(recordName), !state.deleted.contains(recordName), CloudRecordName.parse(recordName) != nil,
           let bytes = try FileSystem.read(atPath: folder.filePath(device, file), displayPath: folder.display(device, file))
         else { continue }
         records.append(CloudRecord(name: recordName, bytes: bytes))
@@ -206,13 +218,16 @@ struct CloudExchange {
         batch = try database.fetchChanges(since: state.engineState)
       } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .restartFromNoToken && !restarted {
         restarted = true
-        state.forgetServer()
+        forgetServer()
         continue
       }
+      // Deletions first: a name deleted and saved again in one batch is on the server.
+      for name in batch.deletedNames { state.forget(name) }
       var written: [String] = []
       for record in batch.records {
         if let path = try write(record, durable: false) { written.append(path) }
         state.onServer.insert(record.name)
+        state.deleted.remove(record.name)
       }
       // The files first, durably; then the state that says they were fetched.
       let folders = Set(written.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }).sorted().map(URL.init(fileURLWithPath:))
@@ -240,7 +255,7 @@ struct CloudExchange {
   private func write(_ record: CloudRecord, durable: Bool) throws -> String? {
     guard let (device, file) = CloudRecordName.parse(record.name) else { return nil }
     let path = folder.filePath(device, file)
-    if device == own && state.onServer.contains(record.name) && !FileSystem.exists(atPath: path)
+    if device == own && (state.onServer.contains(record.name) || state.deleted.contains(record.name)) && !FileSystem.exists(atPath: path)
       && !ChangeFileName.classify(file).isConflictCopy
     { return nil }
     try folder.makeDeviceFolder(device)
@@ -251,7 +266,7 @@ struct CloudExchange {
     return try FileSystem.createOnce(record.bytes, atPath: copyPath, displayPath: folder.display(device, copy), durable: durable) ? copyPath : nil
   }
 
-  private static func chunks(_ records: [CloudRecord], of size: Int) -> [[CloudRecord]] {
-    stride(from: 0, to: records.count, by: size).map { Array(records[$0..<min($0 + size, records.count)]) }
+  static func chunks<Item>(_ items: [Item], of size: Int) -> [[Item]] {
+    stride(from: 0, to: items.count, by: size).map { Array(items[$0..<min($0 + size, items.count)]) }
   }
 }

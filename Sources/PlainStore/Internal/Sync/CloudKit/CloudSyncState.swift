@@ -12,6 +12,12 @@ struct CloudSyncState: Equatable, Sendable {
   var engineState: Data?
   /// Names the server is known to hold (sent from here, or fetched): not sent again.
   var onServer: Set<String> = []
+  /// Names whose records are gone from the server: this device's own, deleted from here after a
+  /// change compaction deleted their files, and any whose deletion a fetch reported. Never sent
+  /// again (another phone's file kept here would undo its owner's deletion), and a record of this
+  /// device's own id among them is not written back. Kept when the server is forgotten: it says
+  /// what this device compacted away, whatever zone comes next.
+  var deleted: Set<String> = []
   /// Why the last sync stopped short; nil when it went through.
   var condition: CloudCondition?
   /// No request before this time (the server's retry-after).
@@ -32,14 +38,14 @@ struct CloudSyncState: Equatable, Sendable {
       let stored = try? decoder.decode(Stored.self, from: data), stored.format == Stored.currentFormat
     else { return CloudSyncState() }
     return CloudSyncState(
-      engineState: stored.engineState, onServer: Set(stored.onServer), condition: stored.condition, waitUntil: stored.waitUntil,
+      engineState: stored.engineState, onServer: Set(stored.onServer), deleted: Set(stored.deleted ?? []), condition: stored.condition, waitUntil: stored.waitUntil,
       stopped: stored.stopped)
   }
 
   /// Replaces the file at `url`, durably.
   func save(_ url: URL) throws {
     let stored = Stored(
-      format: Stored.currentFormat, engineState: engineState, onServer: onServer.sorted(), condition: condition, waitUntil: waitUntil,
+      format: Stored.currentFormat, engineState: engineState, onServer: onServer.sorted(), deleted: deleted.sorted(), condition: condition, waitUntil: waitUntil,
       stopped: stopped)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -54,11 +60,19 @@ struct CloudSyncState: Equatable, Sendable {
     onServer = []
   }
 
+  /// The record `name` is gone from the server (deleted from here, or a fetch said so).
+  mutating func forget(_ name: String) {
+    onServer.remove(name)
+    deleted.insert(name)
+  }
+
   private struct Stored: Codable {
     static let currentFormat = 1
     var format: Int
     var engineState: Data?
     var onServer: [String]
+    /// Absent in a state saved before deletions were sent: none.
+    var deleted: [String]?
     var condition: CloudCondition?
     var waitUntil: Date?
     var stopped: Bool
