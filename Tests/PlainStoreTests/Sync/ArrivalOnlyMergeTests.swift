@@ -299,22 +299,10 @@ import Testing
   /// change, so an older edit of its memo still merges alone — finishing a feed on one phone
   /// and noting its memo on the other is the family's most common crossing.
   @Test func anEndSetWithTheStartKeptChangesNoKeyAndAnOlderMemoStillMergesAlone() throws {
-    let devices = try Devices()
+    let (devices, reader) = try meetOnOneNap(
+      remote: { try $0.edit(Nap.self, id: Sample.id(1)) { $0.memo = "cranky" } },
+      local: { try $0.edit(Nap.self, id: Sample.id(1)) { $0.end = Sample.epoch.addingTimeInterval(3_600) } })
     defer { devices.scratch.remove() }
-    let reader = try devices.open(1, schema: Nap.schema, clock: { Sample.epoch.addingTimeInterval(60) })
-    let writer = try devices.open(2, schema: Nap.schema)
-    let context = writer.newBackgroundContext()
-    context.insert(Nap(id: Sample.id(1), start: Sample.epoch))
-    try context.save()
-    try devices.deliver(from: 2, to: 1)
-    try reader.sync()
-    try context.edit(Nap.self, id: Sample.id(1)) { $0.memo = "cranky" }
-    try context.save()
-    let readerContext = reader.newBackgroundContext()
-    try readerContext.edit(Nap.self, id: Sample.id(1)) { $0.end = Sample.epoch.addingTimeInterval(3_600) }
-    try readerContext.save()
-    try devices.deliver(from: 2, to: 1)
-    try reader.sync()
     #expect(reader.statistics.arrivalOnlyMerges == 1)
     #expect(reader.statistics.fullFolds == 1, "only the first merge, of a phone joining")
     let nap = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Nap>()).first)

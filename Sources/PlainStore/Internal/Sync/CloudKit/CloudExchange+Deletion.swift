@@ -20,7 +20,7 @@ extension CloudExchange {
         try database.delete(batch)
         for name in batch { state.forget(name) }
       } catch let error as CloudError {
-        queue.insert(contentsOf: try settleDeletion(batch, error), at: 0)
+        queue.insert(contentsOf: try settle(batch, error, by: CloudErrorAction.actionOnDelete, name: { $0 }) { try $0.settleDeletion($1, $2) }, at: 0)
       }
     }
   }
@@ -32,31 +32,6 @@ extension CloudExchange {
       guard let (device, file) = CloudRecordName.parse(name), device == own, !ChangeFileName.classify(file).isConflictCopy else { return false }
       return !FileSystem.exists(atPath: folder.filePath(device, file))
     }.sorted()
-  }
-
-  /// What to delete again after a delete request failed; throws the error that ends the sync.
-  private mutating func settleDeletion(_ batch: [String], _ error: CloudError) throws -> [[String]] {
-    switch CloudErrorAction.actionOnDelete(for: error.code) {
-    case .splitBatch where batch.count > 1:
-      let half = batch.count / 2
-      return [Array(batch[..<half]), Array(batch[half...])]
-    case .perRecord:
-      var again: [String] = []
-      var ending: CloudError?
-      for name in batch {
-        // One not named is not known to be deleted: deleted again, where `unknownItem` is success.
-        let own = error.perRecord[name] ?? CloudError(.batchRequestFailed)
-        do { again += try settleDeletion(name, own) } catch let stop as CloudError { ending = ending ?? stop }
-      }
-      if let ending { throw ending }
-      return again.isEmpty ? [] : Self.chunks(again, of: Self.requestLimit)
-    case .settled, .resend:
-      var again: [String] = []
-      for name in batch { again += try settleDeletion(name, error) }
-      return again.isEmpty ? [] : [again]
-    case .splitBatch, .compareWithServer, .recreateZoneAndResend, .restartFromNoToken, .wait:
-      throw error
-    }
   }
 
   /// One name's failure: the names to delete again.

@@ -124,34 +124,39 @@ struct CloudExchange {
         try database.save(batch)
         for record in batch { state.onServer.insert(record.name) }
       } catch let error as CloudError {
-        queue.insert(contentsOf: try settle(batch, error), at: 0)
+        queue.insert(contentsOf: try settle(batch, error, by: CloudErrorAction.action, name: \.name) { try $0.settle($1, $2) }, at: 0)
       }
     }
     // Every file is on the server now, the snapshots that supersede the deleted ones included.
     try deleteCompactedAway()
   }
 
-  /// What to send again after a request failed; throws the error that ends the sync.
-  private mutating func settle(_ batch: [CloudRecord], _ error: CloudError) throws -> [[CloudRecord]] {
-    switch CloudErrorAction.action(for: error.code) {
+  /// What to send again after a request of `batch` failed, by `table`: halves of a batch too
+  /// large, each item by its own error after a partial failure, each by `one` when the error
+  /// is every item's; throws the error that ends the sync. Saves and deletes both settle here.
+  mutating func settle<Item>(
+    _ batch: [Item], _ error: CloudError, by table: (CloudError.Code) -> CloudErrorAction, name: (Item) -> String,
+    one: (inout Self, Item, CloudError) throws -> [Item]
+  ) throws -> [[Item]] {
+    switch table(error.code) {
     case .splitBatch where batch.count > 1:
       let half = batch.count / 2
       return [Array(batch[..<half]), Array(batch[half...])]
     case .perRecord:
-      var again: [CloudRecord] = []
+      var again: [Item] = []
       var ending: CloudError?
-      for record in batch {
-        // One not named is not known to be saved: sent again, where equal bytes are success.
-        let own = error.perRecord[record.name] ?? CloudError(.batchRequestFailed)
-        do { again += try settle(record, own) } catch let stop as CloudError { ending = ending ?? stop }
+      for item in batch {
+        // One not named is not known to be done: sent again, where the same outcome is success.
+        let own = error.perRecord[name(item)] ?? CloudError(.batchRequestFailed)
+        do { again += try one(&self, item, own) } catch let stop as CloudError { ending = ending ?? stop }
       }
       if let ending { throw ending }
       return again.isEmpty ? [] : Self.chunks(again, of: Self.requestLimit)
-    case .resend, .compareWithServer:
-      var again: [CloudRecord] = []
-      for record in batch { again += try settle(record, error) }
+    case .resend, .compareWithServer, .settled:
+      var again: [Item] = []
+      for item in batch { again += try one(&self, item, error) }
       return again.isEmpty ? [] : [again]
-    case .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .settled, .wait:
+    case .splitBatch, .recreateZoneAndResend, .restartFromNoToken, .wait:
       throw error
     }
   }
