@@ -11,7 +11,9 @@ extension StoreCoordinator {
 
   /// Objects of the last merge that could not be read as their entity.
   var lastMergeReport: MergeReport? {
-    state.withLock { $0.lastMergeReport }
+    let (report, devices) = state.withLock { ($0.lastMergeReport, $0.lastMergeDevices) }
+    // Named when asked, not at each merge: a device's name is a listing of its whole folder.
+    return report.map { MergeReport(devices: devices.map(backing.files.changes.label), changes: $0.changes) }
   }
 
   var mergeWarnings: [String] {

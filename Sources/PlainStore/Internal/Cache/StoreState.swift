@@ -33,8 +33,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   var restoredFromJournal: [String] = []
   /// Objects of the last merge that could not be read as their entity.
   var mergeWarnings: [String] = []
-  /// What this container's last merge of arrived files changed.
+  /// What this container's last merge of arrived files changed, and from which devices (named
+  /// when the report is asked for).
   var lastMergeReport: MergeReport?
+  var lastMergeDevices: [DeviceID] = []
   /// Change files written with a newer schema version than this program's: left out of the
   /// merge until the program is updated (display paths).
   var awaitingUpdate: [String] = []

@@ -235,14 +235,12 @@ extension StoreCoordinator {
     state.apply(entry)
     if entry.changesObjects { state.undelivered.append(entry.transaction) }
     state.statistics.changeFilesMerged += arrived.count
-    let devices = Set(arrived.map(\.device) + snapshots.map(\.device)).sorted { $0.text < $1.text }
     var reported = diff.reported
     for index in reported.indices where reported[index].kind == .deleted {
       reported[index].mergedInto = state.retired?.survivor(of: ObjectKey(entity: reported[index].entity, id: reported[index].id))
     }
-    state.lastMergeReport = MergeReport(
-      devices: devices.map(files.changes.label),
-      changes: reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
+    state.lastMergeDevices = Set(arrived.map(\.device) + snapshots.map(\.device)).sorted()
+    state.lastMergeReport = MergeReport(devices: [], changes: reported.sorted { ($0.entity, uuidOrder($0.id)) < ($1.entity, uuidOrder($1.id)) })
     return entry
   }
 

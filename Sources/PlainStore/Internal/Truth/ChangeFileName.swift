@@ -47,9 +47,12 @@ enum ChangeFileName: Equatable, Sendable {
   /// Classifies one name; `isConflictCopy` says whether it was read through a conflict copy.
   static func classify(_ name: String) -> (kind: ChangeFileName, isConflictCopy: Bool) {
     if isArtefact(name) { return (.artefact, false) }
-    let base = originalName(ofConflictCopy: name)
-    let kind = parseCanonical(base ?? name)
-    return (kind, base != nil && kind != .unknown)
+    // A name of the store's own holds no space and no Syncthing marker, so it is no copy: the
+    // common case, asked of every file at every scan, skips the search for a copy's marks.
+    let own = parseCanonical(name)
+    guard own == .unknown, let base = originalName(ofConflictCopy: name) else { return (own, false) }
+    let kind = parseCanonical(base)
+    return (kind, kind != .unknown)
   }
 
   /// The name an iCloud placeholder stands for (`.NAME.icloud` for NAME), or nil when `name` is
