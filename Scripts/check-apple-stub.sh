@@ -1,37 +1,33 @@
 #!/usr/bin/env bash
-# Type-checks the Apple binding files, which only Apple platforms compile, on Linux: the engine's
-# (Sources/PlainStore/Internal/Apple/) against Scripts/apple-stub/AppleFoundation.swift and
-# AppleCloudKit.swift, the domain's (Sources/BabyDashboard/Apple/) against
-# Scripts/apple-stub/SwiftData.swift — stubs of exactly the Apple declarations they use, copied
-# from Apple's documentation. A misspelt or mistyped call into FileManager, NSMetadataQuery,
-# NSFileCoordinator, ProcessInfo, CKSyncEngine or ModelContext fails here.
+# Type-checks the code only Apple platforms compile, on Linux: the whole engine module with its
+# Apple-only `#if` blocks made true — the binding files (Sources/PlainStore/Internal/Apple/) and
+# every Apple branch elsewhere (SyncCarrier's carriers, FileSystem's flush and file times) —
+# against Scripts/apple-stub/AppleFoundation.swift and AppleCloudKit.swift, and the domain's
+# (Sources/BabyDashboard/Apple/) against Scripts/apple-stub/SwiftData.swift: stubs of exactly
+# the Apple declarations they use, copied from Apple's documentation. A misspelt or mistyped
+# call into FileManager, NSMetadataQuery, NSFileCoordinator, ProcessInfo, CKSyncEngine or
+# ModelContext, or into the binding from the engine, fails here.
 #
 #   Scripts/check-apple-stub.sh              run the check
-#   Scripts/check-apple-stub.sh --self-test  prove it fails on a misspelt call, a misused
-#                                            signature, a stub declaration no file uses, and one
-#                                            that Linux's Foundation already has
+#   Scripts/check-apple-stub.sh --self-test  prove it fails on a misspelt call (in a binding file or
+#                                            an Apple branch elsewhere), a misused signature, a stub
+#                                            declaration no file uses, and one that Linux's
+#                                            Foundation already has
 #
-# The check: (1) the Apple files, their Apple-only `#if` made true, type-check with the seams
-# they implement and the stub, in Swift 6 mode; (2) every stub declaration (its `// uses:` text)
-# appears in the Apple files; (3) every stub declaration is missing from Linux's Foundation: its
-# `probe:` expression compiles with the stub and fails without it.
+# The check: (1) the engine module (or the domain's Apple files), its Apple-only `#if` made
+# true, type-checks with the stub, in Swift 6 mode; (2) every stub declaration (its `// uses:`
+# text) appears in the Apple files; (3) every stub declaration is missing from Linux's
+# Foundation: its `probe:` expression compiles with the stub and fails without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 STUB=Scripts/apple-stub/AppleFoundation.swift
 # The CloudKit binding's declarations, checked alike, in a file of their own.
 CLOUDKIT_STUB=Scripts/apple-stub/AppleCloudKit.swift
-APPLE=Sources/PlainStore/Internal/Apple
-# The engine's side of each seam the Apple files implement: Foundation only.
-SEAMS=(
-  Sources/PlainStore/Internal/Sync/UbiquityService.swift
-  Sources/PlainStore/SyncStatus.swift
-  Sources/PlainStore/BackgroundAssertion.swift
-  Sources/PlainStore/Internal/Files/DataProtection.swift
-  Sources/PlainStore/Internal/Files/StoreMutex.swift
-  Sources/PlainStore/Internal/Sync/CloudKit/CloudDatabase.swift
-  Sources/PlainStore/Internal/Sync/CloudKit/CloudError.swift
-)
+# The engine module, type-checked whole around the Apple folder checked (a self-test's mutated
+# copy, or the real one): an Apple branch outside that folder is checked as much as its files.
+ENGINE=Sources/PlainStore
+APPLE=$ENGINE/Internal/Apple
 # The domain's Apple files (SwiftData), type-checked as a module of their own that imports the
 # built BabyDashboard module (`swift build` first; they use its public API only), against the
 # stub compiled as the module they import.
@@ -60,15 +56,22 @@ check() {
     probe_import='import SwiftData'
     probe_stubs=(-I "$work/modules")
   else
-    for file in "$apple"/*.swift "${SEAMS[@]}"; do
+    for file in "$apple"/*.swift; do
       sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/$(basename "$file")"
     done
+    # The rest of the module, each file under its path (two folders may hold one file name).
+    local file
+    while IFS= read -r file; do
+      mkdir -p "$work/src/module/$(dirname "$file")"
+      sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/module/$file"
+    done < <(find "$ENGINE" -name '*.swift' -not -path "$ENGINE/Internal/Apple/*")
     stubs=("$stub" "$CLOUDKIT_STUB")
     probe_stubs=("${stubs[@]}")
-    typecheck=(swiftc -typecheck -swift-version 6 -module-name PlainStore -package-name BabyDashboard "${stubs[@]}" "$work"/src/*.swift)
+    typecheck=(swiftc -typecheck -j2 -swift-version 6 -module-name PlainStore -package-name BabyDashboard "${stubs[@]}" "$work"/src/*.swift
+      $(find "$work/src/module" -name '*.swift'))
   fi
   if [[ $stages == *types* ]] && ! "${typecheck[@]}" >"$work/log" 2>&1; then
-    grep -E 'error:' "$work/log" | sed -E "s#$work/src/#$apple/#" | sort -u
+    grep -E 'error:' "$work/log" | sed -E "s#$work/src/module/##; s#$work/src/#$apple/#" | sort -u
     echo "Apple stub: the Apple files do not type-check against ${stubs[*]}"
     status=1
   fi
@@ -140,6 +143,12 @@ self_test() {
   expect_failure "on a misspelt CloudKit call (engine.fetchChange())" "$work/cloudkit" "$STUB" types
   mutate throwing '0,/try wait \{ try await engine\.sendChanges\(\) \}/s//try wait { await engine.sendChanges() }/'
   expect_failure "on a throwing CloudKit call made without try (sendChanges)" "$work/throwing" "$STUB" types
+  # An Apple branch outside the Apple folder: SyncCarrier's, which builds the CloudKit binding.
+  mkdir -p "$work/engine"
+  cp -R "$ENGINE/." "$work/engine/"
+  sed -i -E 's/AppleCloudKitService\(containerIdentifier:/AppleCloudKitService(container:/' "$work/engine/SyncCarrier.swift"
+  if diff -q "$ENGINE/SyncCarrier.swift" "$work/engine/SyncCarrier.swift" >/dev/null; then echo "self-test: the SyncCarrier mutation changed nothing"; failures=$((failures + 1)); fi
+  ENGINE=$work/engine expect_failure "on a wrong label in an Apple branch outside the Apple folder (SyncCarrier.cloudKit)" "$work/engine/Internal/Apple" "$STUB" types
   cp "$STUB" "$work/unused.swift"
   printf '%s\n' 'extension FileManager { func evictUbiquitousItem(at url: URL) throws {} }  // uses: evictUbiquitousItem(at: | probe: try? FileManager.default.evictUbiquitousItem(at: URL(fileURLWithPath: "/"))' >>"$work/unused.swift"
   expect_failure "on a stub declaration no Apple file uses" "$APPLE" "$work/unused.swift" uses
