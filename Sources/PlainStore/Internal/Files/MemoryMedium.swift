@@ -65,14 +65,17 @@ final class MemoryMedium: Sendable {
   /// The medium mounted where `path` lies; nil for a path on disk (one string comparison).
   static func holding(_ path: String) -> MemoryMedium? {
     guard path.hasPrefix(mountPrefix) else { return nil }
-    let rest = path.dropFirst(mountPrefix.count)
-    let number = rest.prefix { $0 != "/" }
-    return mounts.withLock { $0.media[mountPrefix + number] }
+    // By UTF-8 byte, not by Character: every file operation of a memory store asks this.
+    let bytes = path.utf8
+    let number = bytes.index(bytes.startIndex, offsetBy: mountPrefix.utf8.count)
+    let folder = String(path[..<(bytes[number...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex)])
+    return mounts.withLock { $0.media[folder] }
   }
 
   private static func split(_ path: String) -> (folder: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    let bytes = path.utf8
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+    return (String(path[..<slash]), String(path[bytes.index(after: slash)...]))
   }
 
   private func node(_ path: String, _ nodes: Nodes) -> Node? {
