@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Type-checks the code only Apple platforms compile, on Linux: the whole engine module with its
-# Apple-only `#if` blocks made true — the binding files (Sources/PlainStore/Internal/Apple/) and
-# every Apple branch elsewhere (SyncCarrier's carriers, FileSystem's flush and file times) —
+# Type-checks the code only Apple platforms compile, on Linux: the whole engine module as Apple
+# platforms compile it — the binding files (Sources/PlainStore/Internal/Apple/) and every Apple
+# branch elsewhere (SyncCarrier's carriers, FileSystem's flush and file times, the folder
+# watcher's Darwin `#elseif`), with its Linux branches left out —
 # against Scripts/apple-stub/AppleFoundation.swift and AppleCloudKit.swift, and the domain's
 # (Sources/BabyDashboard/Apple/) against Scripts/apple-stub/SwiftData.swift: stubs of exactly
 # the Apple declarations they use, copied from Apple's documentation. A misspelt or mistyped
@@ -14,8 +15,8 @@
 #                                            declaration no file uses, and one that Linux's
 #                                            Foundation already has
 #
-# The check: (1) the engine module (or the domain's Apple files), its Apple-only `#if` made
-# true, type-checks with the stub, in Swift 6 mode; (2) every stub declaration (its `// uses:`
+# The check: (1) the engine module (or the domain's Apple files), its Apple-only `#if` taken,
+# type-checks with the stub, in Swift 6 mode; (2) every stub declaration (its `// uses:`
 # text) appears in the Apple files; (3) every stub declaration is missing from Linux's
 # Foundation: its `probe:` expression compiles with the stub and fails without it.
 set -euo pipefail
@@ -35,6 +36,11 @@ DOMAIN_APPLE=Sources/BabyDashboard/Apple
 DOMAIN_STUB=Scripts/apple-stub/SwiftData.swift
 MODULES=.build/debug/Modules
 APPLE_IF='^([[:space:]]*)#if[[:space:]]+(canImport\((Darwin|SwiftData)\)|os\((iOS|macOS|watchOS|tvOS|visionOS)\)([[:space:]]*\|\|[[:space:]]*os\((iOS|macOS|watchOS|tvOS|visionOS)\))*)[[:space:]]*$'
+# The engine is type-checked as Apple platforms compile it: a Linux branch is left out, and a
+# Darwin branch after one is taken. A libc import block (`#if canImport(Glibc)` first) still
+# imports Glibc, which stands in for Darwin's C library.
+LINUX_IF='^([[:space:]]*)#if[[:space:]]+os\(Linux\)[[:space:]]*$'
+DARWIN_ELSEIF='^([[:space:]]*)#elseif[[:space:]]+canImport\(Darwin\)[[:space:]]*$'
 
 # check APPLE_FOLDER STUB_FILE [STAGES] [KIND]: prints what fails; exits 1 if anything does.
 # STAGES (default "types uses probes") picks the parts to run. KIND: engine (default: the files
@@ -63,7 +69,7 @@ check() {
     local file
     while IFS= read -r file; do
       mkdir -p "$work/src/module/$(dirname "$file")"
-      sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/module/$file"
+      sed -E "s/$APPLE_IF/\\1#if true/; s/$LINUX_IF/\\1#if false/; s/$DARWIN_ELSEIF/\\1#elseif true/" "$file" >"$work/src/module/$file"
     done < <(find "$ENGINE" -name '*.swift' -not -path "$ENGINE/Internal/Apple/*")
     stubs=("$stub" "$CLOUDKIT_STUB")
     probe_stubs=("${stubs[@]}")
@@ -117,48 +123,71 @@ check() {
 self_test() {
   local work failures=0
   work=$(mktemp -d)
-  # expect_failure NAME APPLE_FOLDER STUB: the check must fail.
-  expect_failure() {  # expect_failure WHAT APPLE_FOLDER STUB STAGES [KIND]
-    if check "$2" "$3" "$4" "${5:-engine}" >"$work/out" 2>&1; then
-      echo "self-test: the check passed $1"
-      failures=$((failures + 1))
+  # expect_failure CASE WHAT APPLE_FOLDER STUB STAGES [KIND]: the check must fail; the verdict
+  # goes to $work/CASE.verdict ("ok …" or "wrong …"), read once every case has run.
+  expect_failure() {
+    if check "$3" "$4" "$5" "${6:-engine}" >"$work/$1.out" 2>&1; then
+      echo "wrong: the check passed $2" >"$work/$1.verdict"
     else
-      echo "self-test: fails, as it must, $1 ($(tail -1 "$work/out"))"
+      echo "ok: fails, as it must, $2 ($(tail -1 "$work/$1.out"))" >"$work/$1.verdict"
     fi
   }
-  mutate() {  # mutate NAME SED_EXPRESSION [FOLDER]: a copy of the Apple files with one change
-    local folder=${3:-$APPLE}
-    mkdir -p "$work/$1"
-    cp "$folder"/*.swift "$work/$1/"
-    sed -i -E "$2" "$work/$1"/*.swift
-    if diff -rq "$folder" "$work/$1" >/dev/null; then echo "self-test: '$2' changed nothing"; failures=$((failures + 1)); fi
+  # Two cases at a time (the machine has two cores): each types a whole module.
+  in_background() {
+    while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+    "$@" &
   }
-  mutate misspelt 's/startDownloadingUbiquitousItem\(at:/startDownloadingUbiquitousItems(at:/'
-  expect_failure "on a misspelt call (startDownloadingUbiquitousItems)" "$work/misspelt" "$STUB" types
-  mutate pointer '0,/error: &failure/s//error: failure/'
-  expect_failure "on a misused signature (an NSError? where an NSErrorPointer goes)" "$work/pointer" "$STUB" types
-  mutate label 's/performExpiringActivity\(withReason:/performExpiringActivity(reason:/'
-  expect_failure "on a wrong argument label (performExpiringActivity(reason:))" "$work/label" "$STUB" types
-  mutate cloudkit 's/engine\.fetchChanges\(\)/engine.fetchChange()/'
-  expect_failure "on a misspelt CloudKit call (engine.fetchChange())" "$work/cloudkit" "$STUB" types
-  mutate throwing '0,/try wait \{ try await engine\.sendChanges\(\) \}/s//try wait { await engine.sendChanges() }/'
-  expect_failure "on a throwing CloudKit call made without try (sendChanges)" "$work/throwing" "$STUB" types
-  # An Apple branch outside the Apple folder: SyncCarrier's, which builds the CloudKit binding.
-  mkdir -p "$work/engine"
-  cp -R "$ENGINE/." "$work/engine/"
-  sed -i -E 's/AppleCloudKitService\(containerIdentifier:/AppleCloudKitService(container:/' "$work/engine/SyncCarrier.swift"
-  if diff -q "$ENGINE/SyncCarrier.swift" "$work/engine/SyncCarrier.swift" >/dev/null; then echo "self-test: the SyncCarrier mutation changed nothing"; failures=$((failures + 1)); fi
-  ENGINE=$work/engine expect_failure "on a wrong label in an Apple branch outside the Apple folder (SyncCarrier.cloudKit)" "$work/engine/Internal/Apple" "$STUB" types
+  # mutate CASE FILE SED_EXPRESSION: a copy of the engine (FILE relative to it) or of the domain's
+  # Apple folder (FILE under it) with one change, which must change something.
+  mutate() {
+    local source=$ENGINE
+    [[ $2 == "$DOMAIN_APPLE"/* ]] && source=$DOMAIN_APPLE
+    mkdir -p "$work/$1"
+    cp -R "$source/." "$work/$1/"
+    sed -i -E "$3" "$work/$1/${2#"$DOMAIN_APPLE"/}"
+    if diff -rq "$source" "$work/$1" >/dev/null; then echo "wrong: '$3' changed nothing in $2" >"$work/$1.changed"; fi
+  }
+  # engine_case CASE FILE SED WHAT: the engine with FILE mutated must fail to type-check.
+  engine_case() {
+    mutate "$1" "$2" "$3"
+    ENGINE=$work/$1 in_background expect_failure "$1" "$4" "$work/$1/Internal/Apple" "$STUB" types
+  }
+  engine_case misspelt Internal/Apple/AppleUbiquityService.swift 's/startDownloadingUbiquitousItem\(at:/startDownloadingUbiquitousItems(at:/' \
+    "on a misspelt call (startDownloadingUbiquitousItems)"
+  engine_case pointer Internal/Apple/AppleUbiquityService.swift '0,/error: &failure/s//error: failure/' \
+    "on a misused signature (an NSError? where an NSErrorPointer goes)"
+  engine_case label Internal/Apple/AppleBackgroundAssertion.swift 's/performExpiringActivity\(withReason:/performExpiringActivity(reason:/' \
+    "on a wrong argument label (performExpiringActivity(reason:))"
+  engine_case fullfsync Internal/Apple/AppleFileCalls.swift 's/F_FULLFSYNC\)/F_FULLSYNC)/' \
+    "on a misspelt constant (F_FULLSYNC, in the flush)"
+  engine_case cloudkit Internal/Apple/AppleCloudKitService.swift 's/engine\.fetchChanges\(\)/engine.fetchChange()/' \
+    "on a misspelt CloudKit call (engine.fetchChange())"
+  engine_case throwing Internal/Apple/AppleCloudKitService.swift '0,/try wait \{ try await engine\.sendChanges\(\) \}/s//try wait { await engine.sendChanges() }/' \
+    "on a throwing CloudKit call made without try (sendChanges)"
+  # The Apple branches outside the Apple folder.
+  engine_case carrier SyncCarrier.swift 's/AppleUbiquityService\(containerIdentifier:/AppleUbiquityService(container:/' \
+    "on a wrong label in SyncCarrier.iCloudDrive's Apple branch"
+  engine_case watcher Internal/Observation/FolderWatcher.swift 's/AppleFileCalls\.watchFolders\(/AppleFileCalls.watchFolder(/' \
+    "on a misspelt call in the folder watcher's Darwin branch (an #elseif)"
+  engine_case flush Internal/Files/FileSystem.swift 's/AppleFileCalls\.flush\(fd\)/AppleFileCalls.flush(fd, dataOnly)/' \
+    "on a wrong call in FileSystem's Apple flush"
   cp "$STUB" "$work/unused.swift"
   printf '%s\n' 'extension FileManager { func evictUbiquitousItem(at url: URL) throws {} }  // uses: evictUbiquitousItem(at: | probe: try? FileManager.default.evictUbiquitousItem(at: URL(fileURLWithPath: "/"))' >>"$work/unused.swift"
-  expect_failure "on a stub declaration no Apple file uses" "$APPLE" "$work/unused.swift" uses
+  in_background expect_failure unused "on a stub declaration no Apple file uses" "$APPLE" "$work/unused.swift" uses
   cp "$STUB" "$work/linux.swift"
   printf '%s\n' 'extension FileManager { var appleStubProbe: Int { 0 } }  // uses: FileManager.default | probe: FileManager.default.fileExists(atPath: "/")' >>"$work/linux.swift"
-  expect_failure "on a stub declaration Linux's Foundation already has" "$APPLE" "$work/linux.swift" probes
-  mutate swiftDataMisspelt 's/context\.rollback\(\)/context.rollBack()/' "$DOMAIN_APPLE"
-  expect_failure "on a misspelt SwiftData call (rollBack)" "$work/swiftDataMisspelt" "$DOMAIN_STUB" types domain
-  mutate swiftDataLabel 's/context\.insert\(row\)/context.insert(model: row)/' "$DOMAIN_APPLE"
-  expect_failure "on a wrong SwiftData argument label (insert(model:))" "$work/swiftDataLabel" "$DOMAIN_STUB" types domain
+  in_background expect_failure linux "on a stub declaration Linux's Foundation already has" "$APPLE" "$work/linux.swift" probes
+  mutate swiftDataMisspelt "$DOMAIN_APPLE/SwiftDataBackoutStore.swift" 's/context\.rollback\(\)/context.rollBack()/'
+  in_background expect_failure swiftDataMisspelt "on a misspelt SwiftData call (rollBack)" "$work/swiftDataMisspelt" "$DOMAIN_STUB" types domain
+  mutate swiftDataLabel "$DOMAIN_APPLE/SwiftDataBackoutStore.swift" 's/context\.insert\(row\)/context.insert(model: row)/'
+  in_background expect_failure swiftDataLabel "on a wrong SwiftData argument label (insert(model:))" "$work/swiftDataLabel" "$DOMAIN_STUB" types domain
+  wait
+  local verdict
+  for verdict in "$work"/*.changed "$work"/*.verdict; do
+    [ -e "$verdict" ] || continue
+    echo "self-test: $(cut -d' ' -f2- "$verdict")"
+    grep -q '^wrong' "$verdict" && failures=$((failures + 1))
+  done
   if check "$APPLE" "$STUB" >"$work/out" 2>&1 && check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain >>"$work/out" 2>&1; then
     echo "self-test: the unchanged files pass"
   else
