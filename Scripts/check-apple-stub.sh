@@ -25,60 +25,63 @@ cd "$(dirname "$0")/.."
 STUB=Scripts/apple-stub/AppleFoundation.swift
 # The CloudKit binding's declarations, checked alike, in a file of their own.
 CLOUDKIT_STUB=Scripts/apple-stub/AppleCloudKit.swift
-# The engine module, type-checked whole around the Apple folder checked (a self-test's mutated
-# copy, or the real one): an Apple branch outside that folder is checked as much as its files.
+# Each module is type-checked whole around the Apple folder checked (a self-test's mutated copy,
+# or the real one): an Apple branch outside that folder is checked as much as its files.
 ENGINE=Sources/PlainStore
 APPLE=$ENGINE/Internal/Apple
-# The domain's Apple files (SwiftData), type-checked as a module of their own that imports the
-# built BabyDashboard module (`swift build` first; they use its public API only), against the
-# stub compiled as the module they import.
-DOMAIN_APPLE=Sources/BabyDashboard/Apple
+# The domain (BabyDashboard, against the built PlainStore module: `swift build` first), its Apple
+# folder's SwiftData calls against the stub compiled as the module SwiftData, its other Apple
+# branches (the app group's container) against the Foundation declarations Linux lacks.
+DOMAIN=Sources/BabyDashboard
+DOMAIN_APPLE=$DOMAIN/Apple
 DOMAIN_STUB=Scripts/apple-stub/SwiftData.swift
+DOMAIN_FOUNDATION_STUB=Scripts/apple-stub/AppleDomainFoundation.swift
 MODULES=.build/debug/Modules
+# The package name SwiftPM built PlainStore's module under (the checkout folder's name): what the
+# domain's `package` calls into the engine need.
+PACKAGE=$(grep -o '"-package-name","[^"]*"' .build/debug.yaml 2>/dev/null | head -n 1 | cut -d'"' -f4 || true)
 APPLE_IF='^([[:space:]]*)#if[[:space:]]+(canImport\((Darwin|SwiftData)\)|os\((iOS|macOS|watchOS|tvOS|visionOS)\)([[:space:]]*\|\|[[:space:]]*os\((iOS|macOS|watchOS|tvOS|visionOS)\))*)[[:space:]]*$'
-# The engine is type-checked as Apple platforms compile it: a Linux branch is left out, and a
-# Darwin branch after one is taken. A libc import block (`#if canImport(Glibc)` first) still
-# imports Glibc, which stands in for Darwin's C library.
-LINUX_IF='^([[:space:]]*)#if[[:space:]]+os\(Linux\)[[:space:]]*$'
+# A module is type-checked as Apple platforms compile it: an Apple branch is taken, a Linux one
+# (`#if os(Linux)`, `#if !canImport(Darwin)`) left out, and a Darwin branch after one taken. A libc
+# import block (`#if canImport(Glibc)` first) still imports Glibc, which stands in for Darwin's C
+# library.
+LINUX_IF='^([[:space:]]*)#if[[:space:]]+(os\(Linux\)|!canImport\(Darwin\))[[:space:]]*$'
 DARWIN_ELSEIF='^([[:space:]]*)#elseif[[:space:]]+canImport\(Darwin\)[[:space:]]*$'
+darwin_view() { sed -E "s/$APPLE_IF/\\1#if true/; s/$LINUX_IF/\\1#if false/; s/$DARWIN_ELSEIF/\\1#elseif true/" "$1"; }
 
 # check APPLE_FOLDER STUB_FILE [STAGES] [KIND]: prints what fails; exits 1 if anything does.
-# STAGES (default "types uses probes") picks the parts to run. KIND: engine (default: the files
-# in module PlainStore with their seams and the stub beside them) or domain (the stub is the
-# module SwiftData, the files import BabyDashboard).
+# STAGES (default "types uses probes") picks the parts to run. KIND: engine (default: module
+# PlainStore, the stubs beside its files) or domain (module BabyDashboard, the SwiftData stub
+# compiled as the module it imports).
 check() {
   local apple=$1 stub=$2 stages=${3:-types uses probes} kind=${4:-engine} work status=0
   work=$(mktemp -d)
   mkdir "$work/src" "$work/probe" "$work/modules"
-  local probe_import='' stubs=("$stub") probe_stubs=() typecheck
+  local probe_import='' stubs probe_stubs typecheck module root own_apple file
   if [ "$kind" = domain ]; then
-    for file in "$apple"/*.swift; do
-      { echo "import BabyDashboard"; sed -E "s/$APPLE_IF/\\1#if true/" "$file"; } >"$work/src/$(basename "$file")"
-    done
+    module=BabyDashboard root=$DOMAIN own_apple=$DOMAIN/Apple
     swiftc -emit-module -parse-as-library -swift-version 6 -module-name SwiftData "$stub" -o "$work/modules/SwiftData.swiftmodule" >"$work/log" 2>&1 ||
       { cat "$work/log"; echo "Apple stub: $stub does not compile"; rm -rf "$work"; return 1; }
-    typecheck=(swiftc -typecheck -swift-version 6 -module-name BabyDashboardApple -I "$work/modules" -I "$MODULES"
-      -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap "$work"/src/*.swift)
+    stubs=("$DOMAIN_FOUNDATION_STUB")
+    probe_stubs=(-I "$work/modules" "$DOMAIN_FOUNDATION_STUB")
     probe_import='import SwiftData'
-    probe_stubs=(-I "$work/modules")
   else
-    for file in "$apple"/*.swift; do
-      sed -E "s/$APPLE_IF/\\1#if true/" "$file" >"$work/src/$(basename "$file")"
-    done
-    # The rest of the module, each file under its path (two folders may hold one file name).
-    local file
-    while IFS= read -r file; do
-      mkdir -p "$work/src/module/$(dirname "$file")"
-      sed -E "s/$APPLE_IF/\\1#if true/; s/$LINUX_IF/\\1#if false/; s/$DARWIN_ELSEIF/\\1#elseif true/" "$file" >"$work/src/module/$file"
-    done < <(find "$ENGINE" -name '*.swift' -not -path "$ENGINE/Internal/Apple/*")
+    module=PlainStore root=$ENGINE own_apple=$ENGINE/Internal/Apple
     stubs=("$stub" "$CLOUDKIT_STUB")
     probe_stubs=("${stubs[@]}")
-    typecheck=(swiftc -typecheck -j2 -swift-version 6 -module-name PlainStore -package-name BabyDashboard "${stubs[@]}" "$work"/src/*.swift
-      $(find "$work/src/module" -name '*.swift'))
   fi
+  for file in "$apple"/*.swift; do darwin_view "$file" >"$work/src/$(basename "$file")"; done
+  # The rest of the module, each file under its path (two folders may hold one file name).
+  while IFS= read -r file; do
+    mkdir -p "$work/src/module/$(dirname "$file")"
+    darwin_view "$file" >"$work/src/module/$file"
+  done < <(find "$root" -name '*.swift' -not -path "$own_apple/*")
+  typecheck=(swiftc -typecheck -j2 -swift-version 6 -module-name "$module" -package-name "${PACKAGE:-babydashboard}" -I "$work/modules" -I "$MODULES"
+    -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap
+    "${stubs[@]}" "$work"/src/*.swift $(find "$work/src/module" -name '*.swift'))
   if [[ $stages == *types* ]] && ! "${typecheck[@]}" >"$work/log" 2>&1; then
     grep -E 'error:' "$work/log" | sed -E "s#$work/src/module/##; s#$work/src/#$apple/#" | sort -u
-    echo "Apple stub: the Apple files do not type-check against ${stubs[*]}"
+    echo "Apple stub: $module, as Apple platforms compile it, does not type-check against $stub ${stubs[*]}"
     status=1
   fi
   local line uses probe index=0
@@ -89,14 +92,14 @@ check() {
     probe=${line##* | probe: }
     # grep reads the files itself: `cat … | grep -q` under pipefail fails whenever grep stops at
     # its first match before cat has written everything (cat dies of SIGPIPE), as on a busy machine.
-    if [[ $stages == *uses* ]] && ! grep -qF -- "$uses" "$apple"/*.swift; then
-      echo "Apple stub: declares what no Apple file uses ('$uses'): $line"
+    if [[ $stages == *uses* ]] && ! grep -rqF -- "$uses" "$work/src"; then
+      echo "Apple stub: declares what no Apple code uses ('$uses'): $line"
       status=1
     fi
     index=$((index + 1))
     printf 'import Foundation\nfunc probe%d() throws { _ = %s }\n' "$index" "$probe" >"$work/probe/$index.swift"
     printf 'func probe%d() throws { _ = %s }\n' "$index" "$probe" >>"$work/probe/all.swift"
-  done < <(cat "${stubs[@]}" | grep -vE '^[[:space:]]*//' | grep -E '// uses: .+ \| probe: .+')
+  done < <(cat "$stub" "${stubs[@]}" | sort -u | grep -vE '^[[:space:]]*//' | grep -E '// uses: .+ \| probe: .+')
   if [ "$index" = 0 ]; then
     echo "Apple stub: $stub declares nothing with '// uses: … | probe: …'"
     return 1
@@ -129,7 +132,8 @@ self_test() {
     if check "$3" "$4" "$5" "${6:-engine}" >"$work/$1.out" 2>&1; then
       echo "wrong: the check passed $2" >"$work/$1.verdict"
     else
-      echo "ok: fails, as it must, $2 ($(tail -1 "$work/$1.out"))" >"$work/$1.verdict"
+      # Its first error says why, so a case failing for another reason shows.
+      echo "ok: fails, as it must, $2: $( (grep -m 1 -E '^[^ ].*error: ' "$work/$1.out" || tail -n 1 "$work/$1.out") | sed -E 's#^.*/([^/]+\.swift)#\1#')" >"$work/$1.verdict"
     fi
   }
   # Two cases at a time (the machine has two cores): each types a whole module.
@@ -137,50 +141,56 @@ self_test() {
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
     "$@" &
   }
-  # mutate CASE FILE SED_EXPRESSION: a copy of the engine (FILE relative to it) or of the domain's
-  # Apple folder (FILE under it) with one change, which must change something.
+  # mutate CASE FILE SED_EXPRESSION: a copy of FILE's module (the engine or the domain) with one
+  # change to FILE, which must change something.
   mutate() {
     local source=$ENGINE
-    [[ $2 == "$DOMAIN_APPLE"/* ]] && source=$DOMAIN_APPLE
+    [[ $2 == "$DOMAIN"/* ]] && source=$DOMAIN
     mkdir -p "$work/$1"
     cp -R "$source/." "$work/$1/"
-    sed -i -E "$3" "$work/$1/${2#"$DOMAIN_APPLE"/}"
+    sed -i -E "$3" "$work/$1/${2#"$source"/}"
     if diff -rq "$source" "$work/$1" >/dev/null; then echo "wrong: '$3' changed nothing in $2" >"$work/$1.changed"; fi
   }
-  # engine_case CASE FILE SED WHAT: the engine with FILE mutated must fail to type-check.
-  engine_case() {
+  # broken CASE FILE SED WHAT: FILE's module with FILE mutated must fail to type-check.
+  broken() {
     mutate "$1" "$2" "$3"
-    ENGINE=$work/$1 in_background expect_failure "$1" "$4" "$work/$1/Internal/Apple" "$STUB" types
+    if [[ $2 == "$DOMAIN"/* ]]; then
+      DOMAIN=$work/$1 in_background expect_failure "$1" "$4" "$work/$1/Apple" "$DOMAIN_STUB" types domain
+    else
+      ENGINE=$work/$1 in_background expect_failure "$1" "$4" "$work/$1/Internal/Apple" "$STUB" types
+    fi
   }
-  engine_case misspelt Internal/Apple/AppleUbiquityService.swift 's/startDownloadingUbiquitousItem\(at:/startDownloadingUbiquitousItems(at:/' \
+  broken misspelt "$APPLE/AppleUbiquityService.swift" 's/startDownloadingUbiquitousItem\(at:/startDownloadingUbiquitousItems(at:/' \
     "on a misspelt call (startDownloadingUbiquitousItems)"
-  engine_case pointer Internal/Apple/AppleUbiquityService.swift '0,/error: &failure/s//error: failure/' \
+  broken pointer "$APPLE/AppleUbiquityService.swift" '0,/error: &failure/s//error: failure/' \
     "on a misused signature (an NSError? where an NSErrorPointer goes)"
-  engine_case label Internal/Apple/AppleBackgroundAssertion.swift 's/performExpiringActivity\(withReason:/performExpiringActivity(reason:/' \
+  broken label "$APPLE/AppleBackgroundAssertion.swift" 's/performExpiringActivity\(withReason:/performExpiringActivity(reason:/' \
     "on a wrong argument label (performExpiringActivity(reason:))"
-  engine_case fullfsync Internal/Apple/AppleFileCalls.swift 's/F_FULLFSYNC\)/F_FULLSYNC)/' \
+  broken fullfsync "$APPLE/AppleFileCalls.swift" 's/F_FULLFSYNC\)/F_FULLSYNC)/' \
     "on a misspelt constant (F_FULLSYNC, in the flush)"
-  engine_case cloudkit Internal/Apple/AppleCloudKitService.swift 's/engine\.fetchChanges\(\)/engine.fetchChange()/' \
+  broken cloudkit "$APPLE/AppleCloudKitService.swift" 's/engine\.fetchChanges\(\)/engine.fetchChange()/' \
     "on a misspelt CloudKit call (engine.fetchChange())"
-  engine_case throwing Internal/Apple/AppleCloudKitService.swift '0,/try wait \{ try await engine\.sendChanges\(\) \}/s//try wait { await engine.sendChanges() }/' \
+  broken throwing "$APPLE/AppleCloudKitService.swift" '0,/try wait \{ try await engine\.sendChanges\(\) \}/s//try wait { await engine.sendChanges() }/' \
     "on a throwing CloudKit call made without try (sendChanges)"
-  # The Apple branches outside the Apple folder.
-  engine_case carrier SyncCarrier.swift 's/AppleUbiquityService\(containerIdentifier:/AppleUbiquityService(container:/' \
+  # The Apple branches outside the Apple folders.
+  broken carrier "$ENGINE/SyncCarrier.swift" 's/AppleUbiquityService\(containerIdentifier:/AppleUbiquityService(container:/' \
     "on a wrong label in SyncCarrier.iCloudDrive's Apple branch"
-  engine_case watcher Internal/Observation/FolderWatcher.swift 's/AppleFileCalls\.watchFolders\(/AppleFileCalls.watchFolder(/' \
+  broken watcher "$ENGINE/Internal/Observation/FolderWatcher.swift" 's/AppleFileCalls\.watchFolders\(/AppleFileCalls.watchFolder(/' \
     "on a misspelt call in the folder watcher's Darwin branch (an #elseif)"
-  engine_case flush Internal/Files/FileSystem.swift 's/AppleFileCalls\.flush\(fd\)/AppleFileCalls.flush(fd, dataOnly)/' \
+  broken flush "$ENGINE/Internal/Files/FileSystem.swift" 's/AppleFileCalls\.flush\(fd\)/AppleFileCalls.flush(fd, dataOnly)/' \
     "on a wrong call in FileSystem's Apple flush"
+  broken appGroup "$DOMAIN/AppGroup.swift" 's/forSecurityApplicationGroupIdentifier: identifier/forApplicationGroupIdentifier: identifier/' \
+    "on a wrong label in the app group's container (the domain's Apple branch)"
   cp "$STUB" "$work/unused.swift"
   printf '%s\n' 'extension FileManager { func evictUbiquitousItem(at url: URL) throws {} }  // uses: evictUbiquitousItem(at: | probe: try? FileManager.default.evictUbiquitousItem(at: URL(fileURLWithPath: "/"))' >>"$work/unused.swift"
   in_background expect_failure unused "on a stub declaration no Apple file uses" "$APPLE" "$work/unused.swift" uses
   cp "$STUB" "$work/linux.swift"
   printf '%s\n' 'extension FileManager { var appleStubProbe: Int { 0 } }  // uses: FileManager.default | probe: FileManager.default.fileExists(atPath: "/")' >>"$work/linux.swift"
   in_background expect_failure linux "on a stub declaration Linux's Foundation already has" "$APPLE" "$work/linux.swift" probes
-  mutate swiftDataMisspelt "$DOMAIN_APPLE/SwiftDataBackoutStore.swift" 's/context\.rollback\(\)/context.rollBack()/'
-  in_background expect_failure swiftDataMisspelt "on a misspelt SwiftData call (rollBack)" "$work/swiftDataMisspelt" "$DOMAIN_STUB" types domain
-  mutate swiftDataLabel "$DOMAIN_APPLE/SwiftDataBackoutStore.swift" 's/context\.insert\(row\)/context.insert(model: row)/'
-  in_background expect_failure swiftDataLabel "on a wrong SwiftData argument label (insert(model:))" "$work/swiftDataLabel" "$DOMAIN_STUB" types domain
+  broken swiftDataMisspelt "$DOMAIN_APPLE/SwiftDataBackoutStore.swift" 's/context\.rollback\(\)/context.rollBack()/' \
+    "on a misspelt SwiftData call (rollBack)"
+  broken swiftDataLabel "$DOMAIN_APPLE/SwiftDataBackoutStore.swift" 's/context\.insert\(row\)/context.insert(model: row)/' \
+    "on a wrong SwiftData argument label (insert(model:))"
   wait
   local verdict
   for verdict in "$work"/*.changed "$work"/*.verdict; do
@@ -204,7 +214,7 @@ case "${1:-}" in
   "")
     check "$APPLE" "$STUB"
     check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain
-    echo "Apple stub: $(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files type-check against $(cat "$STUB" "$CLOUDKIT_STUB" "$DOMAIN_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
+    echo "Apple stub: PlainStore and BabyDashboard, as Apple platforms compile them ($(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files and every Apple branch elsewhere), type-check against $(cat "$STUB" "$CLOUDKIT_STUB" "$DOMAIN_STUB" "$DOMAIN_FOUNDATION_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
     ;;
   *) echo "usage: $0 [--self-test]" >&2; exit 64 ;;
 esac
