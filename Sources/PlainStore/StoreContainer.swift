@@ -272,9 +272,12 @@ public final class StoreContainer: Sendable {
   /// Waits until what this container's saves left to do after they returned is done: the
   /// compactions a save makes due (of the cache's segments, and every
   /// ``StoreOptions/changeCompactionThreshold`` commits of the change files) run on a thread of
-  /// the engine's once the save has returned, so that a save waits for its commit alone. Its
-  /// results are in the store already; only the files of `local/` and this device's change
-  /// folder are rewritten. For tests and tools that look at those files, or time a save
+  /// the engine's once the save has returned, so that a save waits for its commit alone. The
+  /// cache's compaction changes no object, only the files of `local/`; the change files'
+  /// merges what has arrived by the time it runs, as ``sync()`` does (a remote change), before
+  /// it writes its snapshot. A context that read before that merge may save a reference to an
+  /// object it deleted, and is refused, as against any merge: tests that merge only where their
+  /// steps say wait for it. For those, for tools that look at the files, or to time a save
   /// without the work the one before left; ``statistics`` waits on its own, and so does the
   /// container when it goes away.
   public func waitForHousekeeping() {

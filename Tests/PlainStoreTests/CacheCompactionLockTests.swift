@@ -132,6 +132,42 @@ import Testing
     #expect(try freshRead() == ((1...10).map { "Owner \($0)" }.sorted(), false))
   }
 
+  /// This process renames, deletes and inserts while its own compaction, taken at the fifth
+  /// save, is held up once its segments are written: when the manifest is installed, the
+  /// table takes the compaction's copy of the objects with those saves replayed into it, and
+  /// shows every one of them, as a process that opens the store reads them.
+  @Test func savesMadeWhileTheSegmentsAreWrittenStayInTheCacheThatTakesThem() throws {
+    defer { scratch.remove() }
+    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let held = StoreMutex(false)
+    let writer = try container {
+      guard !held.withLock({ held in defer { held = true }; return held }) else { return }
+      reached.signal()
+      release.wait()
+    }
+    let context = writer.newBackgroundContext()
+    try insertOwners(1...5, context)
+    reached.wait()
+    var renamed = try #require(try context.object(Owner.self, id: Sample.id(1)))
+    renamed.name = "Owner 1, renamed"
+    context.update(renamed)
+    try context.save()
+    context.delete(try #require(try context.object(Owner.self, id: Sample.id(2))))
+    try context.save()
+    try insertOwners(6...6, context)
+    release.signal()
+    writer.waitForHousekeeping()
+    #expect(writer.statistics.compactions == 1)
+    #expect(try manifest() == (5, true), "the saves after it stay in the log")
+    let expected = ["Owner 1, renamed", "Owner 3", "Owner 4", "Owner 5", "Owner 6"]
+    #expect(try writer.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
+    #expect(try freshRead() == (expected, false))
+    try writer.compact()  // from the copy the table took, with the saves replayed into it
+    #expect(try manifest() == (8, true))
+    #expect(try writer.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
+    #expect(try freshRead() == (expected, false))
+  }
+
   /// A container that goes away waits for its saves' manifests: a tool's last save is not cut
   /// off by its exit.
   @Test func aContainerThatGoesAwayWaitsForItsCompactionsManifest() throws {

@@ -6,10 +6,10 @@ extension StoreCoordinator {
   func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
     try refuseIfReadOnly("save")
-    // A change compaction the save before started ends first: it merges what arrived and logs
-    // its snapshot, and this commit comes after both, as when it ran on that save's thread
-    // (transactions numbered the same whenever it ends). Saves a person makes are seconds
-    // apart; only back-to-back ones wait, once every `changeCompactionThreshold` commits.
+    // A change compaction the save before started ends first: it merges what has arrived by
+    // then and logs its snapshot, and this commit comes after both, as when it ran on that
+    // save's thread. Saves a person makes are seconds apart; only back-to-back ones wait, once
+    // every `changeCompactionThreshold` commits.
     lockedHousekeeping.waitForChangeCompaction()
     // The change file's inode is found before the lock is taken, while others may hold it.
     let spare = backing.spareChangeFile()
