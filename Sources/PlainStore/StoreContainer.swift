@@ -40,8 +40,8 @@ public final class StoreContainer: Sendable {
   deinit {
     watchers.withLock { for watcher in $0 { watcher.stop() } }
     coordinator.broadcaster.finish()
-    // What its saves left to do holding the store's lock (a compaction's manifest) lands
-    // before it goes: a tool's last save is not cut off by its exit.
+    // What its saves left to do once they returned (their compactions) lands before it goes:
+    // a tool's last save is not cut off by its exit.
     coordinator.lockedHousekeeping.wait()
   }
 
@@ -148,6 +148,8 @@ public final class StoreContainer: Sendable {
 
   private func sync(sending: Bool, fetching: Bool) throws -> Transaction? {
     try coordinator.refuseIfReadOnly("merge other devices' files")
+    // After a change compaction a save started: it merges too, and logs its snapshot first.
+    coordinator.lockedHousekeeping.waitForChangeCompaction()
     try coordinator.backing.exchangeWithCarrier(coordinator, sending: sending, fetching: fetching)
     return try coordinator.syncArrived()
   }
@@ -155,10 +157,12 @@ public final class StoreContainer: Sendable {
   /// Compacts the change files: merges what arrived, writes a snapshot of the merged view
   /// (which acknowledges every change it holds) and deletes this device's own change files
   /// that every active device has acknowledged. Never touches another device's files. Saves
-  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits.
+  /// do it on their own every ``StoreOptions/changeCompactionThreshold`` commits, once they
+  /// have returned (``waitForHousekeeping()``).
   @discardableResult
   public func compactChanges() throws -> ChangeCompaction? {
     try coordinator.refuseIfReadOnly("compact its change files")
+    coordinator.lockedHousekeeping.wait()  // a compaction saves started, which this one would repeat
     return try coordinator.compactChanges()
   }
 
@@ -258,14 +262,31 @@ public final class StoreContainer: Sendable {
   }
 
   /// Rewrites the changed segments and the manifest now, rather than when the log grows.
+  /// Waits first for the compactions saves started (``waitForHousekeeping()``).
   public func compact() throws {
     try coordinator.refuseIfReadOnly("compact its cache")
+    coordinator.lockedHousekeeping.wait()
     try coordinator.compactNow()
   }
 
+  /// Waits until what this container's saves left to do after they returned is done: the
+  /// compactions a save makes due (of the cache's segments, and every
+  /// ``StoreOptions/changeCompactionThreshold`` commits of the change files) run on a thread of
+  /// the engine's once the save has returned, so that a save waits for its commit alone. The
+  /// cache's compaction changes no object, only the files of `local/`; the change files'
+  /// merges what has arrived by the time it runs, as ``sync()`` does (a remote change), before
+  /// it writes its snapshot. A context that read before that merge may save a reference to an
+  /// object it deleted, and is refused, as against any merge: tests that merge only where their
+  /// steps say wait for it. For those, for tools that look at the files, or to time a save
+  /// without the work the one before left; ``statistics`` waits on its own, and so does the
+  /// container when it goes away.
+  public func waitForHousekeeping() {
+    coordinator.lockedHousekeeping.wait()
+  }
+
   /// Counters of the work this container did: segment files read, log records written, compactions.
-  /// Waits first for what its saves left to do holding the store's lock (a compaction's
-  /// manifest), so that its work and failures are counted.
+  /// Waits first for what its saves left to do once they returned (their compactions), so that
+  /// its work and failures are counted.
   public var statistics: StoreStatistics {
     coordinator.lockedHousekeeping.wait()
     return coordinator.statistics

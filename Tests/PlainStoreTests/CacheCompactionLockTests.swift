@@ -10,9 +10,10 @@ import Testing
   import Darwin
 #endif
 
-/// The compaction a commit makes due writes the segments after the commit has let the store's
-/// lock go, so that other processes commit meanwhile, and takes the lock again for the
-/// manifest alone, off the saving thread: written only if no other manifest came first.
+/// The compaction a commit makes due runs once the save has returned, off the saving thread:
+/// it writes the segments holding neither the store's lock nor the coordinator's, so that
+/// other processes and this one commit meanwhile, and takes the store's lock again for the
+/// manifest alone, written only if no other manifest came first.
 @Suite struct CacheCompactionLockTests {
   let scratch: ScratchFolder
   var store: URL { scratch.url.appendingPathComponent("Family.store") }
@@ -59,11 +60,16 @@ import Testing
   /// Takes the store's lock as another process would, until `letGo()`.
   final class LockHolder: Sendable {
     private let fd = StoreMutex<Int32>(-1)
+    /// Signalled once the lock is taken: the compaction that takes it runs after the save.
+    private let taken = DispatchSemaphore(value: 0)
     func take(_ store: URL) {
-      let taken = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
-      flock(taken, LOCK_EX)
-      fd.withLock { $0 = taken }
+      let descriptor = open(store.appendingPathComponent("local/lock").path, O_RDWR | O_CLOEXEC)
+      flock(descriptor, LOCK_EX)
+      fd.withLock { $0 = descriptor }
+      taken.signal()
     }
+    /// Waits until `take` has the lock.
+    func waitUntilTaken() { taken.wait() }
     func letGo() {
       fd.withLock { fd in
         if fd >= 0 { FileLock.release(fd) }
@@ -90,13 +96,76 @@ import Testing
     let writer = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
     defer { holder.letGo() }  // should an expectation throw first
     try insertOwners(1...5, writer.newBackgroundContext())
-    // The fifth save returned while another holds the lock: its manifest is still to come.
+    // The fifth save returned; its compaction wrote the segments, and another took the lock:
+    // the manifest is still to come.
+    holder.waitUntilTaken()
     #expect(!lockIsFree())
     #expect(!manifestIsThere)
     holder.letGo()
     #expect(writer.statistics.compactions == 1, "counted once it landed")
     #expect(try manifest() == (5, true))
     #expect(try freshRead() == ((1...5).map { "Owner \($0)" }, false))
+  }
+
+  /// A save does not wait for the compaction the save before made due: while that one is held
+  /// up once its segments are written, the next saves return. The save that makes the next
+  /// one due waits for it first (at most one in flight), so the next starts from its manifest.
+  @Test func aSaveDoesNotWaitForTheCompactionTheSaveBeforeMadeDue() throws {
+    defer { scratch.remove() }
+    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let held = StoreMutex(false)
+    let writer = try container {
+      guard !held.withLock({ held in defer { held = true }; return held }) else { return }
+      reached.signal()
+      release.wait()
+    }
+    let context = writer.newBackgroundContext()
+    try insertOwners(1...5, context)
+    reached.wait()
+    try insertOwners(6...9, context)  // returned while the compaction is held up
+    #expect(!manifestIsThere)
+    release.signal()
+    try insertOwners(10...10, context)
+    writer.waitForHousekeeping()
+    #expect(writer.statistics.compactions == 2, "the second from the first's manifest")
+    #expect(try manifest() == (10, true))
+    #expect(try freshRead() == ((1...10).map { "Owner \($0)" }.sorted(), false))
+  }
+
+  /// This process renames, deletes and inserts while its own compaction, taken at the fifth
+  /// save, is held up once its segments are written: when the manifest is installed, the
+  /// table takes the compaction's copy of the objects with those saves replayed into it, and
+  /// shows every one of them, as a process that opens the store reads them.
+  @Test func savesMadeWhileTheSegmentsAreWrittenStayInTheCacheThatTakesThem() throws {
+    defer { scratch.remove() }
+    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let held = StoreMutex(false)
+    let writer = try container {
+      guard !held.withLock({ held in defer { held = true }; return held }) else { return }
+      reached.signal()
+      release.wait()
+    }
+    let context = writer.newBackgroundContext()
+    try insertOwners(1...5, context)
+    reached.wait()
+    var renamed = try #require(try context.object(Owner.self, id: Sample.id(1)))
+    renamed.name = "Owner 1, renamed"
+    context.update(renamed)
+    try context.save()
+    context.delete(try #require(try context.object(Owner.self, id: Sample.id(2))))
+    try context.save()
+    try insertOwners(6...6, context)
+    release.signal()
+    writer.waitForHousekeeping()
+    #expect(writer.statistics.compactions == 1)
+    #expect(try manifest() == (5, true), "the saves after it stay in the log")
+    let expected = ["Owner 1, renamed", "Owner 3", "Owner 4", "Owner 5", "Owner 6"]
+    #expect(try writer.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
+    #expect(try freshRead() == (expected, false))
+    try writer.compact()  // from the copy the table took, with the saves replayed into it
+    #expect(try manifest() == (8, true))
+    #expect(try writer.newBackgroundContext().fetch(FetchDescriptor<Owner>()).map(\.name).sorted() == expected)
+    #expect(try freshRead() == (expected, false))
   }
 
   /// A container that goes away waits for its saves' manifests: a tool's last save is not cut
@@ -108,6 +177,7 @@ import Testing
     var writer: StoreContainer? = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
     defer { holder.letGo() }
     try insertOwners(1...5, try #require(writer).newBackgroundContext())
+    holder.waitUntilTaken()
     #expect(!manifestIsThere)
     holder.letGo()
     writer = nil
@@ -119,6 +189,7 @@ import Testing
     let free = StoreMutex<[Bool]>([])
     let writer = try container { [self] in free.withLock { $0.append(lockIsFree()) } }
     try insertOwners(1...5, writer.newBackgroundContext())
+    writer.waitForHousekeeping()  // the compaction follows the save
     #expect(free.withLock { $0 } == [true], "one compaction, its segments written with the lock free")
     #expect(writer.statistics.compactions == 1)
     #expect(try manifest() == (5, true))
@@ -146,6 +217,7 @@ import Testing
     }
     let context = writer.newBackgroundContext()
     try insertOwners(1...5, context)
+    writer.waitForHousekeeping()
     try #require(committed.withLock { $0 }).get()
     #expect(writer.statistics.compactions == 1)
     #expect(try manifest() == (5, true), "this compaction's manifest, the other's commit after it")
@@ -171,6 +243,7 @@ import Testing
     }
     let context = writer.newBackgroundContext()
     try insertOwners(1...5, context)
+    writer.waitForHousekeeping()
     #expect(overtook.withLock { $0 })
     #expect(writer.statistics.compactions == 0, "the other's manifest came first")
     #expect(try manifest() == (6, true))
@@ -190,6 +263,7 @@ import Testing
       committed.withLock { $0 = Result { try insertOwners(6...6, other.newBackgroundContext()) } }
     }
     try insertOwners(1...5, writer.newBackgroundContext())
+    writer.waitForHousekeeping()
     try #require(committed.withLock { $0 }).get()
     #expect(writer.statistics.compactions == 1)
     #expect(other.statistics.compactions == 0, "the writer's commit took the log to the compaction; the other's found it there")

@@ -29,13 +29,14 @@ import Testing
   @Test func theCommitWhoseTurnItIsPlansTheCompactionWithTheLockFree() throws {
     defer { scratch.remove() }
     let free = StoreMutex<[Bool]>([])
-    let context = try StoreContainer.file(
-      at: store, schema: TestSchema.v1, options: options(threshold: 5) { [self] in free.withLock { $0.append(lockIsFree()) } }
-    ).newBackgroundContext()
+    let container = try StoreContainer.file(
+      at: store, schema: TestSchema.v1, options: options(threshold: 5) { [self] in free.withLock { $0.append(lockIsFree()) } })
+    let context = container.newBackgroundContext()
     for index in 1...5 {
       context.insert(Owner(id: Sample.id(index), name: "Owner \(index)"))
       try context.save()
     }
+    container.waitForHousekeeping()  // the compaction follows the save
     #expect(free.withLock { $0 } == [true], "one compaction, its files folded and its snapshot made with the lock free")
     #expect(try names() == ["device.json", "snapshot-000000000001.json"], "the snapshot written, the changes it covers deleted")
     #expect(try StoreContainer.file(at: store, schema: TestSchema.v1, options: Sample.options).newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 5)

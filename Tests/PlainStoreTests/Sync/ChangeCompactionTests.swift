@@ -116,6 +116,47 @@ import Testing
     #expect(try c.dump().filter { $0.hasPrefix("Event") }.count == 4)
   }
 
+  /// The change compaction a save makes due runs once the save has returned, and merges what
+  /// has arrived by then: a context that read an object before that merge deleted it is refused
+  /// when it saves a reference to it, as against any merge, and one that waits for the
+  /// compaction (`waitForHousekeeping()`) reads the merge. (The seeded runs below wait so.)
+  @Test func aSaveIsCheckedAgainstTheMergeOfTheChangeCompactionTheSaveBeforeMadeDue() throws {
+    let scratch = try ScratchFolder()
+    defer { scratch.remove() }
+    let clock = TestClock(Sample.epoch)
+    let (a, b) = (SyncedDevice(scratch.url, 1, clock), SyncedDevice(scratch.url, 2, clock))
+    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let held = StoreMutex(false)
+    var options = a.options
+    options.changeCompactionThreshold = 2
+    options.compactionThreshold = 2  // the change compaction's turn comes with the cache's
+    options.phaseObserver = { phase in
+      guard phase == "compact: planned", !held.withLock({ held in defer { held = true }; return held }) else { return }
+      reached.signal()
+      release.wait()
+    }
+    let container = try StoreContainer.file(at: a.store, schema: TestSchema.v1, options: options)
+    let context = container.newBackgroundContext()
+    context.insert(Owner(id: Sample.id(1), name: "Mia"))
+    try context.save()
+    try mirror([a, b])
+    _ = try b.container().sync()
+    try b.write { context in context.delete(try #require(try context.object(Owner.self, id: Sample.id(1)))) }
+    try mirror([a, b])  // b's delete waits in a's folder
+
+    context.insert(Owner(id: Sample.id(2), name: "Noah"))
+    try context.save()  // a's second change: its change compaction is due, and follows the save
+    reached.wait()
+    #expect(try context.object(Owner.self, id: Sample.id(1)) != nil, "b's delete is not merged yet")
+    release.signal()
+    context.insert(Event(uuid: Sample.id(100), ownerID: Sample.id(1), at: Sample.date(days: 1), title: "feed"))
+    let refused = #expect(throws: StoreError.self) { try context.save() }
+    #expect(refused?.code == .reference, "the compaction merged b's delete before this commit")
+    context.rollback()
+    container.waitForHousekeeping()
+    #expect(try container.newBackgroundContext().object(Owner.self, id: Sample.id(1)) == nil)
+  }
+
   /// 120 seeded runs of random edits, partial syncs that carry deletions too, compactions and
   /// lost caches on two or three devices: every device ends with the same objects as a device
   /// that holds every change file ever written, and no device ever deletes another's file.
@@ -153,6 +194,11 @@ import Testing
       switch Int.random(in: 0..<10, using: &random) {
       case 0...4:
         try device.write { context in try randomEdit(context, step: step, random: &random) }
+        // The change compaction a save makes due merges, once the save has returned, what has
+        // arrived by the time it runs: the run waits for it, so that its merge comes where the
+        // step puts it (a save built on a read from before a merge of another device's delete
+        // is refused) and the carrier never copies files a compaction is writing or deleting.
+        try device.container().waitForHousekeeping()
         try archiveChanges(of: devices, into: archive)
       case 5, 6:
         // The engine carries one device's folder to another: new files and deletions.

@@ -96,9 +96,10 @@ struct FileBacking: Sendable {
     store.settleJournalAfterCommit(files, lock)
   }
 
-  func compactCacheAfterCommit(_ store: StoreCoordinator) {
-    guard let lock else { return }
-    store.compactAfterCommit(files, lock)
+  /// Starts the compactions a commit made due, on the store's housekeeping thread.
+  func compactAfterCommit(_ due: StoreCoordinator.CompactionsDue, _ store: StoreCoordinator) {
+    guard let lock else { return }  // a format-1 store read for its migration
+    store.compactAfterCommit(due, files, lock)
   }
 
   // MARK: History

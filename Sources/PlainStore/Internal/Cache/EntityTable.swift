@@ -137,6 +137,18 @@ final class EntityTable: @unchecked Sendable {  // only ever touched inside the 
     slots[segment] = slot
   }
 
+  /// Takes a compaction's copy of a segment's objects in place of `live`, the objects it was
+  /// copied from, once the segment's new file is adopted: the changes committed since the copy
+  /// (those still pending) are replayed into it in the order `live` took them, so it holds the
+  /// same objects in the same rows, with the JSON the compaction encoded, which the next one
+  /// copies rather than encodes. The indexes stand: the objects are the same.
+  func take(_ copy: any SegmentObjects, for segment: String, copiedFrom live: any SegmentObjects) {
+    guard var slot = slots[segment], slot.objects === live else { return }
+    Self.replay(slot.pending, into: copy)
+    slot.objects = copy
+    slots[segment] = slot
+  }
+
   private static func replay(_ pending: [PendingOperation], into objects: any SegmentObjects) {
     for pending in pending {
       switch pending.operation {

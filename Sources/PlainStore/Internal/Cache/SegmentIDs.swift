@@ -17,11 +17,12 @@ extension StoreCoordinator {
 
   /// The filters of the files `manifest` names: those already known, and `adding`; with their
   /// file's bytes, nil when they cannot be encoded (the file is a hint: none is written).
-  func segmentIDs(adding filters: [String: String], for manifest: Manifest, _ state: inout StoreState, _ files: StoreFiles)
+  /// `known`: the state's (`StoreState.segmentIDs`), else they are read from their file.
+  func segmentIDs(adding filters: [String: String], for manifest: Manifest, known: [String: String]?, _ files: StoreFiles)
     -> (filters: [String: String], data: Data?)
   {
     let named = Set(manifest.segments.values.flatMap { $0.values.map(\.file) })
-    var all = (state.segmentIDs ?? readSegmentIDs(files)).filter { named.contains($0.key) }
+    var all = (known ?? readSegmentIDs(files)).filter { named.contains($0.key) }
     all.merge(filters) { $1 }
     return (all, try? StoreCoding.makeEncoder().encode(all))
   }

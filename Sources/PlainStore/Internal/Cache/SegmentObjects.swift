@@ -35,6 +35,9 @@ protocol SegmentObjects: AnyObject, Sendable {
   /// Encodes each object that has no JSON yet, and keeps it: the next file of the segment
   /// copies it rather than encoding the object again.
   func encodeEach(_ encoder: StoreJSONEncoder) throws
+  /// Another holder of the same objects, which changes to either do not reach: a compaction
+  /// encodes and writes it without the coordinator's lock while commits change these.
+  func copy() -> any SegmentObjects
 }
 
 /// A segment's objects of one entity type, by id.
@@ -44,7 +47,8 @@ protocol SegmentObjects: AnyObject, Sendable {
 /// `EntitySchema`), where every step of a `[UUID: E]` costs a generic call, and a bulk save
 /// writes tens of thousands of objects one at a time.
 final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable {
-  // Only ever touched inside the coordinator's lock, or by the one thread that decoded it.
+  // Only ever touched inside the coordinator's lock, or by the one thread that decoded it or
+  // holds it as a compaction's copy (`copy()`).
   private(set) var objects: [E] = []
   /// Where each id's object is in `objects`.
   private var rowOf: [UUID: Int] = [:]
@@ -114,6 +118,16 @@ final class TypedSegmentObjects<E: Entity>: SegmentObjects, @unchecked Sendable 
   }
 
   func forgetEncoded() { encodedByRow = [] }
+
+  func copy() -> any SegmentObjects {
+    // Every stored property: the arrays are shared until one side changes them, and each side
+    // is touched by one thread at a time (the table's inside the coordinator's lock).
+    let copy = TypedSegmentObjects(uniqueKeys: uniqueKeys)
+    copy.objects = objects
+    copy.rowOf = rowOf
+    copy.encodedByRow = encodedByRow
+    return copy
+  }
 
   func encodeEach(_ encoder: StoreJSONEncoder) throws {
     if encodedByRow.isEmpty { encodedByRow = Array(repeating: nil, count: objects.count) }

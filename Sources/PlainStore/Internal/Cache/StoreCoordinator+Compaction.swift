@@ -32,59 +32,33 @@ extension StoreCoordinator {
   /// then removes the files nothing refers to any more and the log streams no one needs.
   /// Runs holding the store's flock and the coordinator's lock.
   func compact(_ state: inout StoreState, _ files: StoreFiles) throws {
-    guard let compaction = try writeSegments(&state, files) else { return }
+    guard let taken = try takeSegments(&state) else { return }
+    let compaction = try writeSegments(taken, files)
     if try install(compaction, &state, files) { syncFoldersAfterRemovals(files) }
   }
 
-  /// A commit's compaction, once the commit has let the flock go: the segments are written and
-  /// flushed holding only the coordinator's lock, and the flock is taken again for the
-  /// manifest alone, while other processes commit. Under four writers, writing a month's
-  /// segment held the flock for a few milliseconds every 64 commits. The segments are of one
-  /// state, at one sequence, and named for it: the manifest that names them is written only
-  /// if no other has been since (which a compaction's or a rebuild's removals come with), and
-  /// the commits made meanwhile stay in the log after that sequence. Segments that no manifest
-  /// names are removed by the next compaction, as a crash's are.
-  ///
-  /// Holding the flock, it does only what must be done there: the manifest and the id filters
-  /// are encoded with the segments, the commits made while they were written are read before
-  /// the flock is taken and while it waits for it (as a commit's are), and the folders that
-  /// lost files are flushed once it is let go. Among four writers (4 × 200 commits, 13
-  /// compactions) a compaction held the flock 3.2–4.1 ms on average, and 2.2 ms so.
-  ///
-  /// The segments are written on the saving thread; the manifest, which waits for the flock,
-  /// off it (see ``LockedHousekeeping``). A compaction due while this process's last one's
-  /// manifest is still to come waits for it first: its segments start from that manifest
-  /// rather than the one before, which that manifest's coming would make it refuse.
-  func compactAfterCommit(_ files: StoreFiles, _ lock: FileLock) {
-    lockedHousekeeping.wait()
-    let compaction: SegmentCompaction
-    do {
-      guard let written = try state.withLock({ state in isCompactionDue(state) ? try writeSegments(&state, files) : nil }) else { return }
-      compaction = written
-    } catch {
-      state.withLock { $0.statistics.housekeepingFailures += 1 }
-      return
-    }
-    options.phaseObserver?("compact: segments written")
-    lockedHousekeeping.start { [self] in installAfterCommit(compaction, files, lock) }
-  }
+  /// The segments a compaction writes, taken from the state holding the coordinator's lock:
+  /// each changed segment's objects as a copy (``SegmentObjects/copy()``), which the state's
+  /// later commits do not change, so that they are encoded and written without the lock.
+  struct SegmentsToWrite: Sendable {
+    /// The new manifest without its segments: of the state at its sequence.
+    var manifest: Manifest
+    /// The identity of the manifest file it was made from.
+    var replacing: FileIdentity?
+    /// The objects changed since the manifest that the new one holds.
+    var changesFolded: Int
+    /// The id filters the state knew (`StoreState.segmentIDs`); nil: read from their file.
+    var knownIDs: [String: String]?
+    var segments: [Segment]
 
-  /// A commit's compaction's second part: its manifest installed, holding the flock, unless
-  /// another came first.
-  private func installAfterCommit(_ compaction: SegmentCompaction, _ files: StoreFiles, _ lock: FileLock) {
-    do {
-      let catchUp: @Sendable () -> Void = { [self] in _ = try? catchUpWithOtherProcesses() }  // a damaged file is found holding the flock
-      catchUp()
-      let removed = try lock.withLock(timeout: options.lockTimeout, whileWaiting: catchUp) {
-        try state.withLock { state in
-          try self.catchUp(&state)
-          guard state.manifestIdentity == compaction.replacing else { return false }  // another manifest came first
-          return try install(compaction, &state, files)
-        }
-      }
-      if removed { syncFoldersAfterRemovals(files) }
-    } catch {
-      state.withLock { $0.statistics.housekeepingFailures += 1 }
+    /// A changed segment, its objects copied from the table's (`live`), which `install` puts
+    /// the copy in place of, with the JSON it encoded, if they are still the table's.
+    struct Segment: Sendable {
+      var entity: String
+      var name: String
+      var table: EntityTable
+      var live: (any SegmentObjects)?
+      var copy: (any SegmentObjects)?
     }
   }
 
@@ -102,14 +76,16 @@ extension StoreCoordinator {
     var manifestData: Data
     /// The id filters of the files the manifest names, with their file's bytes.
     var segmentIDs: (filters: [String: String], data: Data?)?
+    /// The segments written, whose copies the tables take at the install.
+    var segments: [SegmentsToWrite.Segment]
   }
 
-  /// Writes and flushes the segments that changed since the manifest, as the state holds them,
-  /// and makes the manifest that names them; changes nothing on disk that anything names, nor
-  /// any state but what is loaded. nil when the state moved while a segment was loaded (a load
-  /// may read another process's compaction and commits): its segments are not of one state.
-  private func writeSegments(_ state: inout StoreState, _ files: StoreFiles) throws -> SegmentCompaction? {
-    let encoder = StoreCoding.makeEncoder()
+  /// The segments that changed since the manifest, loaded and copied, and the manifest's other
+  /// fields, as the state holds them; changes no state but what is loaded. nil when the state
+  /// moved while a segment was loaded (a load may read another process's compaction and
+  /// commits): its segments are not of one state. Runs holding the coordinator's lock, and
+  /// costs it the loads alone: a copy shares its arrays until one side changes them.
+  func takeSegments(_ state: inout StoreState) throws -> SegmentsToWrite? {
     var manifest = state.manifest
     manifest.sequence = state.sequence
     manifest.folded = state.folded
@@ -118,30 +94,46 @@ extension StoreCoordinator {
     manifest.recent = state.recent
     manifest.mergeRules = MergedState.rulesVersion
     let replacing = state.manifestIdentity
-    var written: [String] = []
-    var idFilters: [String: String] = [:]
+    var segments: [SegmentsToWrite.Segment] = []
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
       for (segment, slot) in table.slots.sorted(by: { $0.key < $1.key }) where !slot.pending.isEmpty {
         try ensureLoaded(table, segment, &state)
         guard state.sequence == manifest.sequence, state.manifestIdentity == replacing else { return nil }
-        if let objects = table.slots[segment]?.objects, objects.count > 0 {
-          let file = "\(name).\(segment).\(Digits.decimal(manifest.sequence, width: 8)).json"
-          let keepsJSON = objects.count <= Self.segmentJSONKeptLimit
-          if keepsJSON { try objects.encodeEach(encoder) }
-          let data = try objects.encodeFile(entity: name, segment: segment, encoder: encoder)
-          try FileSystem.writeAtomically(
-            data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)), durable: false)
-          manifest.segments[name, default: [:]][segment] = SegmentEntry(
-            file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
-          idFilters[file] = objects.idFilter.text
-          if !keepsJSON { objects.forgetEncoded() }
-          written.append(file)
-        } else {
-          manifest.segments[name]?[segment] = nil
-        }
+        let live = table.slots[segment]?.objects
+        segments.append(SegmentsToWrite.Segment(entity: name, name: segment, table: table, live: live, copy: live?.copy()))
       }
-      if manifest.segments[name]?.isEmpty == true { manifest.segments[name] = nil }
     }
+    return SegmentsToWrite(
+      manifest: manifest, replacing: replacing, changesFolded: state.changesSinceManifest, knownIDs: state.segmentIDs, segments: segments)
+  }
+
+  /// Writes and flushes the segments taken, and makes the manifest that names them; changes
+  /// nothing on disk that anything names, and touches no state: it runs with or without the
+  /// coordinator's lock.
+  func writeSegments(_ taken: SegmentsToWrite, _ files: StoreFiles) throws -> SegmentCompaction {
+    let encoder = StoreCoding.makeEncoder()
+    var manifest = taken.manifest
+    var written: [String] = []
+    var idFilters: [String: String] = [:]
+    for segment in taken.segments {
+      let (name, key) = (segment.entity, segment.name)
+      if let objects = segment.copy, objects.count > 0 {
+        let file = "\(name).\(key).\(Digits.decimal(manifest.sequence, width: 8)).json"
+        let keepsJSON = objects.count <= Self.segmentJSONKeptLimit
+        if keepsJSON { try objects.encodeEach(encoder) }
+        let data = try objects.encodeFile(entity: name, segment: key, encoder: encoder)
+        try FileSystem.writeAtomically(
+          data, to: files.segmentsURL.appendingPathComponent(file), displayPath: files.display(files.segmentPath(file)), durable: false)
+        manifest.segments[name, default: [:]][key] = SegmentEntry(
+          file: file, count: objects.count, size: data.count, checksum: StoreFiles.checksum(data))
+        idFilters[file] = objects.idFilter.text
+        if !keepsJSON { objects.forgetEncoded() }
+        written.append(file)
+      } else {
+        manifest.segments[name]?[key] = nil
+      }
+    }
+    for (name, segments) in manifest.segments where segments.isEmpty { manifest.segments[name] = nil }
     // The new segments reach the disk before the manifest names them, flushed together: a disk
     // takes flushes that arrive together as one (a bulk save's hundred months flushed one by
     // one, file then folder, were 3–6 % of the save). Their names carry the new sequence, so
@@ -153,21 +145,25 @@ extension StoreCoordinator {
         displayPath: files.display(files.segmentPath(first)))
     }
     return SegmentCompaction(
-      manifest: manifest, replacing: replacing, idFilters: idFilters, changesFolded: state.changesSinceManifest,
+      manifest: manifest, replacing: taken.replacing, idFilters: idFilters, changesFolded: taken.changesFolded,
       manifestData: try encoder.encode(manifest),
-      segmentIDs: idFilters.isEmpty ? nil : segmentIDs(adding: idFilters, for: manifest, &state, files))
+      segmentIDs: idFilters.isEmpty ? nil : segmentIDs(adding: idFilters, for: manifest, known: taken.knownIDs, files),
+      segments: taken.segments)
   }
 
   /// Writes the manifest of a compaction (the commit point), which the tables take as they take
   /// another process's: the commits after its sequence stay pending. Then removes what no one
   /// needs any more. Runs holding the store's flock and the coordinator's lock. Returns whether
   /// it removed files, whose folders the caller flushes (``syncFoldersAfterRemovals(_:)``).
-  private func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
+  func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
     let manifest = compaction.manifest
     if let ids = compaction.segmentIDs { writeSegmentIDs(ids, &state, files) }
     try FileSystem.writeAtomically(compaction.manifestData, to: files.manifestURL, displayPath: files.display(files.manifestPath))
     for (name, table) in state.tables {
       table.adopt(manifest.segments[name] ?? [:], through: manifest.sequence)
+    }
+    for segment in compaction.segments where state.tables[segment.entity] === segment.table {
+      if let live = segment.live, let copy = segment.copy { segment.table.take(copy, for: segment.name, copiedFrom: live) }
     }
     state.manifest = manifest
     state.manifestIdentity = files.manifestIdentity
@@ -206,7 +202,7 @@ extension StoreCoordinator {
   }
 
   /// Flushes the folders a compaction removed files from; no lock needed.
-  private func syncFoldersAfterRemovals(_ files: StoreFiles) {
+  func syncFoldersAfterRemovals(_ files: StoreFiles) {
     // No power-loss state needs this flush: a segment file a power loss brings back is one no manifest names, passed over and removed by the next compaction (PowerLossTests: segment compaction).
     try? FileSystem.syncFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
     // No power-loss state needs this flush: a log stream a power loss brings back holds records the manifest covers, passed over and removed by the next compaction (PowerLossTests: segment compaction).

@@ -6,6 +6,11 @@ extension StoreCoordinator {
   func commit(_ changes: [PendingChange], author: String) throws -> SaveResult {
     guard !changes.isEmpty else { return SaveResult(transaction: nil) }
     try refuseIfReadOnly("save")
+    // A change compaction the save before started ends first: it merges what has arrived by
+    // then and logs its snapshot, and this commit comes after both, as when it ran on that
+    // save's thread. Saves a person makes are seconds apart; only back-to-back ones wait, once
+    // every `changeCompactionThreshold` commits.
+    lockedHousekeeping.waitForChangeCompaction()
     // The change file's inode is found before the lock is taken, while others may hold it.
     let spare = backing.spareChangeFile()
     defer { spare?.discard() }
@@ -25,12 +30,9 @@ extension StoreCoordinator {
         try commitHoldingLock(changes, author: author, spare: spare, backing)
       }
     }
-    // The lock let go: others commit meanwhile.
+    // The lock let go: others commit meanwhile, and the compactions follow the save.
     if settlesJournal { backing.settleJournalAfterCommit(self) }
-    if due.cache { backing.compactCacheAfterCommit(self) }
-    if due.changes {
-      do { _ = try backing.compactChanges(self) } catch { state.withLock { $0.statistics.housekeepingFailures += 1 } }
-    }
+    if due.cache || due.changes { backing.compactAfterCommit(due, self) }
     deliverRemoteChanges()
     if let transaction = result.transaction { broadcaster.announceSave(transaction) }
     return result
@@ -39,7 +41,8 @@ extension StoreCoordinator {
   /// The commit protocol, the same for every store, on disk or in memory: plan → journal →
   /// change file → fold into the cache → local log, then the cache's housekeeping. Also
   /// returns whether this commit's record took the journal past its settle size, and which
-  /// compactions are due: all are done once the lock is let go.
+  /// compactions are due: the settle is done once the lock is let go, the compactions once the
+  /// save has returned.
   private func commitHoldingLock(
     _ changes: [PendingChange], author: String, spare: SpareFile?, _ backing: FileBacking
   ) throws -> (SaveResult, settlesJournal: Bool, due: CompactionsDue) {
@@ -344,7 +347,7 @@ extension StoreCoordinator {
   /// After a commit on files: the journal settled when the commit that should have settled it
   /// did not (see `journalSettleBackstop`), and the change files crashed commits left merged. A
   /// failure counts as housekeeping's and undoes nothing. Returns which compactions are due,
-  /// to run once the lock is let go: the cache's when this commit took the log to a new
+  /// to run once the save has returned: the cache's when this commit took the log to a new
   /// compaction level from `levelBefore`, its level after catching up (see `compactAfterCommit`),
   /// and, in turn, this device's change files' (that folds every file, a second at 20k objects).
   /// A commit that finds the log long through another's leaves it to that one, whose segments
@@ -368,8 +371,9 @@ extension StoreCoordinator {
     return due
   }
 
-  /// The compactions a commit leaves to do once it has let the lock go.
-  struct CompactionsDue {
+  /// The compactions a commit leaves to do once the save has returned
+  /// (``compactAfterCommit(_:_:_:)``).
+  struct CompactionsDue: Sendable {
     var cache = false
     var changes = false
   }
