@@ -29,6 +29,19 @@ import Testing
     return try StoreContainer.file(at: store, schema: TestSchema.v1, options: options)
   }
 
+  /// A container whose first compaction, once its segments are written, signals `reached` and
+  /// waits for `release`; the later ones run on.
+  func containerHoldingItsFirstCompaction() throws -> (StoreContainer, reached: DispatchSemaphore, release: DispatchSemaphore) {
+    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let held = StoreMutex(false)
+    let writer = try container {
+      guard !held.withLock({ held in defer { held = true }; return held }) else { return }
+      reached.signal()
+      release.wait()
+    }
+    return (writer, reached, release)
+  }
+
   func lockIsFree() -> Bool { storeLockIsFree(at: store) }
 
   /// The manifest on disk: its sequence, and whether every segment file it names is there.
@@ -112,13 +125,7 @@ import Testing
   /// one due waits for it first (at most one in flight), so the next starts from its manifest.
   @Test func aSaveDoesNotWaitForTheCompactionTheSaveBeforeMadeDue() throws {
     defer { scratch.remove() }
-    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-    let held = StoreMutex(false)
-    let writer = try container {
-      guard !held.withLock({ held in defer { held = true }; return held }) else { return }
-      reached.signal()
-      release.wait()
-    }
+    let (writer, reached, release) = try containerHoldingItsFirstCompaction()
     let context = writer.newBackgroundContext()
     try insertOwners(1...5, context)
     reached.wait()
@@ -138,13 +145,7 @@ import Testing
   /// shows every one of them, as a process that opens the store reads them.
   @Test func savesMadeWhileTheSegmentsAreWrittenStayInTheCacheThatTakesThem() throws {
     defer { scratch.remove() }
-    let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-    let held = StoreMutex(false)
-    let writer = try container {
-      guard !held.withLock({ held in defer { held = true }; return held }) else { return }
-      reached.signal()
-      release.wait()
-    }
+    let (writer, reached, release) = try containerHoldingItsFirstCompaction()
     let context = writer.newBackgroundContext()
     try insertOwners(1...5, context)
     reached.wait()
