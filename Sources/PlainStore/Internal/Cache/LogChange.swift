@@ -31,6 +31,8 @@ struct LogChange: Codable, JSONRecord {
   /// as its survivor (see ``RetiredObjects``); its change file carries the insert or the edit
   /// that took it there, as given (`encoded`).
   var mergedInto: UUID?
+  /// The object `mergedInto` names.
+  var survivor: ObjectKey? { mergedInto.map { ObjectKey(entity: entity, id: $0) } }
   /// Whether the commit's context gave this change; one it did not (a delete rule's, a holder's
   /// that another object met) is in no change file: every device's fold derives it. Not part of
   /// the log record.

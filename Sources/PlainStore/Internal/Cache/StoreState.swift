@@ -152,6 +152,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     }
     for index in entry.changes.indices {
       recent.note(ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id), groups: entry.changes[index].groups, at: written)
+      // Its write joins the survivor's in every fold, changed here or not.
+      if let survivor = entry.changes[index].survivor { recent.note(survivor, at: written) }
     }
     for (entity, ids) in entry.writtenUnchanged ?? [:] {
       for id in ids { recent.note(ObjectKey(entity: entity, id: id), at: written) }

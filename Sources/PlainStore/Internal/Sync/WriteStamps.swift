@@ -96,11 +96,15 @@ struct WriteStamps: Sendable {
 
   /// Keeps the stamps with one applied log entry. A commit of this process (`committed`)
   /// stamps what its context gave at its change file's stamp: an insert every group, an update
-  /// the groups it names; a delete it gave is a delete. Anything else is forgotten here, and a
+  /// the groups it names; a delete it gave is a delete. A write that merged into another object
+  /// (``LogChange/survivor``) is forgotten with that object: its change file's write joins the
+  /// survivor's stamps in every fold, though the survivor's value may not have changed here (an
+  /// insert whose values the survivor already held). Anything else is forgotten here, and a
   /// merge of arrivals sets the objects it folded after it applied its entry.
   mutating func note(_ entry: LogEntry, committed: Bool) {
     for index in entry.changes.indices {
       let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
+      defer { if let survivor = entry.changes[index].survivor { forget(survivor) } }
       guard committed, let origin = entry.origin, entry.changes[index].isGiven else {
         forget(key)
         continue
