@@ -102,6 +102,8 @@ extension StoreCoordinator {
     var manifestData: Data
     /// The id filters of the files the manifest names, with their file's bytes.
     var segmentIDs: (filters: [String: String], data: Data?)?
+    /// The bytes of the stamps file the manifest names.
+    var stamps: Data?
   }
 
   /// Writes and flushes the segments that changed since the manifest, as the state holds them,
@@ -109,6 +111,7 @@ extension StoreCoordinator {
   /// any state but what is loaded. nil when the state moved while a segment was loaded (a load
   /// may read another process's compaction and commits): its segments are not of one state.
   private func writeSegments(_ state: inout StoreState, _ files: StoreFiles) throws -> SegmentCompaction? {
+    readStamps(&state, files)  // a process that only commits (the widget, a CLI command) keeps them too
     let encoder = StoreCoding.makeEncoder()
     var manifest = state.manifest
     manifest.sequence = state.sequence
@@ -117,6 +120,11 @@ extension StoreCoordinator {
     manifest.retired = state.retired
     manifest.recent = state.recent
     manifest.mergeRules = MergedState.rulesVersion
+    // Never the last one's: it is of another sequence.
+    let stamps = state.stamps.map { $0.fileBytes(sequence: manifest.sequence) }
+    manifest.stamps = stamps.map {
+      SegmentEntry(file: "stamps", count: state.stamps!.objects.count, size: $0.count, checksum: StoreFiles.checksum($0))
+    }
     let replacing = state.manifestIdentity
     var written: [String] = []
     var idFilters: [String: String] = [:]
@@ -155,7 +163,7 @@ extension StoreCoordinator {
     return SegmentCompaction(
       manifest: manifest, replacing: replacing, idFilters: idFilters, changesFolded: state.changesSinceManifest,
       manifestData: try encoder.encode(manifest),
-      segmentIDs: idFilters.isEmpty ? nil : segmentIDs(adding: idFilters, for: manifest, &state, files))
+      segmentIDs: idFilters.isEmpty ? nil : segmentIDs(adding: idFilters, for: manifest, &state, files), stamps: stamps)
   }
 
   /// Writes the manifest of a compaction (the commit point), which the tables take as they take
@@ -165,6 +173,7 @@ extension StoreCoordinator {
   private func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
     let manifest = compaction.manifest
     if let ids = compaction.segmentIDs { writeSegmentIDs(ids, &state, files) }
+    if let stamps = compaction.stamps { writeStamps(stamps, files) }
     try FileSystem.writeAtomically(compaction.manifestData, to: files.manifestURL, displayPath: files.display(files.manifestPath))
     for (name, table) in state.tables {
       table.adopt(manifest.segments[name] ?? [:], through: manifest.sequence)
