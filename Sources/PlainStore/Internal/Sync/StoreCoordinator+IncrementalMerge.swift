@@ -57,7 +57,6 @@ extension StoreCoordinator {
       return .needsFullFold
     }
 
-    readStamps(&state, files)
     // The touched objects as the cache shows them, seeded into a fold of their own.
     var touched: [ObjectKey: (segment: String, object: any Entity)?] = [:]
     // Objects this cache deleted that arrived writes set: the delete wins, they change nothing.
@@ -71,6 +70,7 @@ extension StoreCoordinator {
         if writesKeys && !state.recent.isSettled(before: file.hlc) { return .needsFullFold }
         if touched[key] == nil && !deleted.contains(key) {
           if retired.contains(key) {
+            if !writesKeys { readStamps(&state, files) }
             guard !writesKeys, state.stamps?.isDeleted(key) == true else { return .needsFullFold }
             deleted.insert(key)
             continue
@@ -78,6 +78,9 @@ extension StoreCoordinator {
           guard let table = state.tables[key.entity] else { return .needsFullFold }
           let hint = object.fields.flatMap { Self.segmentHint(table, $0) }
           touched[key] = .some(try locate(table, key.id, hint: hint, &state))
+          // An object the cache shows: its stamps, which an open reads from the cache's file at the
+          // first merge that touches one (an arrival that only inserts never reads them).
+          if touched[key]! != nil { readStamps(&state, files) }
         }
         if deleted.contains(key) {
           guard !writesKeys else { return .needsFullFold }

@@ -215,7 +215,8 @@ extension StoreCoordinator {
 
   /// Reads the stamps the manifest names, when this state knows none, and brings them up to
   /// its sequence by the log entries after the manifest (as the state took them in): once a
-  /// manifest, by the first merge of arrivals that asks, so an open reads nothing more. Bytes
+  /// manifest, by the first merge of arrivals that touches an object the cache shows or the
+  /// first compaction, so an open reads nothing more (20 bytes an object: 7 ms at 20k). Bytes
   /// that are not the manifest's (damaged, another compaction's, or a file the manifest does
   /// not name) or a log that does not reach the state leave them not known.
   func readStamps(_ state: inout StoreState, _ files: StoreFiles) {
