@@ -51,7 +51,7 @@ extension WriteStamps {
     out.appendNumber(stampList.count)
     for stamp in stampList {
       out.appendNumber(deviceIndex[stamp.device.text]!)
-      withUnsafeBytes(of: stamp.hlc.littleEndian) { out.append(contentsOf: $0) }
+      out.appendWord(stamp.hlc)
       out.appendNumber(stamp.sequence)
     }
     func sorted(_ keys: some Collection<ObjectKey>) -> [ObjectKey] {
@@ -83,32 +83,30 @@ extension WriteStamps {
   /// bytes, another version, another sequence. (The manifest's checksum of them says whether
   /// they are whole; this only refuses to read past their end.)
   init?(fileBytes bytes: Data, sequence: Int) {
-    guard let stamps = [UInt8](bytes).withUnsafeBufferPointer({ Self.read(_StampsReader(bytes: $0), sequence: sequence) }) else {
-      return nil
-    }
+    guard let stamps = _ByteView.reading(bytes, { Self.read(BinaryReader($0), sequence: sequence) }) else { return nil }
     self = stamps
   }
 
-  private static func read(_ reader: _StampsReader, sequence: Int) -> WriteStamps? {
+  private static func read(_ reader: BinaryReader, sequence: Int) -> WriteStamps? {
     var reader = reader
     guard reader.line() == "plainstore-stamps \(fileVersion) \(sequence)" else { return nil }
     var devices: [DeviceID] = []
     guard let deviceCount = reader.count(ofAtLeast: 32) else { return nil }
     for _ in 0..<deviceCount {
-      guard let device = reader.bytes(32).flatMap({ DeviceID(String(decoding: $0, as: UTF8.self)) }) else { return nil }
+      guard let device = reader.bytes(32).flatMap({ DeviceID($0.string(0..<32)) }) else { return nil }
       devices.append(device)
     }
     var names: [String] = []
     guard let nameCount = reader.count(ofAtLeast: 1) else { return nil }
     for _ in 0..<nameCount {
       guard let length = reader.number(), let name = reader.bytes(length) else { return nil }
-      names.append(String(decoding: name, as: UTF8.self))
+      names.append(name.string(0..<name.count))
     }
     var stamps: [ChangeStamp] = []
     guard let stampCount = reader.count(ofAtLeast: 10) else { return nil }
     for _ in 0..<stampCount {
-      guard let device = reader.index(devices), let hlc = reader.bytes(8), let number = reader.number() else { return nil }
-      stamps.append(ChangeStamp(hlc: hlc.reversed().reduce(0) { $0 << 8 | UInt64($1) }, device: device, sequence: number))
+      guard let device = reader.index(devices), let hlc = reader.word(), let number = reader.number() else { return nil }
+      stamps.append(ChangeStamp(hlc: hlc, device: device, sequence: number))
     }
     guard let objectCount = reader.count(ofAtLeast: 19) else { return nil }
     var objects: [ObjectKey: ObjectStamps] = [:]
@@ -138,70 +136,16 @@ extension WriteStamps {
 }
 
 extension [UInt8] {
-  /// LEB128: seven bits a byte, the high bit saying that more follow.
-  fileprivate mutating func appendNumber(_ number: Int) {
-    var rest = UInt64(number)
-    while rest >= 0x80 {
-      append(UInt8(rest & 0x7f) | 0x80)
-      rest >>= 7
-    }
-    append(UInt8(rest))
-  }
-
   fileprivate mutating func appendKey(_ key: ObjectKey, _ names: [String: Int]) {
     appendNumber(names[key.entity]!)
-    Swift.withUnsafeBytes(of: key.id.uuid) { append(contentsOf: $0) }
+    appendUUID(key.id)
   }
 }
 
-/// Reads the bytes `WriteStamps.fileBytes` writes, never past their end: each read is nil there.
-private struct _StampsReader {
-  let bytes: UnsafeBufferPointer<UInt8>
-  var position = 0
-
-  var isAtEnd: Bool { position == bytes.count }
-
-  mutating func bytes(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
-    guard count >= 0, count <= bytes.count - position else { return nil }
-    defer { position += count }
-    return UnsafeBufferPointer(rebasing: bytes[position..<(position + count)])
-  }
-
-  mutating func line() -> String? {
-    guard let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")), let text = self.bytes(end - position) else { return nil }
-    position += 1
-    return String(decoding: text, as: UTF8.self)
-  }
-
-  mutating func number() -> Int? {
-    var value: UInt64 = 0
-    for shift in stride(from: 0, to: 63, by: 7) {
-      guard position < bytes.count else { return nil }
-      let byte = bytes[position]
-      position += 1
-      value |= UInt64(byte & 0x7f) << UInt64(shift)
-      if byte < 0x80 { return value <= UInt64(Int.max) ? Int(value) : nil }
-    }
-    return nil
-  }
-
-  /// A count of items of at least `size` bytes each: nil when the bytes left cannot hold them
-  /// (a damaged count must not reserve, or loop, for billions).
-  mutating func count(ofAtLeast size: Int) -> Int? {
-    guard let count = number(), count <= (bytes.count - position) / size else { return nil }
-    return count
-  }
-
-  mutating func index<T>(_ table: [T]) -> T? {
-    guard let index = number(), index < table.count else { return nil }
-    return table[index]
-  }
-
-  mutating func key(_ names: [String]) -> ObjectKey? {
-    guard let entity = index(names), let id = bytes(16) else { return nil }
-    var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(id)) }
-    return ObjectKey(entity: entity, id: UUID(uuid: uuid))
+extension BinaryReader {
+  fileprivate mutating func key(_ names: [String]) -> ObjectKey? {
+    guard let entity = index(names), let id = uuid() else { return nil }
+    return ObjectKey(entity: entity, id: id)
   }
 }
 
