@@ -25,6 +25,8 @@ struct JoinBench {
     _ = try bench.bulkInsert(into: writer)
     try carry(from: writer, to: phone)
     let join = try Timing.milliseconds { _ = try StoreContainer.babyDashboard(inAppGroup: phone) }
+    let stampsPath = AppGroup.storeURL(in: phone).appendingPathComponent("local/stamps").path
+    let stampsBytes = (try? FileManager.default.attributesOfItem(atPath: stampsPath)[.size] as? Int) ?? 0
     let writerDashboard = try bench.openDashboard(writer)
     let phoneDashboard = try bench.openDashboard(phone)
     // One arrival: the writer's commit, the phone's merge of its file, each on an open store.
@@ -84,6 +86,7 @@ struct JoinBench {
     let fields: [(String, String)] = [
       ("objects", String(size)),
       ("join_first_open_ms", BenchNumber.json(join)),
+      ("join_stamps_file_bytes", String(stampsBytes)),
       ("open_dashboard_writer_ms", BenchNumber.json(writerDashboard)),
       ("open_dashboard_joined_ms", BenchNumber.json(phoneDashboard)),
       ("local_commit_ms", BenchNumber.json(commit)),

@@ -31,6 +31,13 @@ struct LogEntry: Codable {
   /// A merge of arrivals alone: the objects whose arrived writes left them as they were, by
   /// entity (ids in UUID order). Written all the same: ``RecentWrites`` records them too.
   var writtenUnchanged: [String: [UUID]]?
+  /// A commit's: the positions of the changes its context did not give (a delete rule's, a
+  /// holder's that another object met), which its change file does not hold; nil in a record
+  /// of a program before this one, whose changes' stamps are then not known (``WriteStamps``).
+  var derived: [Int]?
+  /// A merge of arrivals alone: the ``WriteStamps`` its fold set, as their file's bytes
+  /// (`WriteStamps+File.swift`) in base64.
+  var stamps: String?
   /// Whether the entry deletes an object or changes a unique key of one that existed (see
   /// ``RecentWrites/reshapes(_:existed:_:)``); nil: it does not.
   var reshapes: Bool?
@@ -85,6 +92,7 @@ extension LogEntry: JSONRecord {
   func encodeMembers(_ members: inout some JSONRecordMembers) throws {
     try members.encode(author, forKey: "author")
     try members.encode(changes, forKey: "changes")
+    if let derived { try members.encode(derived, forKey: "derived") }
     if let folded { try members.encode(folded.map(\.description), forKey: "folded") }
     if let foldedDivergent { try members.encode(foldedDivergent.map(\.description), forKey: "foldedDivergent") }
     if let foldedDivergentSnapshots {
@@ -97,6 +105,7 @@ extension LogEntry: JSONRecord {
     if let reshapes { try members.encode(reshapes, forKey: "reshapes") }
     if let retired { try members.encode(retired, forKey: "retired") }
     try members.encode(sequence, forKey: "sequence")
+    if let stamps { try members.encode(stamps, forKey: "stamps") }
     try members.encode(timestamp, forKey: "timestamp")
     if let written { try members.encode(written, forKey: "written") }
     if let writtenUnchanged { try members.encode(writtenUnchanged, forKey: "writtenUnchanged") }

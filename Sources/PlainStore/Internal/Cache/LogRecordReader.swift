@@ -34,6 +34,7 @@ struct LogRecordReader {
     var folded: [ChangeStamp]?
     var origin: ChangeStamp?
     var reshapes: Bool?
+    var derived: [Int]?
     try members(of: object) { key, value in
       if document.keyEquals(key, "changes") {
         changes = try array(value) { try change(at: $0) }
@@ -49,6 +50,8 @@ struct LogRecordReader {
         formatVersion = try decoding.integer(value, Int.self, .at(0), nil)
       } else if document.keyEquals(key, "timestamp") {
         timestamp = try decoding.date(value, .at(0), nil)
+      } else if document.keyEquals(key, "derived") {
+        derived = try array(value) { try decoding.integer($0, Int.self, .at(0), nil) }
       } else if document.keyEquals(key, "reshapes") {
         reshapes = try decoding.bool(value, .at(0), nil)
       } else {
@@ -64,6 +67,7 @@ struct LogRecordReader {
     entry.folded = folded
     entry.origin = origin
     entry.reshapes = reshapes
+    entry.derived = derived
     return entry
   }
 

@@ -50,6 +50,12 @@ extension StoreCoordinator {
     /// The id filters the state knew (`StoreState.segmentIDs`); nil: read from their file.
     var knownIDs: [String: String]?
     var segments: [Segment]
+    /// The write stamps at the manifest's sequence (a copy: it shares its tables until a commit
+    /// changes them); nil when this process never read them, which `stampsOrigin` then says
+    /// where to read.
+    var stamps: WriteStamps?
+    /// The stamps file the replaced manifest named, and that manifest's sequence.
+    var stampsOrigin: (file: SegmentEntry, sequence: Int)?
 
     /// A changed segment, its objects copied from the table's (`live`), which `install` puts
     /// the copy in place of, with the JSON it encoded, if they are still the table's.
@@ -78,6 +84,8 @@ extension StoreCoordinator {
     var segmentIDs: (filters: [String: String], data: Data?)?
     /// The segments written, whose copies the tables take at the install.
     var segments: [SegmentsToWrite.Segment]
+    /// The bytes of the stamps file the manifest names.
+    var stamps: Data?
   }
 
   /// The segments that changed since the manifest, loaded and copied, and the manifest's other
@@ -93,6 +101,7 @@ extension StoreCoordinator {
     manifest.retired = state.retired
     manifest.recent = state.recent
     manifest.mergeRules = MergedState.rulesVersion
+    manifest.stamps = nil  // named by `writeSegments`, if the stamps are known: the last one's is of another sequence
     let replacing = state.manifestIdentity
     var segments: [SegmentsToWrite.Segment] = []
     for (name, table) in state.tables.sorted(by: { $0.key < $1.key }) {
@@ -104,7 +113,8 @@ extension StoreCoordinator {
       }
     }
     return SegmentsToWrite(
-      manifest: manifest, replacing: replacing, changesFolded: state.changesSinceManifest, knownIDs: state.segmentIDs, segments: segments)
+      manifest: manifest, replacing: replacing, changesFolded: state.changesSinceManifest, knownIDs: state.segmentIDs, segments: segments,
+      stamps: state.stamps, stampsOrigin: state.manifest.stamps.map { ($0, state.manifest.sequence) })
   }
 
   /// Writes and flushes the segments taken, and makes the manifest that names them; changes
@@ -113,6 +123,13 @@ extension StoreCoordinator {
   func writeSegments(_ taken: SegmentsToWrite, _ files: StoreFiles) throws -> SegmentCompaction {
     let encoder = StoreCoding.makeEncoder()
     var manifest = taken.manifest
+    // A process that only commits (the widget, a CLI command) keeps the stamps too: it reads
+    // them here, off the saving thread, as of the new manifest's sequence.
+    let stamps = taken.stamps ?? taken.stampsOrigin.flatMap { loadStamps($0.file, of: $0.sequence, through: manifest.sequence, files) }
+    let stampsBytes = stamps.map { $0.fileBytes(sequence: manifest.sequence) }
+    manifest.stamps = stampsBytes.map {
+      SegmentEntry(file: "stamps", count: stamps!.objects.count, size: $0.count, checksum: StoreFiles.checksum($0))
+    }
     var written: [String] = []
     var idFilters: [String: String] = [:]
     for segment in taken.segments {
@@ -148,7 +165,7 @@ extension StoreCoordinator {
       manifest: manifest, replacing: taken.replacing, idFilters: idFilters, changesFolded: taken.changesFolded,
       manifestData: try encoder.encode(manifest),
       segmentIDs: idFilters.isEmpty ? nil : segmentIDs(adding: idFilters, for: manifest, known: taken.knownIDs, files),
-      segments: taken.segments)
+      segments: taken.segments, stamps: stampsBytes)
   }
 
   /// Writes the manifest of a compaction (the commit point), which the tables take as they take
@@ -158,6 +175,7 @@ extension StoreCoordinator {
   func install(_ compaction: SegmentCompaction, _ state: inout StoreState, _ files: StoreFiles) throws -> Bool {
     let manifest = compaction.manifest
     if let ids = compaction.segmentIDs { writeSegmentIDs(ids, &state, files) }
+    if let stamps = compaction.stamps { writeStamps(stamps, files) }
     try FileSystem.writeAtomically(compaction.manifestData, to: files.manifestURL, displayPath: files.display(files.manifestPath))
     for (name, table) in state.tables {
       table.adopt(manifest.segments[name] ?? [:], through: manifest.sequence)

@@ -53,8 +53,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// When the objects the cache shows were last written (see ``RecentWrites``).
   var recent = RecentWrites(horizon: 0)
   /// Who last wrote each group of the objects the cache shows (see ``WriteStamps``); nil until
-  /// a merge in this process folded every file.
+  /// a merge folded every file, or the file of them the manifest names is read.
   var stamps: WriteStamps?
+  /// The manifest sequence whose file of stamps this state last read (`readStamps`).
+  var stampsRead: Int?
   /// The segment files' id filters, once a merge needed one (see `SegmentIDs.swift`).
   var segmentIDs: [String: String]?
 
@@ -92,9 +94,8 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     undeliveredReload = true
   }
 
-  /// Applies one committed transaction to the in-memory state; `committed`: a commit of this
-  /// process, which knows which of its changes its context gave (``WriteStamps/note(_:committed:)``).
-  mutating func apply(_ entry: LogEntry, committed: Bool = false) {
+  /// Applies one committed transaction to the in-memory state.
+  mutating func apply(_ entry: LogEntry) {
     // By index, each change read in place (binding one to a name copies it), and its table
     // looked up once per entity: an entry's changes come entity by entity.
     var last: EntityTable?
@@ -139,7 +140,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       clock.observe(stamp.hlc)
     }
     noteRecentWrites(entry)
-    if entry.retired != nil { stamps = nil } else { stamps?.note(entry, committed: committed) }
+    if entry.retired != nil { stamps = nil } else { stamps?.note(entry) }
   }
 
   /// Keeps ``RecentWrites`` with an applied entry: a commit's or a merge of arrivals' changes

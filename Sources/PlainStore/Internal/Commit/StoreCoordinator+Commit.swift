@@ -76,14 +76,14 @@ extension StoreCoordinator {
       let record: Data?
       if entry.changes.count < Self.concurrentWorkThreshold {
         written = try write()
-        state.apply(entry, committed: true)
+        state.apply(entry)
         record = backing.localLogRecord(of: entry)
       } else {
         // A large commit: the tables take it in while another thread writes its change file,
         // then makes the log's record. Should the write fail, the tables are read again from
         // the files, which hold nothing of it.
         let writing = ConcurrentWork { [entry] in (try write(), backing.localLogRecord(of: entry)) }
-        state.apply(entry, committed: true)
+        state.apply(entry)
         do {
           (written, record) = try writing.result()
         } catch {
@@ -199,6 +199,7 @@ extension StoreCoordinator {
     // carries what the context gave; what a delete rule or a merge made of it, every device's
     // fold makes again.
     let given = entry.changes.indices.filter { entry.changes[$0].isGiven }
+    entry.derived = entry.changes.indices.filter { !entry.changes[$0].isGiven }
     let objects = try given.map { index -> ObjectChange in
       let (entity, id) = (entry.changes[index].entity, entry.changes[index].id)
       switch entry.changes[index].kind {

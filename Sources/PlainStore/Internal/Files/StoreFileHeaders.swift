@@ -82,6 +82,9 @@ struct Manifest: Codable, Equatable {
   /// The version of the fold's rules the segments were folded by (``MergedState/rulesVersion``);
   /// nil in a manifest written before it was kept (version 1).
   var mergeRules: Int?
+  /// The file of the objects' ``WriteStamps`` as of `sequence` (`local/stamps`), with its size
+  /// and checksum; nil when the compaction that wrote this manifest did not know them.
+  var stamps: SegmentEntry?
 
   /// How many objects the segment files hold.
   var objectCount: Int { segments.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } } }

@@ -50,6 +50,7 @@ struct StoreFiles: Sendable {
   /// Each segment file's id filter (``SegmentIDFilter``), by file name: read only by a merge
   /// that must find an object by its id, never by an open.
   let segmentIDsURL: URL
+  let stampsURL: URL
   let segmentsURL: URL
   let logURL: URL
   /// The local transactions (format 2): see ``LocalLog``.
@@ -105,6 +106,7 @@ struct StoreFiles: Sendable {
     journal = CommitJournal(url: cacheURL.appendingPathComponent("journal"), displayPath: Self.display(rootName, cachePrefix + "journal"))
     rebuildMarkerURL = cacheURL.appendingPathComponent("rebuild")
     segmentIDsURL = cacheURL.appendingPathComponent("segment-ids")
+    stampsURL = cacheURL.appendingPathComponent("stamps")
   }
 
   /// This copy's device id as its file records it (`device-id`, else the one programs before

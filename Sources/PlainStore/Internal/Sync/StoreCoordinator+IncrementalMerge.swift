@@ -15,9 +15,9 @@ extension StoreCoordinator {
   /// file would. Each touched object is seeded with the cache's values and, where the cache
   /// knows them (``WriteStamps``), with its groups' last writers' stamps: then each group goes
   /// to its last writer, whether the arrival is newer or older than the cache's write. An object
-  /// whose stamps are not known (another process changed it, or none of this process's merges
-  /// folded every file yet) is seeded as written before every arrival, which holds only when
-  /// each arrived write comes after every write of the groups it sets (``RecentWrites``).
+  /// whose stamps are not known (a delete rule changed it; the cache's file of them is lost) is
+  /// seeded as written before every arrival, which holds only when each arrived write comes
+  /// after every write of the groups it sets (``RecentWrites``).
   /// Deletes and key writes must come after every delete and key change the cache holds: which
   /// objects held one key at one moment, and so are one, depends on their order. An arrived
   /// edit of an object this cache deleted changes nothing (the delete wins), unless it writes a
@@ -70,6 +70,7 @@ extension StoreCoordinator {
         if writesKeys && !state.recent.isSettled(before: file.hlc) { return .needsFullFold }
         if touched[key] == nil && !deleted.contains(key) {
           if retired.contains(key) {
+            if !writesKeys { readStamps(&state, files) }
             guard !writesKeys, state.stamps?.isDeleted(key) == true else { return .needsFullFold }
             deleted.insert(key)
             continue
@@ -77,6 +78,9 @@ extension StoreCoordinator {
           guard let table = state.tables[key.entity] else { return .needsFullFold }
           let hint = object.fields.flatMap { Self.segmentHint(table, $0) }
           touched[key] = .some(try locate(table, key.id, hint: hint, &state))
+          // An object the cache shows: its stamps, which an open reads from the cache's file at the
+          // first merge that touches one (an arrival that only inserts never reads them).
+          if touched[key]! != nil { readStamps(&state, files) }
         }
         if deleted.contains(key) {
           guard !writesKeys else { return .needsFullFold }
@@ -168,15 +172,22 @@ extension StoreCoordinator {
     let reshapes = arrivals.contains { file in
       file.objects.contains { RecentWrites.reshapes($0, existed: (touched[ObjectKey(entity: $0.entity, id: $0.id)] ?? nil) != nil, mergeSchema) }
     }
-    let entry = try recordMerge(
-      diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, written: scan.files.map(\.hlc).max(),
-      unchanged: unchanged.mapValues { $0.sorted(by: uuidPrecedes) }, reshapes: reshapes, &state, files)
-    if state.stamps != nil {
-      for key in touched.keys {
-        guard let registers = fold.objects[key] else { continue }
-        if registers.deleted != nil { state.stamps!.delete(key) } else if targets[key] != nil { state.stamps!.set(key, ObjectStamps(registers)) }
+    // The stamps the fold set, which every process of the device keeps (`WriteStamps.note`): of
+    // the objects whose stamps were known, or new to the cache. One seeded as written before
+    // every arrival keeps that guess for the groups they did not set, later than their real
+    // last writes: not known.
+    var stamps = WriteStamps()
+    for (key, current) in touched {
+      guard let registers = fold.objects[key] else { continue }
+      if registers.deleted != nil {
+        stamps.delete(key)
+      } else if targets[key] != nil, current == nil || state.stamps?[key] != nil {
+        stamps.set(key, ObjectStamps(registers))
       }
     }
+    let entry = try recordMerge(
+      diff, arrived: scan.files, coverage: [], snapshots: [], divergent: [], retired: nil, written: scan.files.map(\.hlc).max(),
+      unchanged: unchanged.mapValues { $0.sorted(by: uuidPrecedes) }, reshapes: reshapes, stamps: stamps, &state, files)
     state.statistics.arrivalOnlyMerges += 1
     return .merged(entry)
   }

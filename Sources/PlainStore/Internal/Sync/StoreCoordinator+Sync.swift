@@ -41,10 +41,10 @@ extension StoreCoordinator {
           try catchUp(&state)
           options.phaseObserver?("merge")
           let merged = try mergeArrived(&state, files: files, always: false)
-          // A merge keeps the cache as a commit does: a device that only reads (a phone that
-          // joined a family, the widget) compacts what it merged into segments and a manifest,
-          // rather than reading the merge's log record back at every open.
-          if merged != nil, isCompactionDue(state) {
+          // A merge keeps the cache as a commit does (a phone that joined, the widget: rather than
+          // read its record back at every open), and one that folded every file at once: its
+          // stamps are in memory only until a compaction writes them (`WriteStamps+File.swift`).
+          if let merged, isCompactionDue(state) || merged.retired != nil {
             options.phaseObserver?("merge: compact")
             do { try compact(&state) } catch { state.statistics.housekeepingFailures += 1 }
           }
@@ -212,12 +212,12 @@ extension StoreCoordinator {
 
   /// Records what a merge changed as one local transaction authored "sync": the local log, the
   /// tables, the statistics and the merge's report. A merge of arrivals alone says when its
-  /// changes were `written`, which objects it wrote `unchanged` and whether it `reshapes` (see
-  /// ``RecentWrites``).
+  /// changes were `written`, which objects it wrote `unchanged`, whether it `reshapes` (see
+  /// ``RecentWrites``) and the `stamps` its fold set (``WriteStamps``).
   func recordMerge(
     _ diff: MergeDiff, arrived: [ChangeFile], coverage: [ChangeStamp], snapshots: [ChangeSnapshot], divergent: Set<ChangeStamp>,
     divergentSnapshots: Set<ChangeStamp> = [], retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:],
-    reshapes: Bool = false, _ state: inout StoreState, _ files: StoreFiles
+    reshapes: Bool = false, stamps: WriteStamps? = nil, _ state: inout StoreState, _ files: StoreFiles
   ) throws -> LogEntry {
     var changes = diff.changes
     changes.sortInLogOrder()
@@ -231,6 +231,7 @@ extension StoreCoordinator {
     if !newlyDivergentSnapshots.isEmpty { entry.foldedDivergentSnapshots = newlyDivergentSnapshots.sorted() }
     if !unchanged.isEmpty { entry.writtenUnchanged = unchanged }
     if reshapes { entry.reshapes = true }
+    if let stamps, !stamps.objects.isEmpty || !stamps.deleted.isEmpty { entry.stamps = stamps.fileBytes(sequence: entry.sequence).base64EncodedString() }
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     if entry.changesObjects { state.undelivered.append(entry.transaction) }
@@ -265,8 +266,7 @@ extension StoreCoordinator {
 
   /// One object of the merged view as its entity type.
   static func decodeEntity<E: Entity>(_ type: E.Type, _ fields: [String: RawJSON]) throws -> any Entity {
-    let data = try StoreCoding.makeEncoder().encode(fields)
-    return try StoreCoding.makeDecoder().decode(E.self, from: data)
+    try StoreCoding.makeDecoder().decode(E.self, from: try StoreCoding.makeEncoder().encode(fields))
   }
 
   /// Appends a local transaction to the cache's log without flushing: it is rebuilt from the

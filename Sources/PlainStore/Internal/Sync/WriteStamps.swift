@@ -52,15 +52,23 @@ struct ObjectStamps: Equatable, Sendable {
 
 /// The cache's ``ObjectStamps``, per object it shows, and the objects it knows deleted (a
 /// delete of their own, which wins over every write, before or after it — not a delete rule's,
-/// which a later write of the reference may undo). Held in memory: known after a merge that
-/// folded every file (from its registers), kept by the commits and merges after it; an object
-/// whose stamps are not known (a change another process made, a change a delete rule or a
-/// merge derived) is merged by the bounds of ``RecentWrites`` instead, or by the whole fold.
+/// which a later write of the reference may undo). Known after a merge that folded every file
+/// (from its registers), kept by the log's entries after it, whichever process of the device
+/// wrote them (`note`), and kept with the cache: each compaction writes them in a file the
+/// manifest names (`WriteStamps+File.swift`), which the first merge after an open reads and
+/// brings up to date by the log. An object whose stamps are not known (a change a delete rule
+/// or a merge derived, a record of a program before this) is merged by the bounds of
+/// ``RecentWrites`` instead, or by the whole fold.
 struct WriteStamps: Sendable {
   private(set) var objects: [ObjectKey: ObjectStamps] = [:]
   private(set) var deleted: Set<ObjectKey> = []
 
   init() {}
+
+  init(objects: [ObjectKey: ObjectStamps], deleted: Set<ObjectKey>) {
+    self.objects = objects
+    self.deleted = deleted
+  }
 
   /// The stamps of a fold's live objects (its registers after aliases joined) and its deletes.
   init(_ fold: MergedState, live registers: [ObjectKey: MergedState.Registers], view: [String: [UUID: [String: RawJSON]]]) {
@@ -94,18 +102,23 @@ struct WriteStamps: Sendable {
     deleted.insert(key)
   }
 
-  /// Keeps the stamps with one applied log entry. A commit of this process (`committed`)
-  /// stamps what its context gave at its change file's stamp: an insert every group, an update
-  /// the groups it names; a delete it gave is a delete. A write that merged into another object
-  /// (``LogChange/survivor``) is forgotten with that object: its change file's write joins the
-  /// survivor's stamps in every fold, though the survivor's value may not have changed here (an
-  /// insert whose values the survivor already held). Anything else is forgotten here, and a
-  /// merge of arrivals sets the objects it folded after it applied its entry.
-  mutating func note(_ entry: LogEntry, committed: Bool) {
+  /// Keeps the stamps with one applied log entry, whichever process of this device wrote it.
+  /// A commit (`origin`: its change file) stamps what its context gave at that file's stamp:
+  /// an insert every group, an update the groups it names; a delete it gave is a delete. The
+  /// file holds exactly those changes, and every device's fold applies it at that stamp, so
+  /// another process's commit is known as well as this one's. The changes it did not give (a
+  /// delete rule's, a holder's that another object met: `derived`) are forgotten, and so is
+  /// every change of a record that does not say which those are (written by a program before
+  /// this). A write that merged into another object (``LogChange/survivor``) is forgotten with
+  /// that object: its change file's write joins the survivor's stamps in every fold, though the
+  /// survivor's value may not have changed here (an insert whose values it already held). A merge of arrivals records the stamps its fold set (`stamps`): its objects take
+  /// those, or are forgotten.
+  mutating func note(_ entry: LogEntry) {
+    let derived = entry.derived.map(Set.init)
     for index in entry.changes.indices {
       let key = ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id)
       defer { if let survivor = entry.changes[index].survivor { forget(survivor) } }
-      guard committed, let origin = entry.origin, entry.changes[index].isGiven else {
+      guard let origin = entry.origin, let derived, !derived.contains(index) else {
         forget(key)
         continue
       }
@@ -125,5 +138,9 @@ struct WriteStamps: Sendable {
     for (entity, ids) in entry.writtenUnchanged ?? [:] {
       for id in ids { forget(ObjectKey(entity: entity, id: id)) }
     }
+    guard let text = entry.stamps, let merged = Data(base64Encoded: text).flatMap({ WriteStamps(fileBytes: $0, sequence: entry.sequence) })
+    else { return }
+    for (key, stamps) in merged.objects { set(key, stamps) }
+    for key in merged.deleted { delete(key) }
   }
 }
