@@ -100,6 +100,7 @@ extension StoreCoordinator {
         }
       }
     }
+    guard !keyHeldBeforeItsSeed(scan.files, touched: touched, state.stamps) else { return .needsFullFold }
     var fold = MergedState(schema: mergeSchema)
     // Before every arrived write, after every write of the groups they set.
     let before = ChangeStamp(hlc: oldest - 1, device: scan.files[0].device, sequence: 0)
@@ -190,6 +191,30 @@ extension StoreCoordinator {
       unchanged: unchanged.mapValues { $0.sorted(by: uuidPrecedes) }, reshapes: reshapes, stamps: stamps, &state, files)
     state.statistics.arrivalOnlyMerges += 1
     return .merged(entry)
+  }
+
+  /// Whether an arrived write of an object's key history (a key written, a delete) comes before
+  /// the last write of another touched object's key groups, which that object is seeded with
+  /// (its stamps): the fold of the touched objects has it hold its keys from that write on, and
+  /// what it held before is not in the cache. The arrived write may have met it then (a feed
+  /// logged at another's start, arriving with the other's delete), which only the whole fold
+  /// can tell.
+  private func keyHeldBeforeItsSeed(_ arrived: [ChangeFile], touched: [ObjectKey: (segment: String, object: any Entity)?], _ stamps: WriteStamps?)
+    -> Bool
+  {
+    guard let stamps else { return false }
+    var seededKeys: [ObjectKey: ChangeStamp] = [:]
+    for (key, current) in touched where current != nil {
+      guard let written = stamps[key], let groups = mergeSchema.entities[key.entity]?.keyGroups, !groups.isEmpty else { continue }
+      seededKeys[key] = groups.map { written.group($0).stamp }.max()
+    }
+    guard !seededKeys.isEmpty else { return false }
+    return arrived.contains { file in
+      file.objects.contains { object in
+        writesKeyHistory(object)
+          && seededKeys.contains { $0.key.entity == object.entity && $0.key.id != object.id && $0.value > file.stamp }
+      }
+    }
   }
 
   /// Whether an arrived write changes the key history the fold reads aliases from: a delete
