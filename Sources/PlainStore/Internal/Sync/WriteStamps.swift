@@ -111,8 +111,9 @@ struct WriteStamps: Sendable {
   /// every change of a record that does not say which those are (written by a program before
   /// this). A write that merged into another object (``LogChange/survivor``) is forgotten with
   /// that object: its change file's write joins the survivor's stamps in every fold, though the
-  /// survivor's value may not have changed here (an insert whose values it already held). A merge of arrivals records the stamps its fold set (`stamps`): its objects take
-  /// those, or are forgotten.
+  /// survivor's value may not have changed here (an insert whose values it already held). A
+  /// merge of arrivals records the stamps its fold set (`stamps`): its objects take those, or
+  /// are forgotten.
   mutating func note(_ entry: LogEntry) {
     let derived = entry.derived.map(Set.init)
     for index in entry.changes.indices {
