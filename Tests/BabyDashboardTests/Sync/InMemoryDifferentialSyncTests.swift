@@ -21,7 +21,7 @@ import Testing
   /// 747, 805, 948 and 1500: an insert that merged into a stored object whose values it already
   /// held (or an edit addressed to an alias) changed nothing in the cache, so nothing noted that
   /// the survivor had been written, and an older write of it arriving later was merged alone
-  /// over the newer one (`WriteStamps.note`, `StoreState.noteRecentWrites`). 1799: a merge of
+  /// over the newer one (`WriteStamps.note`). 1799: a merge of
   /// arrivals alone took a feed logged at another's start, arriving with the other's delete,
   /// as never having met it, the other seeded as holding its start only since its last edit
   /// (`keyHeldBeforeItsSeed`).

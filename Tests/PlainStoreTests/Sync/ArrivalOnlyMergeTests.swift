@@ -207,7 +207,7 @@ import Testing
   /// The other parent's edit of one field, made before this phone edited another field of the
   /// same object and arriving after it: each field goes to its last writer, so the edit is folded
   /// onto the object alone — as a rebuild folds it. Each commit's field groups are in its log
-  /// record, from which every process of the phone keeps ``RecentWrites``.
+  /// record, from which every process of the phone keeps ``WriteStamps``.
   @Test func anOlderEditOfAnotherFieldOfAnObjectThisDeviceEditedIsFoldedAlone() throws {
     let (devices, reader) = try editOneEventOnTwoDevices { event in event.amount = 90 }
     defer { devices.scratch.remove() }
@@ -258,11 +258,13 @@ import Testing
 
   /// This device renames Ava to Zoe after the other device, which had not seen her, added an
   /// Ava of its own: in the fold the two held one name at one moment and are one for good, so
-  /// the older arrival may not be folded alone onto a cache that shows only a Zoe.
-  @Test func anOlderArrivalBeforeThisDevicesKeyChangeTakesTheWholeFoldAndMeetsTheOldKey() throws {
+  /// the older arrival may not be folded alone onto a cache that shows only a Zoe — nor after
+  /// the phone compacted and opened its store again (the manifest keeps `newestKeyChange`).
+  @Test(arguments: [false, true])
+  func anOlderArrivalBeforeThisDevicesKeyChangeTakesTheWholeFoldAndMeetsTheOldKey(reopening: Bool) throws {
     let devices = try Devices()
     defer { devices.scratch.remove() }
-    let reader = try devices.open(1, clock: { Sample.epoch.addingTimeInterval(60) })
+    var reader = try devices.open(1, clock: { Sample.epoch.addingTimeInterval(60) })
     let (first, second) = (try devices.open(2), try devices.open(3, clock: { Sample.epoch.addingTimeInterval(30) }))
     let context = first.newBackgroundContext()
     context.insert(Owner(id: Sample.id(1), name: "Ava"))
@@ -275,10 +277,14 @@ import Testing
     let readerContext = reader.newBackgroundContext()
     try readerContext.edit(Owner.self, id: Sample.id(1)) { $0.name = "Zoe" }
     try readerContext.save()
+    if reopening {
+      try reader.compact()
+      reader = try devices.open(1, clock: { Sample.epoch.addingTimeInterval(60) })
+    }
     try devices.deliver(from: 3, to: 1)
     try reader.sync()
     #expect(reader.statistics.arrivalOnlyMerges == 0)
-    #expect(reader.statistics.fullFolds == 2)
+    #expect(reader.statistics.fullFolds == (reopening ? 1 : 2))
     let owners = try reader.newBackgroundContext().fetch(FetchDescriptor<Owner>())
     #expect(owners.map(\.name) == ["Zoe"], "the two Avas met, and are one Zoe")
     #expect(try devices.rebuilt(Owner.self) == owners)
@@ -308,46 +314,6 @@ import Testing
     let nap = try #require(try reader.newBackgroundContext().fetch(FetchDescriptor<Nap>()).first)
     #expect(nap.memo == "cranky" && nap.end == Sample.epoch.addingTimeInterval(3_600))
     #expect(try devices.rebuilt(Nap.self, schema: Nap.schema) == [nap])
-  }
-
-  @Test func pastItsLimitTheRecordOfWritesForgetsItsOlderHalfButNeverSaysAWriteCameEarlier() throws {
-    var recent = RecentWrites(horizon: 10)
-    let count = RecentWrites.limit + 1
-    func key(_ number: Int) -> ObjectKey { ObjectKey(entity: "Owner", id: Sample.id(number)) }
-    for number in 1...count { recent.note(key(number), at: UInt64(10 + number)) }
-    #expect(recent.horizon > 10, "it moved up")
-    #expect((1...count).allSatisfy { recent.newestWrite(of: key($0)) >= UInt64(10 + $0) })
-    #expect(!recent.isSettled(before: recent.horizon) && recent.isSettled(before: recent.horizon + 1))
-    recent.noteReshaped(at: UInt64(10 + count))
-    #expect(!recent.isSettled(before: UInt64(10 + count)))
-    let encoded = try StoreCoding.makeEncoder().encode(recent)
-    #expect(try StoreCoding.makeDecoder(schema: TestSchema.v1).decode(RecentWrites.self, from: encoded) == recent)
-  }
-
-  /// A write of some groups dates those groups only; a write of every group dates them all; a
-  /// group never listed was last written at the horizon at the latest. Kept through the
-  /// manifest, and read from a manifest written before groups were kept as writes of every group.
-  @Test func theRecordOfWritesDatesEachGroupByItsNewestWrite() throws {
-    var recent = RecentWrites(horizon: 10)
-    let (ava, mia) = (ObjectKey(entity: "Event", id: Sample.id(1)), ObjectKey(entity: "Event", id: Sample.id(2)))
-    recent.note(ava, groups: ["title"], at: 20)
-    recent.note(ava, groups: ["amount", "title"], at: 15)
-    recent.note(mia, at: 12)
-    recent.note(mia, groups: ["title"], at: 18)
-    recent.note(ava, groups: [], at: 9)  // at or before the horizon: known already
-    #expect(recent.newestWrite(of: ava, groups: ["title"]) == 20)
-    #expect(recent.newestWrite(of: ava, groups: ["amount"]) == 15)
-    #expect(recent.newestWrite(of: ava, groups: ["ownerID"]) == 10)
-    #expect(recent.newestWrite(of: ava) == 20)
-    #expect(recent.newestWrite(of: mia, groups: ["amount"]) == 12)
-    #expect(recent.newestWrite(of: mia, groups: ["amount", "title"]) == 18)
-    let decoder = StoreCoding.makeDecoder(schema: TestSchema.v1)
-    let encoded = try StoreCoding.makeEncoder().encode(recent)
-    #expect(try decoder.decode(RecentWrites.self, from: encoded) == recent)
-    let before = Data(#"{"horizon":10,"objects":{"Event":{"00000000-0000-4000-8000-000000000001":20}},"reshaped":0}"#.utf8)
-    let old = try decoder.decode(RecentWrites.self, from: before)
-    #expect(old.newestWrite(of: ava, groups: ["amount"]) == 20)
-    #expect(try StoreCoding.makeEncoder().encode(old) == before, "a record without groups is written as before")
   }
 
   /// The segment files' id filters are a hint kept beside the manifest: damaged or lost, they

@@ -25,7 +25,7 @@ struct LogChange: Codable, JSONRecord {
   var uniqueKeys: [UniqueKey]?
   /// The field groups an update of a commit sets, as its change file names them (nil: every
   /// group, as for an insert, a delete, a merge's change, or a record written before groups
-  /// were kept): what ``RecentWrites`` lists it under.
+  /// were kept): the groups ``WriteStamps`` dates at its stamp.
   var groups: [String]?
   /// For a delete of a commit: the object it merged into on a unique key, which the cache keeps
   /// as its survivor (see ``RetiredObjects``); its change file carries the insert or the edit

@@ -25,11 +25,11 @@ struct LogEntry: Codable {
   /// Written by a merge that folded every file: every object the fold knows but does not show,
   /// as of this entry (see ``RetiredObjects``).
   var retired: RetiredObjects?
-  /// A merge of arrivals alone: the newest clock among the files it folded, the time its
-  /// changes are recorded at in ``RecentWrites`` (a commit's is its `origin`'s).
+  /// A merge of arrivals alone: the newest clock among the files it folded, the time its key
+  /// changes are recorded at (`StoreState.newestKeyChange`; a commit's is its `origin`'s).
   var written: UInt64?
   /// A merge of arrivals alone: the objects whose arrived writes left them as they were, by
-  /// entity (ids in UUID order). Written all the same: ``RecentWrites`` records them too.
+  /// entity (ids in UUID order). Written all the same: their stamps moved (``WriteStamps``).
   var writtenUnchanged: [String: [UUID]]?
   /// A commit's: the positions of the changes its context did not give (a delete rule's, a
   /// holder's that another object met), which its change file does not hold; nil in a record
@@ -39,7 +39,7 @@ struct LogEntry: Codable {
   /// (`WriteStamps+File.swift`) in base64.
   var stamps: String?
   /// Whether the entry deletes an object or changes a unique key of one that existed (see
-  /// ``RecentWrites/reshapes(_:existed:_:)``); nil: it does not.
+  /// `MergeSchema.changesKeys`); nil: it does not.
   var reshapes: Bool?
 
   /// Whether the entry changes an object. One that does not only records what a merge folded

@@ -99,7 +99,7 @@ extension StoreCoordinator {
     manifest.folded = state.folded
     manifest.schemaVersion = schema.version
     manifest.retired = state.retired
-    manifest.recent = state.recent
+    manifest.newestKeyChange = state.newestKeyChange
     manifest.mergeRules = MergedState.rulesVersion
     manifest.stamps = nil  // named by `writeSegments`, if the stamps are known: the last one's is of another sequence
     let replacing = state.manifestIdentity

@@ -50,8 +50,10 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
   /// What the fold knows but the cache does not show (see ``RetiredObjects``); nil until a
   /// merge has folded every file into a cache that keeps it.
   var retired: RetiredObjects?
-  /// When the objects the cache shows were last written (see ``RecentWrites``).
-  var recent = RecentWrites(horizon: 0)
+  /// Every delete and unique-key change the cache holds is at or before this clock (see
+  /// `KeyHistory.swift`): a merge of arrivals alone folds a write of the key history only when
+  /// it is later, since which objects held one key at one moment depends on their order.
+  var newestKeyChange: UInt64 = 0
   /// Who last wrote each group of the objects the cache shows (see ``WriteStamps``); nil until
   /// a merge folded every file, or the file of them the manifest names is read.
   var stamps: WriteStamps?
@@ -74,7 +76,7 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
     folded = manifest.folded ?? FoldedChanges()
     // An empty cache that has folded nothing knows of nothing it does not show.
     retired = manifest.retired ?? (manifest == Manifest() ? RetiredObjects() : nil)
-    recent = manifest.recent ?? RecentWrites(horizon: folded.newestClock)
+    newestKeyChange = manifest.newestKeyChange ?? folded.newestClock
     // An empty cache has no stamps to know; any other's are known once a merge folds every file.
     stamps = manifest == Manifest() ? WriteStamps() : nil
     clock.observe(folded.newestClock)
@@ -139,27 +141,15 @@ struct StoreState: @unchecked Sendable {  // only ever touched inside the coordi
       folded.insert(device: stamp.device, through: stamp.sequence, hlc: stamp.hlc)
       clock.observe(stamp.hlc)
     }
-    noteRecentWrites(entry)
+    // A commit's or a merge of arrivals' key changes are at their time; after a merge that
+    // folded every file (or an entry that does not say when its changes were written), every
+    // one is at or before the newest change folded.
+    if entry.retired == nil, let written = entry.written ?? entry.origin?.hlc {
+      if entry.reshapes == true { newestKeyChange = max(newestKeyChange, written) }
+    } else if entry.retired != nil || !entry.changes.isEmpty {
+      newestKeyChange = max(newestKeyChange, folded.newestClock)
+    }
     if entry.retired != nil { stamps = nil } else { stamps?.note(entry) }
-  }
-
-  /// Keeps ``RecentWrites`` with an applied entry: a commit's or a merge of arrivals' changes
-  /// at their time; after a merge that folded every file (or an entry that does not say when its
-  /// changes were written), every write is at or before the newest change folded.
-  private mutating func noteRecentWrites(_ entry: LogEntry) {
-    guard entry.retired == nil, let written = entry.written ?? entry.origin?.hlc else {
-      if entry.retired != nil || !entry.changes.isEmpty { recent = RecentWrites(horizon: folded.newestClock) }
-      return
-    }
-    for index in entry.changes.indices {
-      recent.note(ObjectKey(entity: entry.changes[index].entity, id: entry.changes[index].id), groups: entry.changes[index].groups, at: written)
-      // Its write joins the survivor's in every fold, changed here or not.
-      if let survivor = entry.changes[index].survivor { recent.note(survivor, at: written) }
-    }
-    for (entity, ids) in entry.writtenUnchanged ?? [:] {
-      for id in ids { recent.note(ObjectKey(entity: entity, id: id), at: written) }
-    }
-    if entry.reshapes == true { recent.noteReshaped(at: written) }
   }
 }
 

@@ -251,7 +251,7 @@ extension StoreCoordinator {
     entry.folded = [change.stamp]
     entry.origin = change.stamp
     if try zip(given, objects).contains(where: { index, object in
-      // A new object changes no key that was held (see `reshapes`): a bulk save's inserts
+      // A new object changes no key that was held (see `changesKeys`): a bulk save's inserts
       // are not looked up.
       guard entry.changes[index].kind != .insert else { return false }
       let key = ObjectKey(entity: object.entity, id: object.id)
@@ -259,7 +259,7 @@ extension StoreCoordinator {
         try entry.changes[index].value.map { (before, $0, try state.table(key.entity).schema) }
       }
       return entry.changes[index].mergedInto != nil
-        || RecentWrites.reshapes(object, existed: entry.changes[index].kind == .update, mergeSchema, values: values)
+        || mergeSchema.changesKeys(object, existed: entry.changes[index].kind == .update, values: values)
     }) {
       entry.reshapes = true
     }

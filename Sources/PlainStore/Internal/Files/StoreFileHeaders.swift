@@ -76,9 +76,10 @@ struct Manifest: Codable, Equatable {
   /// The objects the fold knows but the segments do not show, as of `sequence` (see
   /// ``RetiredObjects``); nil in a manifest written before it was kept.
   var retired: RetiredObjects?
-  /// When the objects were last written, as of `sequence` (see ``RecentWrites``); nil in a
-  /// manifest written before it was kept.
-  var recent: RecentWrites?
+  /// Every delete and unique-key change the segments hold is at or before this clock (see
+  /// `StoreState.newestKeyChange`); nil in a manifest written before it was kept, which then
+  /// bounds them by the newest change folded.
+  var newestKeyChange: UInt64?
   /// The version of the fold's rules the segments were folded by (``MergedState/rulesVersion``);
   /// nil in a manifest written before it was kept (version 1).
   var mergeRules: Int?

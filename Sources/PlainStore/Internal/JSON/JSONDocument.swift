@@ -39,7 +39,7 @@ struct JSONDocument {
 
   /// Calls `body` with the key and value nodes of each member of the object at `index`, in
   /// document order; false when the node is not an object. For readers that walk a document
-  /// of a known shape without Codable's containers (`LogRecordReader`, `RecentWrites`).
+  /// of a known shape without Codable's containers (`LogRecordReader`).
   func forEachMember(of index: Int, _ body: (_ key: Int, _ value: Int) throws -> Void) rethrows -> Bool {
     guard nodes[index].kind == .object else { return false }
     var key = index + 1

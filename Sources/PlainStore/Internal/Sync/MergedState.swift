@@ -114,22 +114,6 @@ struct MergedState: Sendable {
     }
   }
 
-  /// Gives an object the values a cache holds for it, every group as if written at `stamp`
-  /// (earlier than any change still to be folded): the start of a merge that folds only the
-  /// files that arrived, onto the objects they touch.
-  mutating func seed(_ key: ObjectKey, fields: [String: RawJSON], at stamp: ChangeStamp) {
-    guard let entity = schema.entities[key.entity] else { return }
-    var registers = Registers(created: stamp)
-    var groups: [String: [String: RawJSON]] = [:]
-    for (property, value) in fields where property != entity.identityKey { groups[entity.group(of: property), default: [:]][property] = value }
-    for (group, fields) in groups {
-      let register = Register(stamp: stamp, fields: fields)
-      if entity.keyGroups.contains(group) { registers.recordKeyWrite(register, group: group) }
-      registers.groups[group] = register
-    }
-    objects[key] = registers
-  }
-
   /// Gives an object the values a cache holds for it, each group as its last writer wrote it
   /// (`stamps`): the start of a merge of arrivals alone that may hold writes older than the
   /// cache's. A group's members the values leave out were set to nil by its writer (the JSON

@@ -12,12 +12,11 @@ extension StoreCoordinator {
 
   /// Merges the change files that arrived by folding them onto the objects they touch, which
   /// costs what they hold rather than the whole history — when that gives what folding every
-  /// file would. Each touched object is seeded with the cache's values and, where the cache
-  /// knows them (``WriteStamps``), with its groups' last writers' stamps: then each group goes
-  /// to its last writer, whether the arrival is newer or older than the cache's write. An object
-  /// whose stamps are not known (a delete rule changed it; the cache's file of them is lost) is
-  /// seeded as written before every arrival, which holds only when each arrived write comes
-  /// after every write of the groups it sets (``RecentWrites``).
+  /// file would. Each touched object is seeded with the cache's values and its groups' last
+  /// writers' stamps (``WriteStamps``): then each group goes to its last writer, whether the
+  /// arrival is newer or older than the cache's write. An object whose stamps are not known (a
+  /// delete rule changed it, it survived a merge, the cache's file of them is lost) takes the
+  /// whole fold, which knows them again.
   /// Deletes and key writes must come after every delete and key change the cache holds: which
   /// objects held one key at one moment, and so are one, depends on their order. An arrived
   /// edit of an object this cache deleted changes nothing (the delete wins), unless it writes a
@@ -65,9 +64,9 @@ extension StoreCoordinator {
       for object in file.objects {
         let key = ObjectKey(entity: object.entity, id: object.id)
         // Which objects held one key at one moment, and so are one, depends on every delete
-        // and key write in stamp order: those must come after the cache's (see `RecentWrites`).
-        let writesKeys = writesKeyHistory(object)
-        if writesKeys && !state.recent.isSettled(before: file.hlc) { return .needsFullFold }
+        // and key write in stamp order: those must come after the cache's (`KeyHistory.swift`).
+        let writesKeys = mergeSchema.writesKeyHistory(object)
+        if writesKeys && file.hlc <= state.newestKeyChange { return .needsFullFold }
         if touched[key] == nil && !deleted.contains(key) {
           if retired.contains(key) {
             if !writesKeys { readStamps(&state, files) }
@@ -87,15 +86,11 @@ extension StoreCoordinator {
           continue
         }
         guard touched[key]! != nil else { continue }
-        if let stamps = state.stamps?[key] {
-          // Its groups' last writers are known: each goes to the later one. An insert sets
-          // only the members it carries, which the cache's values cannot tell from nil.
-          if object.kind == .upsert && object.groups == nil && stamps.newest >= file.stamp { return .needsFullFold }
-        } else if !state.recent.isSettled(before: file.hlc)
-          || state.recent.newestWrite(of: key, groups: object.kind == .upsert ? object.groups : nil) >= file.hlc
-        {
-          // Not known: a group the cache's object had written after this write, or a write not
-          // listed, leaves which write is its last unknown here.
+        // Its groups' last writers, which the seed takes: each group goes to the later one. Not
+        // known (a change a delete rule derived, a survivor's): only the whole fold knows them.
+        // An insert sets only the members it carries, which the cache's values cannot tell
+        // from nil.
+        guard let stamps = state.stamps?[key], object.kind != .upsert || object.groups != nil || stamps.newest < file.stamp else {
           return .needsFullFold
         }
       }
@@ -106,13 +101,9 @@ extension StoreCoordinator {
     let before = ChangeStamp(hlc: oldest - 1, device: scan.files[0].device, sequence: 0)
     var seeds: [ObjectKey: [String: RawJSON]] = [:]
     for (key, current) in touched {
-      guard let current else { continue }
+      guard let current, let stamps = state.stamps?[key] else { continue }
       seeds[key] = try EntityFields.of(current.object)
-      if let stamps = state.stamps?[key] {
-        fold.seed(key, fields: seeds[key]!, stamps: stamps, created: min(before, stamps.oldest))
-      } else {
-        fold.seed(key, fields: seeds[key]!, at: before)
-      }
+      fold.seed(key, fields: seeds[key]!, stamps: stamps, created: min(before, stamps.oldest))
     }
     // The writes of objects deleted here change nothing: the fold leaves them out.
     var arrivals = scan.files
@@ -171,18 +162,15 @@ extension StoreCoordinator {
     var unchanged: [String: [UUID]] = [:]
     for key in touched.keys where !changed.contains(key) { unchanged[key.entity, default: []].append(key.id) }
     let reshapes = arrivals.contains { file in
-      file.objects.contains { RecentWrites.reshapes($0, existed: (touched[ObjectKey(entity: $0.entity, id: $0.id)] ?? nil) != nil, mergeSchema) }
+      file.objects.contains { mergeSchema.changesKeys($0, existed: (touched[ObjectKey(entity: $0.entity, id: $0.id)] ?? nil) != nil) }
     }
-    // The stamps the fold set, which every process of the device keeps (`WriteStamps.note`): of
-    // the objects whose stamps were known, or new to the cache. One seeded as written before
-    // every arrival keeps that guess for the groups they did not set, later than their real
-    // last writes: not known.
+    // The stamps the fold set, which every process of the device keeps (`WriteStamps.note`).
     var stamps = WriteStamps()
-    for (key, current) in touched {
+    for key in touched.keys {
       guard let registers = fold.objects[key] else { continue }
       if registers.deleted != nil {
         stamps.delete(key)
-      } else if targets[key] != nil, current == nil || state.stamps?[key] != nil {
+      } else if targets[key] != nil {
         stamps.set(key, ObjectStamps(registers))
       }
     }
@@ -211,20 +199,10 @@ extension StoreCoordinator {
     guard !seededKeys.isEmpty else { return false }
     return arrived.contains { file in
       file.objects.contains { object in
-        writesKeyHistory(object)
+        mergeSchema.writesKeyHistory(object)
           && seededKeys.contains { $0.key.entity == object.entity && $0.key.id != object.id && $0.value > file.stamp }
       }
     }
-  }
-
-  /// Whether an arrived write changes the key history the fold reads aliases from: a delete
-  /// (its object held its keys until then; a referrer's nullified key changes), or an upsert
-  /// that sets a group holding part of a unique key (one naming no groups sets them all).
-  private func writesKeyHistory(_ object: ObjectChange) -> Bool {
-    guard object.kind == .upsert else { return true }
-    guard let entity = mergeSchema.entities[object.entity] else { return true }
-    guard let groups = object.groups else { return !entity.keyGroups.isEmpty }
-    return groups.contains { entity.keyGroups.contains($0) }
   }
 
   /// Whether an arrived object held, write by write, a unique key that neither the cache nor the

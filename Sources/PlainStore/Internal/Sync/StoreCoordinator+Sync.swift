@@ -213,7 +213,7 @@ extension StoreCoordinator {
   /// Records what a merge changed as one local transaction authored "sync": the local log, the
   /// tables, the statistics and the merge's report. A merge of arrivals alone says when its
   /// changes were `written`, which objects it wrote `unchanged`, whether it `reshapes` (see
-  /// ``RecentWrites``) and the `stamps` its fold set (``WriteStamps``).
+  /// `KeyHistory.swift`) and the `stamps` its fold set (``WriteStamps``).
   func recordMerge(
     _ diff: MergeDiff, arrived: [ChangeFile], coverage: [ChangeStamp], snapshots: [ChangeSnapshot], divergent: Set<ChangeStamp>,
     divergentSnapshots: Set<ChangeStamp> = [], retired: RetiredObjects?, written: UInt64? = nil, unchanged: [String: [UUID]] = [:],

@@ -57,8 +57,7 @@ struct ObjectStamps: Equatable, Sendable {
 /// wrote them (`note`), and kept with the cache: each compaction writes them in a file the
 /// manifest names (`WriteStamps+File.swift`), which the first merge after an open reads and
 /// brings up to date by the log. An object whose stamps are not known (a change a delete rule
-/// or a merge derived, a record of a program before this) is merged by the bounds of
-/// ``RecentWrites`` instead, or by the whole fold.
+/// or a merge derived, a record of a program before this) is merged by the whole fold.
 struct WriteStamps: Sendable {
   private(set) var objects: [ObjectKey: ObjectStamps] = [:]
   private(set) var deleted: Set<ObjectKey> = []
