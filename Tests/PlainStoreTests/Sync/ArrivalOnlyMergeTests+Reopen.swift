@@ -210,13 +210,35 @@ extension ArrivalOnlyMergeTests {
     ava.write(["title"], at: ChangeStamp(hlc: (1 << 40) + 5, device: b, sequence: 300))
     ava.groups["amount"] = ObjectStamps.GroupStamp(stamp: ChangeStamp(hlc: 7, device: a, sequence: 2), earlier: ["unit": ChangeStamp(hlc: 3, device: b, sequence: 1)])
     stamps.set(ObjectKey(entity: "Event", id: Sample.id(1)), ava)
+    // Enough objects of two entities for the binary search to take several steps.
+    for number in 4..<60 {
+      let entity = number % 3 == 0 ? "Owner" : "Event"
+      stamps.set(ObjectKey(entity: entity, id: Sample.id(number)), ObjectStamps(stamp: ChangeStamp(hlc: UInt64(number), device: b, sequence: number)))
+    }
     stamps.set(ObjectKey(entity: "Owner", id: Sample.id(2)), ObjectStamps(stamp: ChangeStamp(hlc: 9, device: b, sequence: 4)))
     stamps.delete(ObjectKey(entity: "Event", id: Sample.id(3)))
-    let bytes = stamps.fileBytes(sequence: 42)
+    let bytes = try #require(stamps.fileBytes(sequence: 42))
     #expect(bytes == stamps.fileBytes(sequence: 42), "the same stamps, the same bytes")
-    let read = try #require(WriteStamps(fileBytes: bytes, sequence: 42))
-    #expect(read.objects == stamps.objects && read.deleted == stamps.deleted)
+    var read = try #require(WriteStamps(fileBytes: bytes, sequence: 42))
+    #expect(read.objects == stamps.objects && read.deleted == stamps.deleted && read.count == stamps.count)
+    for entity in ["Event", "Owner", "Nap"] {
+      for number in 0..<64 {
+        let key = ObjectKey(entity: entity, id: Sample.id(number))
+        #expect(read[key] == stamps[key] && read.isDeleted(key) == stamps.isDeleted(key), "\(entity) \(number), found in place")
+      }
+    }
     #expect(WriteStamps(fileBytes: bytes, sequence: 41) == nil, "another sequence's")
     for length in 0..<bytes.count { #expect(WriteStamps(fileBytes: bytes.prefix(length), sequence: 42) == nil) }
+    // What is noted after the file hides what the file says of those objects.
+    let (first, deleted, owner) = (ObjectKey(entity: "Event", id: Sample.id(1)), ObjectKey(entity: "Event", id: Sample.id(3)), ObjectKey(entity: "Owner", id: Sample.id(2)))
+    read.forget(first)
+    read.set(deleted, ObjectStamps(stamp: ChangeStamp(hlc: 11, device: a, sequence: 5)))
+    read.delete(owner)
+    #expect(read[first] == nil && read[deleted]?.stamp.hlc == 11 && !read.isDeleted(deleted) && read[owner] == nil && read.isDeleted(owner))
+    #expect(read.count == stamps.count - 1)
+    stamps.forget(first)
+    stamps.set(deleted, ObjectStamps(stamp: ChangeStamp(hlc: 11, device: a, sequence: 5)))
+    stamps.delete(owner)
+    #expect(read.fileBytes(sequence: 43) == stamps.fileBytes(sequence: 43), "written again as the same stamps")
   }
 }

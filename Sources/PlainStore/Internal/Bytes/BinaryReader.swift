@@ -8,7 +8,11 @@ struct BinaryReader {
   let bytes: _ByteView
   private(set) var position = 0
 
-  init(_ bytes: _ByteView) { self.bytes = bytes }
+  /// Reads `bytes` from `position` on (a fixed-width entry found by its index).
+  init(_ bytes: _ByteView, at position: Int = 0) {
+    self.bytes = bytes
+    self.position = min(max(position, 0), bytes.count)
+  }
 
   var isAtEnd: Bool { position == bytes.count }
 
@@ -52,10 +56,15 @@ struct BinaryReader {
   }
 
   /// Eight bytes, least significant first.
-  mutating func word() -> UInt64? {
-    guard let b = bytes(8) else { return nil }
+  mutating func word() -> UInt64? { fixed(8) }
+
+  /// Four bytes, least significant first: a field of a fixed-width entry.
+  mutating func word32() -> Int? { fixed(4).map { Int($0) } }
+
+  private mutating func fixed(_ width: Int) -> UInt64? {
+    guard let b = bytes(width) else { return nil }
     var word: UInt64 = 0
-    for index in (0..<8).reversed() { word = word << 8 | UInt64(b[index]) }
+    for index in (0..<width).reversed() { word = word << 8 | UInt64(b[index]) }
     return word
   }
 
@@ -80,6 +89,12 @@ extension [UInt8] {
   /// What `BinaryReader.word()` reads.
   mutating func appendWord(_ word: UInt64) {
     for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+  }
+
+  /// What `BinaryReader.word32()` reads: `number`, which must be below 2³².
+  mutating func appendWord32(_ number: Int) {
+    precondition(number >= 0 && number <= Int(UInt32.max), "a fixed-width field holds 32 bits")
+    for shift in stride(from: 0, to: 32, by: 8) { append(UInt8(truncatingIfNeeded: number >> shift)) }
   }
 
   /// What `BinaryReader.uuid()` reads.

@@ -126,9 +126,9 @@ extension StoreCoordinator {
     // A process that only commits (the widget, a CLI command) keeps the stamps too: it reads
     // them here, off the saving thread, as of the new manifest's sequence.
     let stamps = taken.stamps ?? taken.stampsOrigin.flatMap { loadStamps($0.file, of: $0.sequence, through: manifest.sequence, files) }
-    let stampsBytes = stamps.map { $0.fileBytes(sequence: manifest.sequence) }
+    let stampsBytes = stamps.flatMap { $0.fileBytes(sequence: manifest.sequence) }
     manifest.stamps = stampsBytes.map {
-      SegmentEntry(file: "stamps", count: stamps!.objects.count, size: $0.count, checksum: StoreFiles.checksum($0))
+      SegmentEntry(file: "stamps", count: stamps!.count, size: $0.count, checksum: StoreFiles.checksum($0))
     }
     var written: [String] = []
     var idFilters: [String: String] = [:]

@@ -231,7 +231,7 @@ extension StoreCoordinator {
     if !newlyDivergentSnapshots.isEmpty { entry.foldedDivergentSnapshots = newlyDivergentSnapshots.sorted() }
     if !unchanged.isEmpty { entry.writtenUnchanged = unchanged }
     if reshapes { entry.reshapes = true }
-    if let stamps, !stamps.objects.isEmpty || !stamps.deleted.isEmpty { entry.stamps = stamps.fileBytes(sequence: entry.sequence).base64EncodedString() }
+    if let stamps, !stamps.isEmpty { entry.stamps = stamps.fileBytes(sequence: entry.sequence)?.base64EncodedString() }
     try writeLocalLog(entry, &state, files)
     state.apply(entry)
     if entry.changesObjects { state.undelivered.append(entry.transaction) }

@@ -1,21 +1,12 @@
 import Foundation
 
-/// ``WriteStamps`` as bytes: the cache's file of them (`local/stamps`, which the manifest names
-/// with its checksum) and a merge of arrivals' log record of the stamps it set. Binary, as
-/// `plainstore-stamps 1 <sequence>\n` then tables and objects in one order (entities and ids
-/// sorted, LEB128 numbers): the same stamps make the same bytes. About 20 bytes an object —
-/// its id is 16 of them; the stamps are indices into a table, most objects sharing their
-/// insert's.
-///
-///     devices (32 hex digits each), names (entities, groups, members), stamps (device, hlc,
-///     sequence), objects (entity, id, stamp, groups: name, stamp, earlier: name, stamp),
-///     deleted (entity, id)
+/// ``WriteStamps`` as the bytes ``StampsFile`` reads.
 extension WriteStamps {
-  static let fileVersion = 1
-
-  /// The bytes of the stamps as of local transaction `sequence`.
-  func fileBytes(sequence: Int) -> Data {
-    var devices: Set<String> = []
+  /// The bytes of the stamps as of local transaction `sequence`; nil when the file they were
+  /// read from does not read whole.
+  func fileBytes(sequence: Int) -> Data? {
+    guard let objects, let deleted else { return nil }
+    var devices: Set<DeviceID> = []
     var names: Set<String> = []
     var stamps: Set<ChangeStamp> = []
     for (key, object) in objects {
@@ -31,7 +22,7 @@ extension WriteStamps {
       }
     }
     for key in deleted { names.insert(key.entity) }
-    for stamp in stamps { devices.insert(stamp.device.text) }
+    for stamp in stamps { devices.insert(stamp.device) }
     let deviceList = devices.sorted()
     let nameList = names.sorted()
     let stampList = stamps.sorted()
@@ -39,10 +30,10 @@ extension WriteStamps {
     let nameIndex = Dictionary(uniqueKeysWithValues: nameList.enumerated().map { ($1, $0) })
     let stampIndex = Dictionary(uniqueKeysWithValues: stampList.enumerated().map { ($1, $0) })
 
-    var out = Array("plainstore-stamps \(Self.fileVersion) \(sequence)\n".utf8)
-    out.reserveCapacity(out.count + 64 + objects.count * 22)
+    var out = Array("plainstore-stamps \(StampsFile.version) \(sequence)\n".utf8)
+    out.reserveCapacity(out.count + 64 + stampList.count * 20 + objects.count * 28)
     out.appendNumber(deviceList.count)
-    for device in deviceList { out.append(contentsOf: device.utf8) }
+    for device in deviceList { out.append(contentsOf: device.text.utf8) }
     out.appendNumber(nameList.count)
     for name in nameList {
       out.appendNumber(name.utf8.count)
@@ -50,102 +41,46 @@ extension WriteStamps {
     }
     out.appendNumber(stampList.count)
     for stamp in stampList {
-      out.appendNumber(deviceIndex[stamp.device.text]!)
+      out.appendWord32(deviceIndex[stamp.device]!)
       out.appendWord(stamp.hlc)
-      out.appendNumber(stamp.sequence)
+      out.appendWord(UInt64(truncatingIfNeeded: stamp.sequence))
     }
+    // In the order the file's binary search takes: entity name index, then id bytes.
     func sorted(_ keys: some Collection<ObjectKey>) -> [ObjectKey] {
-      keys.sorted { $0.entity != $1.entity ? $0.entity < $1.entity : uuidPrecedes($0.id, $1.id) }
+      keys.sorted { $0.entity != $1.entity ? nameIndex[$0.entity]! < nameIndex[$1.entity]! : uuidOrder($0.id) < uuidOrder($1.id) }
     }
+    var bodies: [UInt8] = []
+    bodies.reserveCapacity(objects.count * 4)
     out.appendNumber(objects.count)
     for key in sorted(objects.keys) {
       let object = objects[key]!
       out.appendKey(key, nameIndex)
-      out.appendNumber(stampIndex[object.stamp]!)
-      out.appendNumber(object.groups.count)
+      out.appendWord32(bodies.count)
+      bodies.appendNumber(stampIndex[object.stamp]!)
+      bodies.appendNumber(object.groups.count)
       for group in object.groups.keys.sorted() {
         let written = object.groups[group]!
-        out.appendNumber(nameIndex[group]!)
-        out.appendNumber(stampIndex[written.stamp]!)
-        out.appendNumber(written.earlier.count)
+        bodies.appendNumber(nameIndex[group]!)
+        bodies.appendNumber(stampIndex[written.stamp]!)
+        bodies.appendNumber(written.earlier.count)
         for member in written.earlier.keys.sorted() {
-          out.appendNumber(nameIndex[member]!)
-          out.appendNumber(stampIndex[written.earlier[member]!]!)
+          bodies.appendNumber(nameIndex[member]!)
+          bodies.appendNumber(stampIndex[written.earlier[member]!]!)
         }
       }
     }
+    out.appendNumber(bodies.count)
+    out.append(contentsOf: bodies)
     out.appendNumber(deleted.count)
     for key in sorted(deleted) { out.appendKey(key, nameIndex) }
     return Data(out)
-  }
-
-  /// The stamps `bytes` hold as of local transaction `sequence`; nil for anything else: other
-  /// bytes, another version, another sequence. (The manifest's checksum of them says whether
-  /// they are whole; this only refuses to read past their end.)
-  init?(fileBytes bytes: Data, sequence: Int) {
-    guard let stamps = _ByteView.reading(bytes, { Self.read(BinaryReader($0), sequence: sequence) }) else { return nil }
-    self = stamps
-  }
-
-  private static func read(_ reader: BinaryReader, sequence: Int) -> WriteStamps? {
-    var reader = reader
-    guard reader.line() == "plainstore-stamps \(fileVersion) \(sequence)" else { return nil }
-    var devices: [DeviceID] = []
-    guard let deviceCount = reader.count(ofAtLeast: 32) else { return nil }
-    for _ in 0..<deviceCount {
-      guard let device = reader.bytes(32).flatMap({ DeviceID($0.string(0..<32)) }) else { return nil }
-      devices.append(device)
-    }
-    var names: [String] = []
-    guard let nameCount = reader.count(ofAtLeast: 1) else { return nil }
-    for _ in 0..<nameCount {
-      guard let length = reader.number(), let name = reader.bytes(length) else { return nil }
-      names.append(name.string(0..<name.count))
-    }
-    var stamps: [ChangeStamp] = []
-    guard let stampCount = reader.count(ofAtLeast: 10) else { return nil }
-    for _ in 0..<stampCount {
-      guard let device = reader.index(devices), let hlc = reader.word(), let number = reader.number() else { return nil }
-      stamps.append(ChangeStamp(hlc: hlc, device: device, sequence: number))
-    }
-    guard let objectCount = reader.count(ofAtLeast: 19) else { return nil }
-    var objects: [ObjectKey: ObjectStamps] = [:]
-    objects.reserveCapacity(objectCount)
-    for _ in 0..<objectCount {
-      guard let key = reader.key(names), let stamp = reader.index(stamps), let groupCount = reader.count(ofAtLeast: 3) else { return nil }
-      var object = ObjectStamps(stamp: stamp)
-      for _ in 0..<groupCount {
-        guard let group = reader.index(names), let written = reader.index(stamps), let earlierCount = reader.count(ofAtLeast: 2) else { return nil }
-        var stamp = ObjectStamps.GroupStamp(stamp: written)
-        for _ in 0..<earlierCount {
-          guard let member = reader.index(names), let earlier = reader.index(stamps) else { return nil }
-          stamp.earlier[member] = earlier
-        }
-        object.groups[group] = stamp
-      }
-      objects[key] = object
-    }
-    var deleted: Set<ObjectKey> = []
-    guard let deletedCount = reader.count(ofAtLeast: 17) else { return nil }
-    for _ in 0..<deletedCount {
-      guard let key = reader.key(names) else { return nil }
-      deleted.insert(key)
-    }
-    return reader.isAtEnd ? WriteStamps(objects: objects, deleted: deleted) : nil
   }
 }
 
 extension [UInt8] {
   fileprivate mutating func appendKey(_ key: ObjectKey, _ names: [String: Int]) {
-    appendNumber(names[key.entity]!)
+    appendWord32(names[key.entity]!)
     appendUUID(key.id)
-  }
-}
-
-extension BinaryReader {
-  fileprivate mutating func key(_ names: [String]) -> ObjectKey? {
-    guard let entity = index(names), let id = uuid() else { return nil }
-    return ObjectKey(entity: entity, id: id)
   }
 }
 

@@ -55,50 +55,94 @@ struct ObjectStamps: Equatable, Sendable {
 /// which a later write of the reference may undo). Known after a merge that folded every file
 /// (from its registers), kept by the log's entries after it, whichever process of the device
 /// wrote them (`note`), and kept with the cache: each compaction writes them in a file the
-/// manifest names (`WriteStamps+File.swift`), which the first merge after an open reads and
-/// brings up to date by the log. An object whose stamps are not known (a change a delete rule
-/// or a merge derived, a record of a program before this) is merged by the whole fold.
+/// manifest names (`StampsFile`), which the first merge after an open reads — searched in
+/// place, object by object, under what the log's entries since changed — and brings up to date
+/// by the log. An object whose stamps are not known (a change a delete rule or a merge derived,
+/// a record of a program before this) is merged by the whole fold.
 struct WriteStamps: Sendable {
-  private(set) var objects: [ObjectKey: ObjectStamps] = [:]
-  private(set) var deleted: Set<ObjectKey> = []
+  /// The file the stamps were read from, if they were.
+  private var file: StampsFile?
+  /// What is known since the file (or without one): these stamps and deletes, and nothing of
+  /// the file's for the keys `shadowed` names (every key set, deleted or forgotten since).
+  private var changed: [ObjectKey: ObjectStamps] = [:]
+  private var changedDeleted: Set<ObjectKey> = []
+  private var shadowed: Set<ObjectKey> = []
 
   init() {}
 
   init(objects: [ObjectKey: ObjectStamps], deleted: Set<ObjectKey>) {
-    self.objects = objects
-    self.deleted = deleted
+    changed = objects
+    changedDeleted = deleted
+  }
+
+  /// The stamps `bytes` hold as of local transaction `sequence` (see ``StampsFile``); nil for
+  /// anything else.
+  init?(fileBytes bytes: Data, sequence: Int) {
+    guard let file = StampsFile(bytes, sequence: sequence) else { return nil }
+    self.file = file
   }
 
   /// The stamps of a fold's live objects (its registers after aliases joined) and its deletes.
   init(_ fold: MergedState, live registers: [ObjectKey: MergedState.Registers], view: [String: [UUID: [String: RawJSON]]]) {
-    objects.reserveCapacity(registers.count)
+    changed.reserveCapacity(registers.count)
     for (key, value) in registers {
       if value.deleted != nil {
-        if fold.objects[key]?.deleted != nil { deleted.insert(key) }
+        if fold.objects[key]?.deleted != nil { changedDeleted.insert(key) }
       } else if view[key.entity]?[key.id] != nil {
-        objects[key] = ObjectStamps(value)
+        changed[key] = ObjectStamps(value)
       }
     }
   }
 
-  subscript(key: ObjectKey) -> ObjectStamps? { objects[key] }
+  subscript(key: ObjectKey) -> ObjectStamps? {
+    if let stamps = changed[key] { return stamps }
+    return shadowed.contains(key) ? nil : file?.object(key)
+  }
 
-  func isDeleted(_ key: ObjectKey) -> Bool { deleted.contains(key) }
+  func isDeleted(_ key: ObjectKey) -> Bool {
+    changedDeleted.contains(key) || (!shadowed.contains(key) && file?.isDeleted(key) == true)
+  }
+
+  /// Every object's stamps, the file's decoded (nil when one of its bodies does not read).
+  var objects: [ObjectKey: ObjectStamps]? {
+    guard let file else { return changed }
+    guard var all = file.all()?.objects else { return nil }
+    for key in shadowed { all[key] = nil }
+    return all.merging(changed) { $1 }
+  }
+
+  /// Every object known deleted (nil when the file does not read).
+  var deleted: Set<ObjectKey>? {
+    guard let file else { return changedDeleted }
+    guard let all = file.all()?.deleted else { return nil }
+    return all.subtracting(shadowed).union(changedDeleted)
+  }
+
+  /// How many objects' stamps are known.
+  var count: Int {
+    guard let file else { return changed.count }
+    return file.objectCount - shadowed.filter(file.contains).count + changed.count
+  }
+
+  var isEmpty: Bool { file == nil && changed.isEmpty && changedDeleted.isEmpty }
 
   mutating func set(_ key: ObjectKey, _ stamps: ObjectStamps) {
-    objects[key] = stamps
-    deleted.remove(key)
+    changed[key] = stamps
+    changedDeleted.remove(key)
+    if file != nil { shadowed.insert(key) }
   }
 
   /// Forgets what is known of an object: its next arrival is merged without its stamps.
   mutating func forget(_ key: ObjectKey) {
-    objects[key] = nil
-    deleted.remove(key)
+    changed[key] = nil
+    changedDeleted.remove(key)
+    if file != nil { shadowed.insert(key) }
   }
 
   mutating func delete(_ key: ObjectKey) {
-    objects[key] = nil
-    deleted.insert(key)
+    changed[key] = nil
+    changedDeleted.insert(key)
+    if file != nil { shadowed.insert(key) }
   }
 
   /// Keeps the stamps with one applied log entry, whichever process of this device wrote it.
@@ -125,9 +169,9 @@ struct WriteStamps: Sendable {
       switch entry.changes[index].kind {
       case .insert: set(key, ObjectStamps(stamp: origin))
       case .update:
-        if let groups = entry.changes[index].groups, var stamps = objects[key] {
+        if let groups = entry.changes[index].groups, var stamps = self[key] {
           stamps.write(groups, at: origin)
-          objects[key] = stamps
+          set(key, stamps)
         } else {
           forget(key)
         }
@@ -138,9 +182,10 @@ struct WriteStamps: Sendable {
     for (entity, ids) in entry.writtenUnchanged ?? [:] {
       for id in ids { forget(ObjectKey(entity: entity, id: id)) }
     }
-    guard let text = entry.stamps, let merged = Data(base64Encoded: text).flatMap({ WriteStamps(fileBytes: $0, sequence: entry.sequence) })
+    guard let text = entry.stamps, let merged = Data(base64Encoded: text).flatMap({ WriteStamps(fileBytes: $0, sequence: entry.sequence) }),
+      let objects = merged.objects, let deleted = merged.deleted
     else { return }
-    for (key, stamps) in merged.objects { set(key, stamps) }
-    for key in merged.deleted { delete(key) }
+    for (key, stamps) in objects { set(key, stamps) }
+    for key in deleted { delete(key) }
   }
 }
