@@ -95,7 +95,8 @@ extension StoreCoordinator {
   /// Reads the stamps the manifest names, when this state knows none, and brings them up to
   /// its sequence by the log entries after the manifest (as the state took them in): once a
   /// manifest, by the first merge of arrivals that touches an object the cache shows or the
-  /// first compaction, so an open reads nothing more (20 bytes an object: 7 ms at 20k). Bytes
+  /// first compaction, so an open reads nothing more (read and checked whole, then searched in
+  /// place: the first crossing merge after an open, 9 ms at 100,000 objects). Bytes
   /// that are not the manifest's (damaged, another compaction's, or a file the manifest does
   /// not name) or a log that does not reach the state leave them not known.
   func readStamps(_ state: inout StoreState, _ files: StoreFiles) {
