@@ -220,7 +220,7 @@ extension ArrivalOnlyMergeTests {
     let bytes = try #require(stamps.fileBytes(sequence: 42))
     #expect(bytes == stamps.fileBytes(sequence: 42), "the same stamps, the same bytes")
     var read = try #require(WriteStamps(fileBytes: bytes, sequence: 42))
-    #expect(read.objects == stamps.objects && read.deleted == stamps.deleted && read.count == stamps.count)
+    #expect(read.all?.objects == stamps.all?.objects && read.all?.deleted == stamps.all?.deleted && read.count == stamps.count)
     for entity in ["Event", "Owner", "Nap"] {
       for number in 0..<64 {
         let key = ObjectKey(entity: entity, id: Sample.id(number))

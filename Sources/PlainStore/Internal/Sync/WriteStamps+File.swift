@@ -5,7 +5,7 @@ extension WriteStamps {
   /// The bytes of the stamps as of local transaction `sequence`; nil when the file they were
   /// read from does not read whole.
   func fileBytes(sequence: Int) -> Data? {
-    guard let objects, let deleted else { return nil }
+    guard let (objects, deleted) = all else { return nil }
     var devices: Set<DeviceID> = []
     var names: Set<String> = []
     var stamps: Set<ChangeStamp> = []

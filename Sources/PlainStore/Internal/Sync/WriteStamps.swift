@@ -70,11 +70,6 @@ struct WriteStamps: Sendable {
 
   init() {}
 
-  init(objects: [ObjectKey: ObjectStamps], deleted: Set<ObjectKey>) {
-    changed = objects
-    changedDeleted = deleted
-  }
-
   /// The stamps `bytes` hold as of local transaction `sequence` (see ``StampsFile``); nil for
   /// anything else.
   init?(fileBytes bytes: Data, sequence: Int) {
@@ -103,19 +98,16 @@ struct WriteStamps: Sendable {
     changedDeleted.contains(key) || (!shadowed.contains(key) && file?.isDeleted(key) == true)
   }
 
-  /// Every object's stamps, the file's decoded (nil when one of its bodies does not read).
-  var objects: [ObjectKey: ObjectStamps]? {
-    guard let file else { return changed }
-    guard var all = file.all()?.objects else { return nil }
-    for key in shadowed { all[key] = nil }
-    return all.merging(changed) { $1 }
-  }
-
-  /// Every object known deleted (nil when the file does not read).
-  var deleted: Set<ObjectKey>? {
-    guard let file else { return changedDeleted }
-    guard let all = file.all()?.deleted else { return nil }
-    return all.subtracting(shadowed).union(changedDeleted)
+  /// Every object's stamps and every object known deleted, the file's decoded (nil when one of
+  /// its bodies does not read): what a compaction writes anew.
+  var all: (objects: [ObjectKey: ObjectStamps], deleted: Set<ObjectKey>)? {
+    guard let file else { return (changed, changedDeleted) }
+    guard var (objects, deleted) = file.all() else { return nil }
+    for key in shadowed {
+      objects[key] = nil
+      deleted.remove(key)
+    }
+    return (objects.merging(changed) { $1 }, deleted.union(changedDeleted))
   }
 
   /// How many objects' stamps are known.
@@ -183,7 +175,7 @@ struct WriteStamps: Sendable {
       for id in ids { forget(ObjectKey(entity: entity, id: id)) }
     }
     guard let text = entry.stamps, let merged = Data(base64Encoded: text).flatMap({ WriteStamps(fileBytes: $0, sequence: entry.sequence) }),
-      let objects = merged.objects, let deleted = merged.deleted
+      let (objects, deleted) = merged.all
     else { return }
     for (key, stamps) in objects { set(key, stamps) }
     for key in deleted { delete(key) }
