@@ -7,7 +7,8 @@
 # (Sources/BabyDashboard/Apple/) against Scripts/apple-stub/SwiftData.swift: stubs of exactly
 # the Apple declarations they use, copied from Apple's documentation. A misspelt or mistyped
 # call into FileManager, NSMetadataQuery, NSFileCoordinator, ProcessInfo, CKSyncEngine or
-# ModelContext, or into the binding from the engine, fails here.
+# ModelContext, or into the binding from the engine, fails here. The command-line tools'
+# Darwin branches (babydash, babydash-bench) are type-checked alike; they need no stub.
 #
 #   Scripts/check-apple-stub.sh              run the check
 #   Scripts/check-apple-stub.sh --self-test  prove it fails on a misspelt call (in a binding file or
@@ -123,6 +124,33 @@ check() {
   return $status
 }
 
+# The command-line tools (babydash, babydash-bench) have no Apple folder and call nothing Linux
+# lacks: their few Darwin branches (the peak memory from getrusage, a flush with fsync) use the C
+# library, for which Glibc stands in. Each is type-checked whole, as Apple platforms compile it,
+# against the modules `swift build` built.
+TOOLS=(Sources/babydash Sources/babydash-bench)
+
+# check_tool FOLDER [MODULE]: prints what fails; exits 1 if anything does. MODULE defaults to the
+# folder's name as SwiftPM spells a module (babydash-bench: babydash_bench).
+check_tool() {
+  local root=$1 work status=0 file module=${2:-}
+  [ -n "$module" ] || module=$(basename "$root" | tr - _)
+  work=$(mktemp -d)
+  while IFS= read -r file; do
+    mkdir -p "$work/$(dirname "$file")"
+    darwin_view "$root/$file" >"$work/$file"
+  done < <(cd "$root" && find . -name '*.swift')
+  if ! swiftc -typecheck -j2 -swift-version 6 -module-name "$module" -package-name "${PACKAGE:-babydashboard}" -I "$MODULES" \
+    -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+    $(find "$work" -name '*.swift') >"$work/log" 2>&1; then
+    grep -E 'error:' "$work/log" | sed -E "s#$work/#$root/#" | sort -u
+    echo "Apple stub: $root, as Apple platforms compile it, does not type-check"
+    status=1
+  fi
+  rm -rf "$work"
+  return $status
+}
+
 self_test() {
   local work failures=0
   work=$(mktemp -d)
@@ -136,6 +164,14 @@ self_test() {
       echo "ok: fails, as it must, $2: $( (grep -m 1 -E '^[^ ].*error: ' "$work/$1.out" || tail -n 1 "$work/$1.out") | sed -E 's#^.*/([^/]+\.swift)#\1#')" >"$work/$1.verdict"
     fi
   }
+  # expect_tool_failure CASE WHAT FOLDER MODULE: as expect_failure, for a command-line tool.
+  expect_tool_failure() {
+    if check_tool "$3" "$4" >"$work/$1.out" 2>&1; then
+      echo "wrong: the check passed $2" >"$work/$1.verdict"
+    else
+      echo "ok: fails, as it must, $2: $( (grep -m 1 -E '^[^ ].*error: ' "$work/$1.out" || tail -n 1 "$work/$1.out") | sed -E 's#^.*/([^/]+\.swift)#\1#')" >"$work/$1.verdict"
+    fi
+  }
   # Two cases at a time (the machine has two cores): each types a whole module.
   in_background() {
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
@@ -146,6 +182,7 @@ self_test() {
   mutate() {
     local source=$ENGINE
     [[ $2 == "$DOMAIN"/* ]] && source=$DOMAIN
+    [[ $2 == Sources/babydash* ]] && source=${2%/*}
     mkdir -p "$work/$1"
     cp -R "$source/." "$work/$1/"
     sed -i -E "$3" "$work/$1/${2#"$source"/}"
@@ -154,7 +191,9 @@ self_test() {
   # broken CASE FILE SED WHAT: FILE's module with FILE mutated must fail to type-check.
   broken() {
     mutate "$1" "$2" "$3"
-    if [[ $2 == "$DOMAIN"/* ]]; then
+    if [[ $2 == Sources/babydash* ]]; then
+      in_background expect_tool_failure "$1" "$4" "$work/$1" "$(basename "${2%/*}" | tr - _)"
+    elif [[ $2 == "$DOMAIN"/* ]]; then
       DOMAIN=$work/$1 in_background expect_failure "$1" "$4" "$work/$1/Apple" "$DOMAIN_STUB" types domain
     else
       ENGINE=$work/$1 in_background expect_failure "$1" "$4" "$work/$1/Internal/Apple" "$STUB" types
@@ -181,6 +220,10 @@ self_test() {
     "on a wrong call in FileSystem's Apple flush"
   broken appGroup "$DOMAIN/AppGroup.swift" 's/forSecurityApplicationGroupIdentifier: identifier/forApplicationGroupIdentifier: identifier/' \
     "on a wrong label in the app group's container (the domain's Apple branch)"
+  broken toolMemory Sources/babydash-bench/Measurement.swift 's/usage\.ru_maxrss\)/usage.ru_maxrs)/' \
+    "on a misspelt field in babydash-bench's Darwin peak memory (ru_maxrs)"
+  broken toolFlush Sources/babydash-bench/DurableFileFloor.swift 's/^( *)fsync\(fd\)/\1fsync(fd, 1)/' \
+    "on a wrong call in babydash-bench's Darwin flush (fsync(fd, 1))"
   cp "$STUB" "$work/unused.swift"
   printf '%s\n' 'extension FileManager { func evictUbiquitousItem(at url: URL) throws {} }  // uses: evictUbiquitousItem(at: | probe: try? FileManager.default.evictUbiquitousItem(at: URL(fileURLWithPath: "/"))' >>"$work/unused.swift"
   in_background expect_failure unused "on a stub declaration no Apple file uses" "$APPLE" "$work/unused.swift" uses
@@ -198,7 +241,8 @@ self_test() {
     echo "self-test: $(cut -d' ' -f2- "$verdict")"
     grep -q '^wrong' "$verdict" && failures=$((failures + 1))
   done
-  if check "$APPLE" "$STUB" >"$work/out" 2>&1 && check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain >>"$work/out" 2>&1; then
+  if check "$APPLE" "$STUB" >"$work/out" 2>&1 && check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain >>"$work/out" 2>&1 &&
+    check_tool "${TOOLS[0]}" >>"$work/out" 2>&1 && check_tool "${TOOLS[1]}" >>"$work/out" 2>&1; then
     echo "self-test: the unchanged files pass"
   else
     cat "$work/out"
@@ -214,7 +258,8 @@ case "${1:-}" in
   "")
     check "$APPLE" "$STUB"
     check "$DOMAIN_APPLE" "$DOMAIN_STUB" "types uses probes" domain
-    echo "Apple stub: PlainStore and BabyDashboard, as Apple platforms compile them ($(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files and every Apple branch elsewhere), type-check against $(cat "$STUB" "$CLOUDKIT_STUB" "$DOMAIN_STUB" "$DOMAIN_FOUNDATION_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
+    for tool in "${TOOLS[@]}"; do check_tool "$tool"; done
+    echo "Apple stub: PlainStore, BabyDashboard, babydash and babydash-bench, as Apple platforms compile them ($(ls "$APPLE"/*.swift "$DOMAIN_APPLE"/*.swift | wc -l) Apple files and every Apple branch elsewhere), type-check against $(cat "$STUB" "$CLOUDKIT_STUB" "$DOMAIN_STUB" "$DOMAIN_FOUNDATION_STUB" | grep -vE '^[[:space:]]*//' | grep -cE '// uses: ') Apple declarations, each used and each missing on Linux."
     ;;
   *) echo "usage: $0 [--self-test]" >&2; exit 64 ;;
 esac

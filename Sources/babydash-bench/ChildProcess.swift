@@ -7,14 +7,9 @@ struct ChildProcess {
   let output: Pipe
   let description: String
 
-  /// This executable, as the kernel knows it (argv[0] may be relative or a `swift run` name).
-  static var currentExecutable: URL {
-    #if canImport(Darwin)
-      Bundle.main.executableURL!
-    #else
-      URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #endif
-  }
+  /// This executable, as the kernel knows it (argv[0] may be relative or a `swift run` name):
+  /// Foundation asks the system on every platform (`/proc/self/exe` on Linux), symlinks resolved.
+  static var currentExecutable: URL { Bundle.main.executableURL! }
 
   static func start(_ arguments: [String], executable: URL = currentExecutable) throws -> ChildProcess {
     let process = Process()

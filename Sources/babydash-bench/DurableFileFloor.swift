@@ -99,11 +99,7 @@ struct DurableFileFloor {
     try record.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        #if canImport(Glibc)
-          let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        #else
-          let count = Darwin.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        #endif
+        let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
         if count < 0 {
           if errno == EINTR { continue }
           throw FloorError(path: path, what: "write", code: errno)

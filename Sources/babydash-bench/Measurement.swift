@@ -39,7 +39,10 @@ enum Timing {
   static func peakResidentMegabytes() -> Double {
     #if canImport(Darwin)
       var usage = rusage()
-      getrusage(RUSAGE_SELF, &usage)
+      // RUSAGE_SELF, which Darwin declares as an Int32 and Glibc (standing in for Darwin's C
+      // library in Scripts/check-apple-stub.sh) as an enum: 0 on both.
+      let ownProcess: Int32 = 0
+      getrusage(ownProcess, &usage)
       return Double(usage.ru_maxrss) / 1_048_576  // bytes on Darwin
     #else
       let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

@@ -5,10 +5,7 @@ import Foundation
 enum PeakMemoryProbe {
   static func run(store: URL) throws -> Double {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    #if canImport(Darwin)
-      process.executableURL = Bundle.main.executableURL
-    #endif
+    process.executableURL = ChildProcess.currentExecutable
     process.arguments = ["--rss-probe", store.path]
     let output = Pipe()
     process.standardOutput = output

@@ -13,11 +13,11 @@ import Foundation
 /// instead of a crash (`FileHandle.write(_:)` traps on a failed write).
 struct Output {
   func print(_ text: String, terminator: String = "\n") throws(OutputError) {
-    try write(Self.visible(text) + terminator, to: STDOUT_FILENO)
+    try send(Self.visible(text) + terminator, to: STDOUT_FILENO)
   }
 
   func error(_ text: String) throws(OutputError) {
-    try write(Self.visible(text) + "\n", to: STDERR_FILENO)
+    try send(Self.visible(text) + "\n", to: STDERR_FILENO)
   }
 
   /// `text` with every control character but a line break and a tab shown as `\u{1B}`: a name
@@ -43,19 +43,19 @@ struct Output {
   /// the command's result, and the result's own write reports a broken output.
   func progress(_ text: String) {
     guard showsProgress else { return }
-    do { try write("\r\u{1B}[K" + text, to: STDERR_FILENO) } catch {}
+    do { try send("\r\u{1B}[K" + text, to: STDERR_FILENO) } catch {}
   }
 
   func endProgress() {
     guard showsProgress else { return }
-    do { try write("\r\u{1B}[K", to: STDERR_FILENO) } catch {}
+    do { try send("\r\u{1B}[K", to: STDERR_FILENO) } catch {}
   }
 
   /// Writes all of `text` to `descriptor`, through short writes and interruptions.
-  private func write(_ text: String, to descriptor: Int32) throws(OutputError) {
+  private func send(_ text: String, to descriptor: Int32) throws(OutputError) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { buffer in systemWrite(descriptor, buffer.baseAddress, buffer.count) }
+      let written = bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress, buffer.count) }
       if written < 0 {
         let code = errno
         if code == EINTR { continue }
@@ -65,12 +65,6 @@ struct Output {
     }
   }
 }
-
-#if canImport(Glibc)
-  private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-  private let systemWrite = Darwin.write
-#endif
 
 /// A write to standard output or error that the system refused.
 struct OutputError: Error, CustomStringConvertible {
