@@ -186,6 +186,26 @@ import Testing
     #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([UUID].self, from: Data(#"["e621e1f8-c36c-495a-93fc-0c247a3e6e5"]"#.utf8)) }
   }
 
+  /// A register's id (`MergedState.uuid`) is read as the decoder reads one: what Foundation
+  /// reads, and nothing it refuses.
+  @Test func aQuotedUUIDReadsAsFoundationReadsIt() {
+    let text = "e621e1f8-C36C-495a-93fc-0c247a3e6e5f"
+    #expect(MergedState.uuid(RawJSON(bytes: Array("\"\(text)\"".utf8))) == UUID(uuidString: text))
+    for wrong in ["\(text)", "\"\(text)", "\"\(text.dropLast())\"", "\"\(text.dropLast())g\"", "\"\\\"\(text.dropFirst(2))\"", "null"] {
+      #expect(MergedState.uuid(RawJSON(bytes: Array(wrong.utf8))) == nil, "\(wrong)")
+    }
+  }
+
+  /// An object read as its members' text (a change file's fields) holds what the keyed path
+  /// gives: each member's minified text, strings with their escapes; anything else is refused
+  /// as any other mismatch is.
+  @Test func anObjectReadAsRawMembersKeepsEachMembersText() throws {
+    let json = #"{"b" : "x\"y", "a": [1, {"d" : null}], "c": 2.50, "\u00e9": true}"#
+    let members = try StoreJSONDecoder().decode([String: RawJSON].self, from: Data(json.utf8))
+    #expect(members.mapValues(\.description) == ["a": #"[1,{"d":null}]"#, "b": #""x\"y""#, "c": "2.50", "é": "true"])
+    #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([String: RawJSON].self, from: Data("[1]".utf8)) }
+  }
+
   @Test func storeFilesAreFoundationsBytes() throws {
     let event = Event(uuid: Sample.id(2), ownerID: Sample.id(1), at: Sample.date(days: 0.123456789), title: "feed/bottle", amount: 90)
     let entry = LogEntry(

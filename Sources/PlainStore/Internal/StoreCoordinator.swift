@@ -53,7 +53,7 @@ final class StoreCoordinator: Sendable {
     let nothingWritten = "open it for writing first (the app does); nothing was written."
     guard let header = try files.decode(StoreHeader.self, at: files.headerURL, relative: "store.json", decoder: StoreCoding.makeDecoder(schema: schema))
     else { throw StoreError(.missing, path: files.display("store.json"), "is not there, and a read-only open creates no store — \(nothingWritten)") }
-    try refuseNewerSchema(header, files)
+    try header.refuseIfNewer(than: schema, files)
     guard header.formatVersion == StoreFiles.formatVersion, header.schemaVersion == schema.version else {
       throw StoreError(.migration, path: files.display("store.json"), "needs a migration, which a read-only open does not run — \(nothingWritten)")
     }
@@ -93,7 +93,7 @@ final class StoreCoordinator: Sendable {
       .missing, path: files.display("store.json"),
       "the folder holds other files but no store.json, so it is not a PlainStore store or has lost its header — restore store.json or choose another folder; nothing was changed.")
     var header = try readHeader()
-    if header == nil, !Self.isNewOrInterruptedCreation(files) {
+    if header == nil, !files.isNewOrInterruptedCreation {
       // Another process may have created the store, and committed to it, since the read above:
       // store.json is always in place before any other file of a store.
       header = try readHeader()
@@ -105,14 +105,14 @@ final class StoreCoordinator: Sendable {
         // Another process may have created the store while this one waited: look again, and
         // decide under the lock, where no creation is half done.
         if let created = try readHeader() { return created }
-        guard Self.isNewOrInterruptedCreation(files) else { throw notAStore }
-        try createLayout(files)
+        guard files.isNewOrInterruptedCreation else { throw notAStore }
+        try files.createLayout()
         try files.write(StoreHeader(schema: schema), to: files.headerURL, relative: "store.json", encoder: encoder)
         return StoreHeader(schema: schema)
       }
     }
     guard var header else { return }
-    try refuseNewerSchema(header, files)
+    try header.refuseIfNewer(than: schema, files)
     if header.formatVersion < StoreFiles.formatVersion {
       try migrateFormat1(files)
       header = try readHeader() ?? header
@@ -122,13 +122,6 @@ final class StoreCoordinator: Sendable {
     } else {
       try openCache(files, lock)
     }
-  }
-
-  func refuseNewerSchema(_ header: StoreHeader, _ files: StoreFiles) throws {
-    guard header.schemaVersion > schema.version else { return }
-    throw StoreError(
-      .newerSchema(header.schemaVersion), path: files.display("store.json"),
-      "the store has schema version \(header.schemaVersion) but this program knows only up to \(schema.version) — update the program; the store was left untouched.")
   }
 
   /// Reads the cache — manifest, local log, device id — into the state.
@@ -142,11 +135,7 @@ final class StoreCoordinator: Sendable {
     if FileSystem.exists(files.rebuildMarkerURL) {
       throw StoreError(.damaged, path: files.display(files.cachePrefix + "rebuild"), "a process found the cache damaged.")
     }
-    if let manifest {
-      try checkSegmentNames(manifest, files)
-      try checkSchemaVersion(manifest, files, opening: true)
-      try checkMergeRules(manifest, files)
-    }
+    try manifest?.check(for: schema, files, opening: true)
     // The segment files are not looked at here: a missing, truncated or damaged one is found
     // when a fetch or a save first reads it (by its size and checksum), and the cache rebuilt
     // then (`repairingCache`), so opening costs the manifest and not one call per month.
@@ -174,73 +163,5 @@ final class StoreCoordinator: Sendable {
         }
       }
     }
-  }
-
-  /// The segment file names a manifest lists become paths: each must be a name the store
-  /// writes, for an entity of the schema, so that no manifest can lead outside `segments/`.
-  func checkSegmentNames(_ manifest: Manifest, _ files: StoreFiles) throws {
-    let entities = Set(schema.entities.map(\.name))
-    for (entity, entries) in manifest.segments {
-      for (segment, entry) in entries
-      where !entities.contains(entity) || !SegmentKey.isValid(segment) || !SegmentKey.isSegmentFileName(entry.file, entities: [entity]) {
-        throw StoreError(
-          .damaged, path: files.display(files.manifestPath), "lists '\(entry.file)' for \(entity) \(segment), which is not a segment file name.")
-      }
-    }
-  }
-
-  /// The segments a manifest lists hold values of this program's schema version (a manifest
-  /// written before versions were recorded is taken as this version's). Opening, store.json has
-  /// the last word: a cache of another version is a migration killed before store.json took
-  /// the new version, rebuilt as damage. Open, a newer cache means a newer program migrated.
-  func checkSchemaVersion(_ manifest: Manifest, _ files: StoreFiles, opening: Bool) throws {
-    guard let version = manifest.schemaVersion, version != schema.version else { return }
-    if version > schema.version && !opening {
-      throw StoreError(
-        .newerSchema(version), path: files.display(files.manifestPath),
-        "a newer program migrated the store to schema version \(version) while this one (version \(schema.version)) had it open — update the program.")
-    }
-    throw StoreError(.damaged, path: files.display(files.manifestPath), "holds a cache of schema version \(version), not \(schema.version).")
-  }
-
-  /// The segments were folded by this program's rules, or could not tell them apart: a cache
-  /// that shows merged or deleted objects (where the rules of survivors decide) and was folded
-  /// by other rules is rebuilt, as damage, so that it is again the fold of its files.
-  func checkMergeRules(_ manifest: Manifest, _ files: StoreFiles) throws {
-    let rules = manifest.mergeRules ?? 1
-    guard rules != MergedState.rulesVersion, manifest.folded != nil, manifest.retired.map({ !$0.isEmpty }) ?? true else { return }
-    throw StoreError(
-      .damaged, path: files.display(files.manifestPath),
-      "holds a cache folded by the merge rules of version \(rules), not \(MergedState.rulesVersion) (which object of two that met on a unique key survives, and where an edit of the other goes).")
-  }
-
-  /// Whether a folder without store.json may become a store: it is empty, or holds only what a
-  /// creation killed before writing store.json leaves (the cache folder with nothing committed
-  /// in it, empty segments and log folders of format 1, temporary files), or a `changes/`
-  /// folder that a sync engine brought from another device. A cache that holds commits is a
-  /// store that lost its store.json: refused, not created again over it.
-  static func isNewOrInterruptedCreation(_ files: StoreFiles) -> Bool {
-    FileSystem.list(files.root).allSatisfy { name in
-      switch name {
-      case "lock", "changes", "sync-account": true  // the account is recorded as the layout is made
-      case "local":
-        !FileSystem.exists(files.manifestURL) && FileSystem.list(files.logURL).isEmpty && FileSystem.list(files.segmentsURL).isEmpty
-      case "segments", "log": FileSystem.list(files.root.appendingPathComponent(name)).isEmpty
-      default: false
-      }
-    }
-  }
-
-  func createLayout(_ files: StoreFiles) throws {
-    try FileSystem.makeFolder(files.root, displayPath: files.rootName)
-    try FileSystem.makeFolder(files.cacheURL, displayPath: files.display("local"))
-    try FileSystem.makeFolder(files.segmentsURL, displayPath: files.display(files.cachePrefix + "segments"))
-    try FileSystem.makeFolder(files.logURL, displayPath: files.display(files.cachePrefix + "log"))
-    // Not while the carrier is not there: on iOS there is then no container to make it in.
-    guard files.changes.isCarrying else { return }
-    // A sync folder given by the user (inside Dropbox, say) may need its parents made.
-    let parent = files.changes.url.deletingLastPathComponent()
-    if !FileSystem.exists(parent) { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) }
-    try FileSystem.makeFolder(files.changes.url, displayPath: files.changes.displayName)
   }
 }

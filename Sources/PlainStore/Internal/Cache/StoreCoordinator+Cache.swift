@@ -6,7 +6,7 @@ extension StoreCoordinator {
   func openCache(_ files: StoreFiles, _ lock: FileLock) throws {
     // Every time, not only when a folder is missing: a symbolic link in place of one of the
     // cache's folders is refused before anything is read or written through it.
-    try createLayout(files)
+    try files.createLayout()
     try settleJournalIfNeeded(files, lock)
     do {
       try loadCache(files)
@@ -70,7 +70,7 @@ extension StoreCoordinator {
     // Local transaction numbers go on from the highest one on disk, so that other processes
     // and history readers of this device never see them go back.
     let newestLog = files.log.newestSequence()
-    try createLayout(files)
+    try files.createLayout()
     // Every old file of the cache goes, or the rebuild stops here (a stale log file left
     // behind would later read as history); the next open starts it again.
     try FileSystem.removeAnything(files.manifestURL, displayPath: files.display(files.manifestPath))
@@ -149,7 +149,7 @@ extension StoreCoordinator {
   /// be another copy's (a restored backup, a copied folder), which must never share a name.
   func mintDevice(_ state: inout StoreState, _ files: StoreFiles, preferred: DeviceID? = nil) throws -> DeviceID {
     let device = preferred ?? DeviceID.mint()
-    try createLayout(files)
+    try files.createLayout()
     try writeDeviceID(device, files)
     try files.changes.writeDeviceInfo(
       DeviceInfo(id: device.text, name: options.deviceName, created: options.clock(), schemaVersion: schema.version, reads: options.newestChangeFormat),

@@ -30,8 +30,7 @@ extension StoreCoordinator {
         let manifest =
           try files.decode(Manifest.self, at: files.manifestURL, relative: files.manifestPath, decoder: StoreCoding.makeDecoder(schema: schema))
           ?? Manifest()
-        try checkSegmentNames(manifest, files)
-        try checkSchemaVersion(manifest, files, opening: false)
+        try manifest.check(for: schema, files, opening: false)
         if manifest.sequence > state.sequence, try !logHolds(state.sequence + 1, state, files) {
           state.reload(from: manifest, schema: schema)
           appliedAny = true

@@ -91,7 +91,7 @@ extension StoreCoordinator {
 
   /// Writing the manifest on files.
   func writeManifest(_ state: inout StoreState, _ files: StoreFiles) throws {
-    try createLayout(files)
+    try files.createLayout()
     try files.write(state.manifest, to: files.manifestURL, relative: files.manifestPath, encoder: StoreCoding.makeEncoder())
     state.manifestIdentity = files.manifestIdentity
   }

@@ -190,7 +190,7 @@ extension StoreCoordinator {
     for entry: inout LogEntry, originals: (ObjectKey) -> (any Entity)?, _ state: inout StoreState, _ files: StoreFiles
   ) throws -> NamedChangeFile {
     if !state.cleanedTemporaryFiles {
-      try createLayout(files)
+      try files.createLayout()
       for folder in [files.root, files.cacheURL, files.segmentsURL, files.logURL] { FileSystem.removeLeftoverTemporaryFiles(in: folder) }
       state.cleanedTemporaryFiles = true
     }

@@ -30,7 +30,7 @@ extension StoreCoordinator {
       // (format 1 kept no device id).
       try? FileManager.default.removeItem(at: files.cacheURL)
       FileSystem.remove(files.deviceIDURL)
-      try createLayout(files)
+      try files.createLayout()
       var state = StoreState(schema: schema)
       let device = try mintDevice(&state, files, preferred: options.deviceID.flatMap(DeviceID.init))
       if !objects.isEmpty {

@@ -16,7 +16,7 @@ extension StoreCoordinator {
       guard let header = try readHeader() else {
         throw StoreError(.missing, path: files.display("store.json"), "went away while the store opened — restore it; nothing was changed.")
       }
-      try refuseNewerSchema(header, files)
+      try header.refuseIfNewer(than: schema, files)
       guard header.schemaVersion < schema.version else { return false }
       options.phaseObserver?("schema migration")
       // A device id that does not read is the cache's loss: the rebuild below takes a new one.

@@ -241,10 +241,8 @@ struct MergedState: Sendable {
 
   static func rawUUID(_ id: UUID) -> RawJSON { RawJSON(bytes: Array("\"\(id.uuidString)\"".utf8)) }
 
-  static func uuid(_ text: RawJSON) -> UUID? {
-    guard text.bytes.count == 38, text.bytes.first == UInt8(ascii: "\""), text.bytes.last == UInt8(ascii: "\"") else { return nil }
-    return UUID(uuidString: String(decoding: text.bytes.dropFirst().dropLast(), as: UTF8.self))
-  }
+  /// The id a register's JSON string holds, read as the decoder reads one.
+  static func uuid(_ text: RawJSON) -> UUID? { JSONDecoding.parseUUID(quoted: text.bytes) }
 
   /// The live objects as one deterministic JSON document: entities by name, objects by id.
   func canonicalExport() throws -> Data {

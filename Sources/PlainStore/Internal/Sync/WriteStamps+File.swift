@@ -47,7 +47,7 @@ extension WriteStamps {
     }
     // In the order the file's binary search takes: entity name index, then id bytes.
     func sorted(_ keys: some Collection<ObjectKey>) -> [ObjectKey] {
-      keys.sorted { $0.entity != $1.entity ? nameIndex[$0.entity]! < nameIndex[$1.entity]! : uuidOrder($0.id) < uuidOrder($1.id) }
+      keys.sorted { $0.entity != $1.entity ? nameIndex[$0.entity]! < nameIndex[$1.entity]! : uuidPrecedes($0.id, $1.id) }
     }
     var bodies: [UInt8] = []
     bodies.reserveCapacity(objects.count * 4)
