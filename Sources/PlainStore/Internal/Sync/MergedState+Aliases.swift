@@ -225,7 +225,9 @@ private struct AliasClasses {
   mutating func root(_ id: UUID) -> UUID {
     var root = id
     while let next = parent[root], next != root { root = next }
-    parent[id] = root
+    // An id never joined stays out of the table: a join's fold asks once or more for each of
+    // its objects, nearly all alone.
+    if root != id { parent[id] = root }
     return root
   }
 
