@@ -191,7 +191,7 @@ import Testing
   @Test func aQuotedUUIDReadsAsFoundationReadsIt() {
     let text = "e621e1f8-C36C-495a-93fc-0c247a3e6e5f"
     #expect(MergedState.uuid(RawJSON(bytes: Array("\"\(text)\"".utf8))) == UUID(uuidString: text))
-    for wrong in ["\(text)", "\"\(text)", "\"\(text.dropLast())\"", "\"\(text.dropLast())g\"", "\"\\\"\(text.dropFirst(2))\"", "null"] {
+    for wrong in ["\(text)", "x\(text)x", "\"\(text)x", "x\(text)\"", "\"\(text)", "\"\(text.dropLast())\"", "\"\(text.dropLast())g\"", "\"\\\"\(text.dropFirst(2))\"", "null"] {
       #expect(MergedState.uuid(RawJSON(bytes: Array(wrong.utf8))) == nil, "\(wrong)")
     }
   }
