@@ -16,6 +16,8 @@ class CKContainer: NSObject, @unchecked Sendable {  // uses: CKContainer( | prob
   class func `default`() -> CKContainer { fatalError() }  // uses: CKContainer.default() | probe: CKContainer.default()
   // https://developer.apple.com/documentation/cloudkit/ckcontainer/privateclouddatabase
   var privateCloudDatabase: CKDatabase { fatalError() }  // uses: .privateCloudDatabase | probe: CKContainer.default().privateCloudDatabase
+  // https://developer.apple.com/documentation/cloudkit/ckcontainer/sharedclouddatabase
+  var sharedCloudDatabase: CKDatabase { fatalError() }  // uses: .sharedCloudDatabase | probe: CKContainer.default().sharedCloudDatabase
   // https://developer.apple.com/documentation/cloudkit/ckcontainer/accountstatus(completionhandler:) (its async form)
   func accountStatus() async throws -> CKAccountStatus { fatalError() }  // uses: .accountStatus() | probe: CKContainer.accountStatus
   // https://developer.apple.com/documentation/cloudkit/ckcontainer/fetchuserrecordid(completionhandler:) (its async form)
@@ -29,6 +31,10 @@ enum CKAccountStatus: Int, @unchecked Sendable {  // uses: .noAccount | probe: C
 
 // https://developer.apple.com/documentation/cloudkit/ckdatabase
 class CKDatabase: NSObject, @unchecked Sendable {  // uses: .privateCloudDatabase | probe: CKDatabase.self
+  // https://developer.apple.com/documentation/cloudkit/ckdatabase/allrecordzones(completionhandler:) (its async form)
+  func allRecordZones() async throws -> [CKRecordZone] { fatalError() }  // uses: .allRecordZones() | probe: CKDatabase.allRecordZones
+  // https://developer.apple.com/documentation/cloudkit/ckdatabase/record(for:)
+  func record(for recordID: CKRecord.ID) async throws -> CKRecord { fatalError() }  // uses: .record(for: | probe: CKDatabase.record(for:)
   // https://developer.apple.com/documentation/cloudkit/ckdatabase/recordzonechange/modification
   enum RecordZoneChange {  // uses: changes.modifications | probe: CKDatabase.RecordZoneChange.self
     struct Modification: Sendable {  // uses: $0.record | probe: CKDatabase.RecordZoneChange.Modification.self
@@ -49,7 +55,14 @@ class CKRecordZone: NSObject, @unchecked Sendable {  // uses: CKRecordZone( | pr
   // https://developer.apple.com/documentation/cloudkit/ckrecordzone/zoneid
   var zoneID: CKRecordZone.ID { fatalError() }  // uses: zone.zoneID | probe: CKRecordZone(zoneName: "x").zoneID
   // https://developer.apple.com/documentation/cloudkit/ckrecordzone/id
-  class ID: NSObject, @unchecked Sendable {}  // uses: zoneID: zone.zoneID | probe: CKRecordZone.ID.self
+  class ID: NSObject, @unchecked Sendable {  // uses: -> CKRecordZone.ID | probe: CKRecordZone.ID.self
+    // https://developer.apple.com/documentation/cloudkit/ckrecordzone/id/init(zonename:ownername:)
+    init(zoneName: String = "_defaultZone", ownerName: String = "__defaultOwner__") {}  // uses: CKRecordZone.ID(zoneName: | probe: CKRecordZone.ID.init(zoneName:ownerName:)
+    // https://developer.apple.com/documentation/cloudkit/ckrecordzone/id/zonename
+    var zoneName: String { fatalError() }  // uses: .zoneName | probe: \CKRecordZone.ID.zoneName
+    // https://developer.apple.com/documentation/cloudkit/ckrecordzone/id/ownername
+    var ownerName: String { fatalError() }  // uses: .ownerName | probe: \CKRecordZone.ID.ownerName
+  }
 }
 
 // https://developer.apple.com/documentation/cloudkit/ckrecord
@@ -72,6 +85,41 @@ class CKRecord: NSObject {  // uses: CKRecord( | probe: CKRecord.self
     // https://developer.apple.com/documentation/cloudkit/ckrecord/id/recordname
     var recordName: String { fatalError() }  // uses: .recordName | probe: \CKRecord.ID.recordName
   }
+}
+
+// https://developer.apple.com/documentation/cloudkit/ckrecordnamezonewideshare
+let CKRecordNameZoneWideShare: String = ""  // uses: CKRecordNameZoneWideShare | probe: CKRecordNameZoneWideShare
+
+// https://developer.apple.com/documentation/cloudkit/ckshare
+class CKShare: CKRecord, @unchecked Sendable {  // uses: as? CKShare | probe: CKShare.self
+  // https://developer.apple.com/documentation/cloudkit/ckshare/participants
+  var participants: [CKShare.Participant] { fatalError() }  // uses: .participants | probe: \CKShare.participants
+
+  // https://developer.apple.com/documentation/cloudkit/ckshare/participant
+  class Participant: NSObject, @unchecked Sendable {  // uses: .participants | probe: CKShare.Participant.self
+    // https://developer.apple.com/documentation/cloudkit/ckshare/participant/role
+    var role: CKShare.ParticipantRole { fatalError() }  // uses: $0.role | probe: \CKShare.Participant.role
+    // https://developer.apple.com/documentation/cloudkit/ckshare/participant/acceptancestatus
+    var acceptanceStatus: CKShare.ParticipantAcceptanceStatus { fatalError() }  // uses: $0.acceptanceStatus | probe: \CKShare.Participant.acceptanceStatus
+    // https://developer.apple.com/documentation/cloudkit/ckshare/participant/useridentity
+    var userIdentity: CKUserIdentity { fatalError() }  // uses: $0.userIdentity | probe: \CKShare.Participant.userIdentity
+  }
+
+  // https://developer.apple.com/documentation/cloudkit/ckshare/participantrole
+  enum ParticipantRole: Int, @unchecked Sendable {  // uses: .owner | probe: CKShare.ParticipantRole.self
+    case unknown = 0, owner = 1, administrator = 2, privateUser = 3, publicUser = 4  // uses: != .owner | probe: CKShare.ParticipantRole.owner
+  }
+
+  // https://developer.apple.com/documentation/cloudkit/ckshare/participantacceptancestatus
+  enum ParticipantAcceptanceStatus: Int, @unchecked Sendable {  // uses: .accepted | probe: CKShare.ParticipantAcceptanceStatus.self
+    case unknown = 0, pending = 1, accepted = 2, removed = 3  // uses: == .accepted | probe: CKShare.ParticipantAcceptanceStatus.accepted
+  }
+}
+
+// https://developer.apple.com/documentation/cloudkit/ckuseridentity
+class CKUserIdentity: NSObject, @unchecked Sendable {  // uses: .userIdentity | probe: CKUserIdentity.self
+  // https://developer.apple.com/documentation/cloudkit/ckuseridentity/userrecordid
+  var userRecordID: CKRecord.ID? { fatalError() }  // uses: .userRecordID?.recordName | probe: \CKUserIdentity.userRecordID
 }
 
 // https://developer.apple.com/documentation/cloudkit/ckrecordkeyvaluesetting
@@ -192,7 +240,7 @@ final class CKSyncEngine: Sendable {  // uses: CKSyncEngine( | probe: CKSyncEngi
       var deletions: [CKSyncEngine.Event.FetchedDatabaseChanges.Deletion] { fatalError() }  // uses: changes.deletions | probe: \CKSyncEngine.Event.FetchedDatabaseChanges.deletions
       // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/event/fetcheddatabasechanges/deletion
       struct Deletion: Sendable {  // uses: deletion -> CloudEvent | probe: CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.self
-        var zoneID: CKRecordZone.ID { fatalError() }  // uses: $0.zoneID == | probe: \CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.zoneID
+        var zoneID: CKRecordZone.ID { fatalError() }  // uses: $0.zoneID.zoneName == | probe: \CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.zoneID
         var reason: CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.Reason { fatalError() }  // uses: deletion.reason | probe: \CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.reason
         // https://developer.apple.com/documentation/cloudkit/cksyncengine-5sie5/event/fetcheddatabasechanges/deletion/reason-swift.enum
         enum Reason: Sendable {  // uses: switch deletion.reason | probe: CKSyncEngine.Event.FetchedDatabaseChanges.Deletion.Reason.self

@@ -17,6 +17,7 @@ extension SimulatedCloudKit {
       cloud.withWorld { world in
         world.devices[number].account = account
         world.devices[number].events.append(.accountChange(.signIn(account)))
+        world.devices[number].events += world.shares(acceptedBy: account)
       }
     }
 
@@ -36,6 +37,7 @@ extension SimulatedCloudKit {
         let previous = world.devices[number].account ?? ""
         world.devices[number].account = account
         world.devices[number].events.append(.accountChange(.switchAccounts(from: previous, to: account)))
+        world.devices[number].events += world.shares(acceptedBy: account)
       }
     }
 
@@ -46,6 +48,34 @@ extension SimulatedCloudKit {
         let due = world.devices[number].pushes.filter { $0 <= now }.count
         world.devices[number].pushes.removeAll { $0 <= now }
         return due
+      }
+    }
+
+    /// Accepts `owner`'s share of its zone (`CKContainer.accept(_:)`), as this device's account:
+    /// every device of the account sees the zone in its shared database, and the owner's devices
+    /// hear who shares it now. The owner must have shared it with this account first
+    /// (``SimulatedCloudKit/share(_:with:)``).
+    public func acceptShare(from owner: String) {
+      cloud.withWorld { world in
+        guard let account = world.devices[number].account, world.zones[owner]?.invited.contains(account) == true else {
+          preconditionFailure("acceptShare: \(owner) has not shared its zone with this device's account")
+        }
+        world.zones[owner]!.participants.insert(account)
+        world.tell(account, .shareAccepted(owner: owner))
+        world.tellParticipants(of: owner)
+      }
+    }
+
+    /// Leaves `owner`'s share, as this device's account (a participant deleting the shared
+    /// zone from its shared database): every device of the account hears it, and the owner's
+    /// devices hear who shares the zone now.
+    public func leaveShare(of owner: String) {
+      cloud.withWorld { world in
+        guard let account = world.devices[number].account, world.zones[owner]?.participants.contains(account) == true else { return }
+        world.zones[owner]!.participants.remove(account)
+        world.zones[owner]!.invited.remove(account)
+        world.tell(account, .shareEnded(owner: owner, .left))
+        world.tellParticipants(of: owner)
       }
     }
 
@@ -80,9 +110,9 @@ extension SimulatedCloudKit.Device: CloudDatabase {
     }
   }
 
-  package func save(_ records: [CloudRecord]) throws {
+  package func save(_ records: [CloudRecord], in target: CloudZone) throws {
     try cloud.withWorld { world in
-      let account = try world.admit(.save, device: number)
+      let account = try world.owner(of: target, for: world.admit(.save, device: number))
       guard records.count <= cloud.requestLimit else { throw CloudError(.limitExceeded) }
       guard var zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
       if let quota = world.quota[account], zone.bytes + records.reduce(0, { $0 + $1.bytes.count }) > quota {
@@ -107,13 +137,13 @@ extension SimulatedCloudKit.Device: CloudDatabase {
       }
       world.zones[account] = zone
       world.saveRequestSizes.append(records.count)
-      world.push(from: number, account: account)
+      world.push(from: number, owner: account)
     }
   }
 
-  package func delete(_ names: [String]) throws {
+  package func delete(_ names: [String], in target: CloudZone) throws {
     try cloud.withWorld { world in
-      let account = try world.admit(.delete, device: number)
+      let account = try world.owner(of: target, for: world.admit(.delete, device: number))
       guard names.count <= cloud.requestLimit else { throw CloudError(.limitExceeded) }
       guard var zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
       let missing = names.filter { zone.records[$0] == nil }
@@ -130,13 +160,13 @@ extension SimulatedCloudKit.Device: CloudDatabase {
       }
       world.zones[account] = zone
       world.deleteRequestSizes.append(names.count)
-      world.push(from: number, account: account)
+      world.push(from: number, owner: account)
     }
   }
 
-  package func fetchChanges(since state: Data?) throws -> CloudFetch {
+  package func fetchChanges(in target: CloudZone, since state: Data?) throws -> CloudFetch {
     try cloud.withWorld { world in
-      let account = try world.admit(.fetch, device: number)
+      let account = try world.owner(of: target, for: world.admit(.fetch, device: number))
       guard let zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
       var counter = 0
       if let state {

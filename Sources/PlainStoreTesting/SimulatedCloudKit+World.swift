@@ -18,6 +18,10 @@ extension SimulatedCloudKit {
       var log: [String] = []
       /// The indexes of `log` that are deletions.
       var deletions: Set<Int> = []
+      /// Accounts the owner shared the zone with (`CKShare(recordZoneID:)`), and those of them
+      /// that accepted: a participant reaches the zone through its shared database.
+      var invited: Set<String> = []
+      var participants: Set<String> = []
       var bytes: Int { records.values.reduce(0) { $0 + $1.bytes.count } }
     }
 
@@ -61,12 +65,38 @@ extension SimulatedCloudKit {
       return account
     }
 
-    /// The zone changed: a push for every other device of the account, unless pushes are lost.
-    mutating func push(from device: Int, account: String) {
+    /// Whose zone `zone` is, for `account`: its own, or an owner's that shares it with
+    /// `account` (else `zoneNotFound`, as the shared database has no such zone).
+    func owner(of zone: CloudZone, for account: String) throws -> String {
+      guard case .sharedBy(let owner) = zone else { return account }
+      guard zones[owner]?.participants.contains(account) == true else { throw CloudError(.zoneNotFound) }
+      return owner
+    }
+
+    /// The zone of `owner` changed: a push for every other device of the owner and of the
+    /// accounts it shares the zone with, unless pushes are lost.
+    mutating func push(from device: Int, owner: String) {
       guard let delay = pushDelay else { return }
-      for other in devices.indices where other != device && devices[other].account == account {
+      let accounts = (zones[owner]?.participants ?? []).union([owner])
+      for other in devices.indices where other != device && devices[other].account.map(accounts.contains) == true {
         devices[other].pushes.append(now.addingTimeInterval(delay))
       }
+    }
+
+    /// Tells every device signed in to `account` of `event`.
+    mutating func tell(_ account: String, _ event: CloudEvent) {
+      for index in devices.indices where devices[index].account == account { devices[index].events.append(event) }
+    }
+
+    /// The shares `account` accepted, as a newly signed-in engine finds them in its shared
+    /// database.
+    func shares(acceptedBy account: String) -> [CloudEvent] {
+      zones.filter { $0.value.participants.contains(account) }.keys.sorted().map { .shareAccepted(owner: $0) }
+    }
+
+    /// Tells the owner's devices who shares its zone now.
+    mutating func tellParticipants(of owner: String) {
+      tell(owner, .participantsChanged((zones[owner]?.participants ?? []).sorted()))
     }
 
     static func token(account: String, generation: Int, counter: Int) -> Data {

@@ -77,10 +77,11 @@ public final class SimulatedCloudKit: Sendable {
     sharedFile = file
   }
 
-  /// A device signed in to `account` (nil: signed out), whose engine talks to this cloud.
+  /// A device signed in to `account` (nil: signed out), whose engine talks to this cloud; it
+  /// finds the shares the account accepted, as a new engine finds them in the shared database.
   public func device(signedInAs account: String?) -> Device {
     let number = withWorld { world in
-      world.devices.append(World.DeviceState(account: account))
+      world.devices.append(World.DeviceState(account: account, events: account.map(world.shares(acceptedBy:)) ?? []))
       return world.devices.count - 1
     }
     return Device(cloud: self, number: number)
@@ -117,19 +118,47 @@ public final class SimulatedCloudKit: Sendable {
     withWorld { $0.quota[account] = bytes }
   }
 
-  /// Deletes `account`'s zone and tells every device signed in to it why, at its next fetch.
+  /// Deletes `account`'s zone and tells every device signed in to it why, at its next fetch;
+  /// the accounts it was shared with see the zone leave their shared database.
   public func deleteZone(of account: String, reason: ZoneDeletionReason) {
     withWorld { world in
+      let participants = world.zones[account]?.participants ?? []
       world.zones[account] = nil
-      for index in world.devices.indices where world.devices[index].account == account {
-        world.devices[index].events.append(.zoneDeleted(reason.engine))
-      }
+      world.tell(account, .zoneDeleted(reason.engine))
+      for participant in participants.sorted() { world.tell(participant, .shareEnded(owner: account, .stopped)) }
+    }
+  }
+
+  /// Shares `owner`'s zone whole with `participant` (the owner saves a `CKShare(recordZoneID:)`
+  /// and invites the other parent): nothing changes until the participant accepts
+  /// (``Device/acceptShare(from:)``). The zone must be there (the owner synced once).
+  public func share(_ owner: String, with participant: String) {
+    withWorld { world in
+      guard world.zones[owner] != nil else { preconditionFailure("share: \(owner) has no zone yet") }
+      world.zones[owner]!.invited.insert(participant)
+    }
+  }
+
+  /// The owner stops sharing its zone (deletes its `CKShare`): every participant's devices see
+  /// the zone leave their shared database, and the owner's hear that no one shares it.
+  public func stopSharing(_ owner: String) {
+    withWorld { world in
+      guard let participants = world.zones[owner]?.participants else { return }
+      world.zones[owner]!.participants = []
+      world.zones[owner]!.invited = []
+      for participant in participants.sorted() { world.tell(participant, .shareEnded(owner: owner, .stopped)) }
+      world.tellParticipants(of: owner)
     }
   }
 
   /// Deletes `account`'s zone and tells no one: the next request meets `zoneNotFound`.
   public func loseZone(of account: String) {
     withWorld { $0.zones[account] = nil }
+  }
+
+  /// The accounts that accepted the share of `owner`'s zone, sorted; nil when it has no zone.
+  public func participants(of owner: String) -> [String]? {
+    withWorld { $0.zones[owner].map { $0.participants.sorted() } }
   }
 
   /// The names of the records `account`'s zone holds, sorted.

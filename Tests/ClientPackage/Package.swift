@@ -22,10 +22,14 @@ let package = Package(
         .product(name: "PlainStore", package: repository.lastPathComponent),
         .product(name: "BabyDashboard", package: repository.lastPathComponent),
       ]),
-    // The fixtures product gives the tests an in-memory key-value store for the cache.
+    // The fixtures product gives the tests an in-memory key-value store for the cache; the
+    // testing product a simulated CloudKit, for two parents' phones.
     .testTarget(
       name: "ClientScreensTests",
-      dependencies: ["ClientScreens", .product(name: "BabyDashboardFixtures", package: repository.lastPathComponent)]),
+      dependencies: [
+        "ClientScreens", .product(name: "BabyDashboardFixtures", package: repository.lastPathComponent),
+        .product(name: "PlainStoreTesting", package: repository.lastPathComponent),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

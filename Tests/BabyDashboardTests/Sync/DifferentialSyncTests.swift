@@ -158,6 +158,9 @@ struct DifferentialRun {
   var engine = DifferentialEngine()
   /// Carries them instead, when set: each device's own CloudKit carrier, and its syncs.
   let cloud: SimulatedCloudKit?
+  /// Each device's iCloud account, with a cloud: the owner's ("mum") or the other parent's, who
+  /// reaches the owner's zone through a share (see `DifferentialRun+CloudKit`).
+  var accounts: [String] = []
   /// Every save, to be made again on one device in stamp order.
   var oracle = DifferentialOracle()
   /// Whether the run was held to what one device making its saves shows, and how many of those
@@ -202,13 +205,14 @@ struct DifferentialRun {
     defer { if DifferentialSyncTests.environment["DIFFERENTIAL_SEED"] == nil { try? FileManager.default.removeItem(at: scratch) } }
     let count = 2 + Int(seed % 2)
     for index in 0..<count {
+      accounts.append(index % 2 == 0 ? "mum" : "dad")
       // In one seed of ten, the second device's edits, deletes, merges and compactions are
       // `babydash` processes, as the app's other processes (the tool, an extension) would be.
       devices.append(
         try DifferentialDevice(
           index: index, root: scratch.appendingPathComponent("device\(index)/BabyDashboard.store"),
           viaBabydash: media == .files && !olderProgram && index == 1 && seed % 10 == 0, reads: olderProgram && index > 0 ? 3 : 2,
-          carrier: carrier(), inMemory: media == .memory || (media == .mixed && index % 2 == 1)))
+          carrier: carrier(account: accounts[index]), inMemory: media == .memory || (media == .mixed && index % 2 == 1)))
     }
     if olderProgram {
       // The older device is part of the family before anyone writes: its device.json (reads 2)
@@ -582,15 +586,19 @@ struct DifferentialRun {
   /// copied onto a new device or over another one, as a restored backup or a cloned phone: both
   /// copies go on writing under the device id they hold, until one of them notices.
   mutating func copyStore(from source: Int) throws {
-    let others = devices.indices.filter { $0 != source }
-    let target = devices.count < 4 && random.next(below: 2) == 0 ? devices.count : others[random.next(below: others.count)]
+    // Through a cloud, only over a device of the same account: a store remembers the account
+    // it synced with, and another's is never merged into it.
+    let others = devices.indices.filter { $0 != source && (cloud == nil || accounts[$0] == accounts[source]) }
+    guard devices.count < 4 || !others.isEmpty else { return }
+    let target = devices.count < 4 && (others.isEmpty || random.next(below: 2) == 0) ? devices.count : others[random.next(below: others.count)]
     copies += 1
     if target == devices.count {
       log.append("device\(source)'s app group is copied onto a new device\(target)")
       let root = scratch.appendingPathComponent("device\(target)/BabyDashboard.store")
       try FileManager.default.copyItem(at: devices[source].root.deletingLastPathComponent(), to: root.deletingLastPathComponent())
       // The same program as the copied one's: two copies that write under one id run one version.
-      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false, reads: devices[source].reads, carrier: carrier()))
+      accounts.append(accounts[source])
+      devices.append(try DifferentialDevice(index: target, root: root, viaBabydash: false, reads: devices[source].reads, carrier: carrier(account: accounts[source])))
     } else {
       log.append("device\(source)'s app group is copied over device\(target)'s")
       try devices[target].replace(with: devices[source].root, reads: devices[source].reads)

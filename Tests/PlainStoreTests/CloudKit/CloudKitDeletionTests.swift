@@ -114,19 +114,19 @@ import Testing
     let cloud = SimulatedCloudKit()
     let (writer, reader) = (cloud.device(signedInAs: "family"), cloud.device(signedInAs: "family"))
     try writer.createZone()
-    try writer.save([CloudRecord(name: "a", bytes: Data("1".utf8)), CloudRecord(name: "b", bytes: Data("2".utf8))])
-    let first = try reader.fetchChanges(since: nil)
+    try writer.save([CloudRecord(name: "a", bytes: Data("1".utf8)), CloudRecord(name: "b", bytes: Data("2".utf8))], in: .own)
+    let first = try reader.fetchChanges(in: .own, since: nil)
     #expect(first.records.map(\.name) == ["a", "b"])
 
-    try writer.delete(["a"])
-    let since = try reader.fetchChanges(since: first.state)
+    try writer.delete(["a"], in: .own)
+    let since = try reader.fetchChanges(in: .own, since: first.state)
     #expect(since.state != first.state, "the zone's change token moved")
     #expect(since.deletedNames == ["a"])
     #expect(since.records.isEmpty)
-    let fresh = try reader.fetchChanges(since: nil)
+    let fresh = try reader.fetchChanges(in: .own, since: nil)
     #expect(fresh.records.map(\.name) == ["b"])
     #expect(fresh.deletedNames.isEmpty)
-    #expect(throws: CloudError.self) { try writer.delete(["a"]) }  // unknownItem: gone already
+    #expect(throws: CloudError.self) { try writer.delete(["a"], in: .own) }  // unknownItem: gone already
     #expect(cloud.recordNames(of: "family") == ["b"])
   }
 }

@@ -24,10 +24,10 @@ import Testing
     func account() -> CloudAccount { engine.account() }
     func takeEvents() -> [CloudEvent] { engine.takeEvents() }
     func createZone() throws { try engine.createZone() }
-    func save(_ records: [CloudRecord]) throws { try engine.save(records) }
-    func delete(_ names: [String]) throws { try engine.delete(names) }
-    func fetchChanges(since state: Data?) throws -> CloudFetch {
-      let batch = try engine.fetchChanges(since: state)
+    func save(_ records: [CloudRecord], in zone: CloudZone) throws { try engine.save(records, in: zone) }
+    func delete(_ names: [String], in zone: CloudZone) throws { try engine.delete(names, in: zone) }
+    func fetchChanges(in zone: CloudZone, since state: Data?) throws -> CloudFetch {
+      let batch = try engine.fetchChanges(in: zone, since: state)
       guard fetches.withLock({ $0 += 1; return $0 }) == killedAt else { return batch }
       for record in batch.records {
         guard let (device, file) = CloudRecordName.parse(record.name) else { continue }
@@ -74,12 +74,12 @@ import Testing
     func account() -> CloudAccount { engine.account() }
     func takeEvents() -> [CloudEvent] { engine.takeEvents() }
     func createZone() throws { try engine.createZone() }
-    func save(_ records: [CloudRecord]) throws { try engine.save(records) }
-    func delete(_ names: [String]) throws {
-      try engine.delete(names)
+    func save(_ records: [CloudRecord], in zone: CloudZone) throws { try engine.save(records, in: zone) }
+    func delete(_ names: [String], in zone: CloudZone) throws {
+      try engine.delete(names, in: zone)
       throw CloudError(.serverResponseLost)
     }
-    func fetchChanges(since state: Data?) throws -> CloudFetch { try engine.fetchChanges(since: state) }
+    func fetchChanges(in zone: CloudZone, since state: Data?) throws -> CloudFetch { try engine.fetchChanges(in: zone, since: state) }
   }
 
   @Test func aKillAfterTheDeleteRequestAndBeforeTheStateLosesNothingAndDeletesAgain() throws {

@@ -14,11 +14,22 @@
   /// async work, so `sync()` with this carrier belongs on a background thread (a dispatch queue),
   /// never the main thread. The engine syncs only when asked (`automaticallySync` off): the app
   /// calls `sync()` on launch, on foreground and on a push.
+  ///
+  /// Sharing: the zone is `PlainStore` in the private database; the app shares it whole with
+  /// `CKShare(recordZoneID:)` and accepts a share with `CKContainer.accept(_:)`, through Apple's
+  /// sharing UI. This service finds the result at each sync (``sharingEvents()``) and syncs an
+  /// accepted zone through an engine on the shared database.
   final class AppleCloudKitService: CloudDatabase, CKSyncEngineDelegate, @unchecked Sendable {  // `heard` and `engine` behind `lock`
     let container: CKContainer
     private let zone = CKRecordZone(zoneName: "PlainStore")
     private let lock = NSLock()
     private var engine: CKSyncEngine?
+    /// The zone `engine` syncs: its database is the private one for the own zone, else the shared.
+    private var engineZone: CloudZone = .own
+    /// The owners of the shares accepted, and the accounts this account's zone is shared with, at
+    /// the last look; nil: not looked yet since launch.
+    private var sharesSeen: Set<String>?
+    private var participantsSeen: [String]?
     /// The state the engine was made with, or last handed out by a fetch: another one asked
     /// for (none, after the carrier forgot the server) makes the engine again.
     private var engineState: Data?
@@ -58,41 +69,70 @@
     func account() -> CloudAccount { locked { currentAccount } }
 
     func takeEvents() -> [CloudEvent] {
-      locked {
+      let sharing = sharingEvents()
+      return locked {
         defer { heard.events = [] }
-        return heard.events
+        return heard.events + sharing
+      }
+    }
+
+    /// What changed in sharing since the last look: the shares of a `PlainStore` zone in the
+    /// shared database (accepted, or gone: the owner stopped it or this account left it, which
+    /// the shared database does not tell apart), and who accepted this account's own zone's
+    /// share. Not reachable now: nothing changed (a request of the carrier will tell).
+    private func sharingEvents() -> [CloudEvent] {
+      guard case .signedIn = account() else { return [] }
+      let found = Found()
+      let (container, zoneID) = (container, zone.zoneID)
+      try? wait {
+        let zones = try await container.sharedCloudDatabase.allRecordZones()
+        let share = try? await container.privateCloudDatabase.record(for: CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: zoneID)) as? CKShare
+        let participants = (share?.participants ?? []).filter { $0.role != .owner && $0.acceptanceStatus == .accepted }
+        found.sharing = (
+          Set(zones.map(\.zoneID).filter { $0.zoneName == zoneID.zoneName }.map(\.ownerName)),
+          participants.compactMap { $0.userIdentity.userRecordID?.recordName }.sorted()
+        )
+      }
+      guard let (owners, participants) = found.sharing else { return [] }
+      return locked {
+        let before = sharesSeen ?? []
+        var events = owners.subtracting(before).sorted().map { CloudEvent.shareAccepted(owner: $0) }
+        events += before.subtracting(owners).sorted().map { .shareEnded(owner: $0, .stopped) }
+        if participants != participantsSeen ?? [] { events.append(.participantsChanged(participants)) }
+        (sharesSeen, participantsSeen) = (owners, participants)
+        return events
       }
     }
 
     func createZone() throws {
-      let engine = try engine(state: locked { engineState })
+      let engine = try engine(.own, state: locked { engineState })
       engine.state.add(pendingDatabaseChanges: [.saveZone(zone)])
       try wait { try await engine.sendChanges() }
     }
 
-    func save(_ records: [CloudRecord]) throws {
-      let engine = try engine(state: locked { engineState })
+    func save(_ records: [CloudRecord], in target: CloudZone) throws {
+      let engine = try engine(target, state: locked { engineState })
       locked {
         for record in records { outgoing[record.name] = record }
         heard.failures = [:]
       }
-      engine.state.add(pendingRecordZoneChanges: records.map { .saveRecord(CKRecord.ID(recordName: $0.name, zoneID: zone.zoneID)) })
+      engine.state.add(pendingRecordZoneChanges: records.map { .saveRecord(CKRecord.ID(recordName: $0.name, zoneID: zoneID(target))) })
       try wait { try await engine.sendChanges() }
       let failures = locked { heard.failures }
       if !failures.isEmpty { throw CloudError(.partialFailure, perRecord: failures) }
     }
 
-    func delete(_ names: [String]) throws {
-      let engine = try engine(state: locked { engineState })
+    func delete(_ names: [String], in target: CloudZone) throws {
+      let engine = try engine(target, state: locked { engineState })
       locked { heard.failures = [:] }
-      engine.state.add(pendingRecordZoneChanges: names.map { .deleteRecord(CKRecord.ID(recordName: $0, zoneID: zone.zoneID)) })
+      engine.state.add(pendingRecordZoneChanges: names.map { .deleteRecord(CKRecord.ID(recordName: $0, zoneID: zoneID(target))) })
       try wait { try await engine.sendChanges() }
       let failures = locked { heard.failures }
       if !failures.isEmpty { throw CloudError(.partialFailure, perRecord: failures) }
     }
 
-    func fetchChanges(since state: Data?) throws -> CloudFetch {
-      let engine = try engine(state: state)
+    func fetchChanges(in target: CloudZone, since state: Data?) throws -> CloudFetch {
+      let engine = try engine(target, state: state)
       locked { (heard.records, heard.deletedNames) = ([], []) }
       try wait { try await engine.fetchChanges() }
       return locked {
@@ -123,8 +163,11 @@
           currentAccount = account
         }
       case .fetchedDatabaseChanges(let changes):
-        let deletions = changes.deletions.filter { $0.zoneID == zone.zoneID }.map { deletion -> CloudEvent in
-          switch deletion.reason {
+        let shared = locked { engineZone } != .own
+        let deletions = changes.deletions.filter { $0.zoneID.zoneName == zone.zoneID.zoneName }.map { deletion -> CloudEvent in
+          // The shared database's zone gone: the share ended (its reasons are the owner's zone's).
+          if shared { return .shareEnded(owner: deletion.zoneID.ownerName, .stopped) }
+          return switch deletion.reason {
           case .deleted: .zoneDeleted(.deleted)
           case .purged: .zoneDeleted(.purged)
           case .encryptedDataReset: .zoneDeleted(.encryptedDataReset)
@@ -155,15 +198,15 @@
     func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
       let pending = syncEngine.state.pendingRecordZoneChanges
       return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { id in
-        self.locked { self.outgoing[id.recordName] }.map { self.ckRecord($0) }
+        self.locked { self.outgoing[id.recordName] }.map { self.ckRecord($0, id: id) }
       }
     }
 
     // MARK: Mapping
 
     /// A record with its bytes in `encryptedValues`, or, large, as an asset (``CloudRecord/isAsset``).
-    private func ckRecord(_ record: CloudRecord) -> CKRecord {
-      let ck = CKRecord(recordType: "ChangeFile", recordID: CKRecord.ID(recordName: record.name, zoneID: zone.zoneID))
+    private func ckRecord(_ record: CloudRecord, id: CKRecord.ID) -> CKRecord {
+      let ck = CKRecord(recordType: "ChangeFile", recordID: id)
       if record.isAsset {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         if (try? record.bytes.write(to: file)) != nil { ck["asset"] = CKAsset(fileURL: file) }  // unwritten: assetFileNotFound, resent
@@ -188,17 +231,24 @@
 
     // MARK: Engine and waiting
 
-    /// The engine, made again when `state` is not the one it has.
-    private func engine(state: Data?) throws -> CKSyncEngine {
+    /// The engine of `target`'s database, made again when `state` or the zone is not the one it has.
+    private func engine(_ target: CloudZone, state: Data?) throws -> CKSyncEngine {
       try locked {
-        if let engine, engineState == state { return engine }
+        if let engine, engineState == state, engineZone == target { return engine }
         let serialization = try state.map { try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: $0) }
-        var configuration = CKSyncEngine.Configuration(database: container.privateCloudDatabase, stateSerialization: serialization, delegate: self)
+        let database = target == .own ? container.privateCloudDatabase : container.sharedCloudDatabase
+        var configuration = CKSyncEngine.Configuration(database: database, stateSerialization: serialization, delegate: self)
         configuration.automaticallySync = false
         let made = CKSyncEngine(configuration)
-        (engine, engineState, heard.state) = (made, state, state)
+        (engine, engineState, engineZone, heard.state) = (made, state, target, state)
         return made
       }
+    }
+
+    /// The zone's id: this account's own, or the owner's as the shared database names it.
+    private func zoneID(_ target: CloudZone) -> CKRecordZone.ID {
+      guard case .sharedBy(let owner) = target else { return zone.zoneID }
+      return CKRecordZone.ID(zoneName: zone.zoneID.zoneName, ownerName: owner)
     }
 
     /// Runs `work` and waits for it, its error mapped to a ``CloudError``.
@@ -216,6 +266,11 @@
     /// The error of a waited-for task, read after its semaphore signalled.
     private final class Failure: @unchecked Sendable {
       var error: CloudError?
+    }
+
+    /// What a waited-for look at sharing found, read after its semaphore signalled.
+    private final class Found: @unchecked Sendable {
+      var sharing: (owners: Set<String>, participants: [String])?
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {

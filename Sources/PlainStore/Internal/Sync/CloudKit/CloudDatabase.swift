@@ -5,7 +5,7 @@ import Foundation
 /// each error means), and the engine behind it — Apple's (`AppleCloudKitService`, Apple platforms
 /// only) or a simulated one (`PlainStoreTesting.SimulatedCloudKit`).
 ///
-/// One custom zone in the private database; records are create-once files, so a carrier never
+/// One custom zone, this account's own or one shared with it (``CloudZone``); records are create-once files, so a carrier never
 /// edits one and never needs a change tag: a save is always of a new record. Every call throws
 /// only ``CloudError``s.
 package protocol CloudDatabase: Sendable {
@@ -14,20 +14,29 @@ package protocol CloudDatabase: Sendable {
   /// What happened since the last call, oldest first: account changes (CKSyncEngine's
   /// `.accountChange`) and deletions of the zone (`.fetchedDatabaseChanges`, with a reason).
   func takeEvents() -> [CloudEvent]
-  /// Creates the zone; creating one that is there changes nothing.
+  /// Creates this account's own zone; creating one that is there changes nothing.
   func createZone() throws
-  /// Saves records as new, all or none (the zone's atomic batch). A name the server holds comes
-  /// back as `serverRecordChanged` with the server's record; failures of single records come as
-  /// `partialFailure` with each one's error (the others `batchRequestFailed`).
-  func save(_ records: [CloudRecord]) throws
-  /// Deletes records by name, all or none (the zone's atomic batch): what a change compaction
-  /// deleted here stops costing a joining phone its fetch. A name the server does not hold comes
-  /// back as `unknownItem`, in `partialFailure` with each one's error (the others
+  /// Saves records as new in `zone`, all or none (the zone's atomic batch). A name the server
+  /// holds comes back as `serverRecordChanged` with the server's record; failures of single
+  /// records come as `partialFailure` with each one's error (the others `batchRequestFailed`).
+  func save(_ records: [CloudRecord], in zone: CloudZone) throws
+  /// Deletes records of `zone` by name, all or none (the zone's atomic batch): what a change
+  /// compaction deleted here stops costing a joining phone its fetch. A name the server does not
+  /// hold comes back as `unknownItem`, in `partialFailure` with each one's error (the others
   /// `batchRequestFailed`), as CKSyncEngine's failed record deletes.
-  func delete(_ names: [String]) throws
-  /// One batch of the zone's changes after `state` (nil: from the beginning), with the engine
+  func delete(_ names: [String], in zone: CloudZone) throws
+  /// One batch of `zone`'s changes after `state` (nil: from the beginning), with the engine
   /// state to persist once the batch's records are durable (`CKSyncEngine.State.Serialization`).
-  func fetchChanges(since state: Data?) throws -> CloudFetch
+  /// A shared zone this account no longer shares is `zoneNotFound`.
+  func fetchChanges(in zone: CloudZone, since state: Data?) throws -> CloudFetch
+}
+
+/// The zone a carrier syncs: this account's own, in the private database, or the one another
+/// account (the other parent) shares with it whole (`CKShare(recordZoneID:)`), reached through
+/// the shared database. Either holds the family's change files as the same records.
+package enum CloudZone: Codable, Hashable, Sendable {
+  case own
+  case sharedBy(owner: String)
 }
 
 /// One record of the zone: one change file, snapshot or `device.json`, named after it.
@@ -87,6 +96,21 @@ package enum CloudAccount: Equatable, Sendable {
 package enum CloudEvent: Equatable, Sendable {
   case accountChange(CloudAccountChange)
   case zoneDeleted(CloudZoneDeletion)
+  /// This account accepted `owner`'s share of its zone (the shared database's zone appeared).
+  case shareAccepted(owner: String)
+  /// The share of `owner`'s zone ended for this account (the shared database's zone deleted).
+  case shareEnded(owner: String, CloudShareEnd)
+  /// The accounts that accepted the share of this account's own zone, now (its `CKShare`'s
+  /// accepted participants).
+  case participantsChanged([String])
+}
+
+/// Why a share ended for a participant.
+package enum CloudShareEnd: String, Codable, Equatable, Sendable {
+  /// This account left it (on this device or another of its own).
+  case left
+  /// The owner stopped sharing, or deleted the zone.
+  case stopped
 }
 
 /// `CKSyncEngine.Event.AccountChange.ChangeType`.

@@ -17,7 +17,7 @@ extension CloudExchange {
     while !queue.isEmpty {
       let batch = queue.removeFirst()
       do {
-        try database.delete(batch)
+        try database.delete(batch, in: state.zone)
         for name in batch { state.forget(name) }
       } catch let error as CloudError {
         queue.insert(contentsOf: try settle(batch, error, by: CloudErrorAction.actionOnDelete, name: { $0 }) { try $0.settleDeletion($1, $2) }, at: 0)

@@ -58,7 +58,9 @@ struct CloudExchange {
       do {
         try sendAndFetch(sending: sending, fetching: fetching)
       } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .recreateZoneAndResend {
-        forgetServer()
+        // A shared zone gone is the share's end (its owner stopped it, or deleted the zone,
+        // before the engine said so): back to this account's own zone, every file kept.
+        if case .sharedBy(let owner) = state.zone { apply(.shareEnded(owner: owner, .stopped)) } else { forgetServer() }
         try sendAndFetch(sending: sending, fetching: fetching)  // a second zoneNotFound ends the sync, below
       }
       state.condition = nil
@@ -85,8 +87,9 @@ struct CloudExchange {
       state.stopped = false
     case .accountChange(.signOut), .accountChange(.switchAccounts):
       // The engine cleared its state; the files stay, and `SyncAccount` keeps another
-      // account's zone out of this store.
+      // account's zone out of this store. Shares were the account's: they go with it.
       forgetServer()
+      (state.zone, state.participants) = (.own, [])
     case .zoneDeleted(.deleted), .zoneDeleted(.encryptedDataReset):
       // The zone is empty: made again and sent every file this device holds (Apple's header
       // for encryptedDataReset; PlainStore.docc/CloudKit.md records the page that disagrees).
@@ -95,6 +98,20 @@ struct CloudExchange {
       // The user deleted the app's data from iCloud: sending it again would undo that.
       forgetServer()
       state.stopped = true
+    case .shareAccepted(let owner) where state.zone != .sharedBy(owner: owner):
+      // The other parent's zone is the family's now: fetched whole, and every file of this
+      // store offered to it (this device's data joins the family; nothing is left behind).
+      forgetServer()
+      (state.zone, state.shareEnded) = (.sharedBy(owner: owner), nil)
+    case .shareEnded(let owner, let reason) where state.zone == .sharedBy(owner: owner):
+      // Every file stays here, the other parent's included, and this account's own zone
+      // carries them from now on: what was committed and never reached the share is not lost.
+      forgetServer()
+      (state.zone, state.shareEnded) = (.own, CloudSyncState.SharingEnd(owner: owner, reason: reason))
+    case .shareAccepted, .shareEnded:
+      break  // the zone this store already syncs, or a share it does not sync through
+    case .participantsChanged(let accounts):
+      state.participants = accounts
     }
   }
 
@@ -103,7 +120,7 @@ struct CloudExchange {
       // Without a token, what this store sent may have gone with a zone since lost (a token of
       // that zone would expire; none can): every file is offered again.
       forgetServer()
-      try database.createZone()
+      if state.zone == .own { try database.createZone() }  // a shared zone is its owner's to make
     }
     if sending {
       try send()
@@ -121,7 +138,7 @@ struct CloudExchange {
     while !queue.isEmpty {
       let batch = queue.removeFirst()
       do {
-        try database.save(batch)
+        try database.save(batch, in: state.zone)
         for record in batch { state.onServer.insert(record.name) }
       } catch let error as CloudError {
         queue.insert(contentsOf: try settle(batch, error, by: CloudErrorAction.action, name: \.name) { try $0.settle($1, $2) }, at: 0)
@@ -220,7 +237,7 @@ struct CloudExchange {
     while more {
       let batch: CloudFetch
       do {
-        batch = try database.fetchChanges(since: state.engineState)
+        batch = try database.fetchChanges(in: state.zone, since: state.engineState)
       } catch let error as CloudError where CloudErrorAction.action(for: error.code) == .restartFromNoToken && !restarted {
         restarted = true
         forgetServer()

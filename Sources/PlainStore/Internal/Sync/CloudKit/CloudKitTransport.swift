@@ -33,8 +33,10 @@ struct CloudKitTransport: ExchangingTransport {
     case .unknown: return "iCloud has not said whether this device is signed in yet; changes wait on this device"
     }
     let state = CloudSyncState.load(CloudSyncState.url(beside: folder.url))
-    guard let condition = state.condition else { return nil }
-    guard let until = state.waitUntil else { return condition.words }
-    return condition.words + " (not before " + ISO8601DateFormatter().string(from: until) + ")"
+    var words = state.sharingWords.map { [$0] } ?? []
+    if let condition = state.condition {
+      words.append(condition.words + (state.waitUntil.map { " (not before " + ISO8601DateFormatter().string(from: $0) + ")" } ?? ""))
+    }
+    return words.isEmpty ? nil : words.joined(separator: "; ")
   }
 }

@@ -25,6 +25,27 @@ struct CloudSyncState: Equatable, Sendable {
   /// The user deleted the app's data from iCloud: nothing is sent until the account signs in
   /// again (the zone deletion said `purged`, or a request `userDeletedZone`).
   var stopped = false
+  /// The zone synced: this account's own, or the one another account shares with it. The
+  /// engine state and `onServer` are this zone's; another zone starts from no token.
+  var zone: CloudZone = .own
+  /// The accounts this account's own zone is shared with (the owner's side).
+  var participants: [String] = []
+  /// The share that last ended for this account, and why: reported until another is accepted.
+  var shareEnded: SharingEnd?
+
+  struct SharingEnd: Codable, Equatable, Sendable {
+    var owner: String
+    var reason: CloudShareEnd
+  }
+
+  /// Where the family's sharing stands, in words (`sync status`); nil when nothing is shared.
+  var sharingWords: String? {
+    if case .sharedBy(let owner) = zone { return "syncing the family \(owner) shares with this account" }
+    if !participants.isEmpty { return "this family is shared with " + participants.joined(separator: ", ") }
+    guard let shareEnded else { return nil }
+    let what = shareEnded.reason == .left ? "this account left the family \(shareEnded.owner) shares" : "\(shareEnded.owner) stopped sharing the family"
+    return what + "; every change stays on this device, and this account's own iCloud carries them"
+  }
 
   static func url(beside changes: URL) -> URL {
     changes.deletingLastPathComponent().appendingPathComponent("cloudkit-state.json")
@@ -39,14 +60,14 @@ struct CloudSyncState: Equatable, Sendable {
     else { return CloudSyncState() }
     return CloudSyncState(
       engineState: stored.engineState, onServer: Set(stored.onServer), deleted: Set(stored.deleted ?? []), condition: stored.condition, waitUntil: stored.waitUntil,
-      stopped: stored.stopped)
+      stopped: stored.stopped, zone: stored.zone ?? .own, participants: stored.participants ?? [], shareEnded: stored.shareEnded)
   }
 
   /// Replaces the file at `url`, durably.
   func save(_ url: URL) throws {
     let stored = Stored(
       format: Stored.currentFormat, engineState: engineState, onServer: onServer.sorted(), deleted: deleted.sorted(), condition: condition, waitUntil: waitUntil,
-      stopped: stopped)
+      stopped: stopped, zone: zone == .own ? nil : zone, participants: participants.isEmpty ? nil : participants, shareEnded: shareEnded)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     encoder.dateEncodingStrategy = .secondsSince1970
@@ -76,5 +97,10 @@ struct CloudSyncState: Equatable, Sendable {
     var condition: CloudCondition?
     var waitUntil: Date?
     var stopped: Bool
+    /// Absent in a state saved before sharing, or of the own zone: the own zone.
+    var zone: CloudZone?
+    /// Absent: shared with no one.
+    var participants: [String]?
+    var shareEnded: SharingEnd?
   }
 }
