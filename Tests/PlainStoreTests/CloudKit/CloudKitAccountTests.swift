@@ -86,7 +86,7 @@ import Testing
   func aZoneDeletedIsMadeAgainFromEveryFileThePhoneHolds(_ reason: SimulatedCloudKit.ZoneDeletionReason) throws {
     let family = try CloudFamily()
     defer { family.remove() }
-    let (one, two) = try family.pairHoldingMiaAndNoah()
+    let (one, _) = try family.pairHoldingMiaAndNoah()
     let files = try family.files(1)
     family.cloud.deleteZone(of: "family", reason: reason)
     try one.sync()

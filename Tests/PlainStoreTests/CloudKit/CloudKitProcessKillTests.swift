@@ -22,12 +22,12 @@ import Testing
       defer { scratch.remove() }
       let cloud = scratch.url.appendingPathComponent("cloud.json").path
       let (one, two) = (scratch.url.appendingPathComponent("one.store"), scratch.url.appendingPathComponent("two.store"))
-      try MultiProcessChild.run(["write", one.path, "--writer", "mum", "--commits", "5"])
+      _ = try MultiProcessChild.run(["write", one.path, "--writer", "mum", "--commits", "5"])
       // The sender is killed once its records are up and before it saved that they are: it
       // sends them again, and the server's equal bytes are success.
       let sender = phase == "cloudkit: sent" ? one : two
       if sender == one { try killed(["cloud-sync", one.path, "--cloud", cloud, "--kill-at", phase]) }
-      try MultiProcessChild.run(["cloud-sync", one.path, "--cloud", cloud])
+      _ = try MultiProcessChild.run(["cloud-sync", one.path, "--cloud", cloud])
       if sender == two { try killed(["cloud-sync", two.path, "--cloud", cloud, "--kill-at", phase]) }
       let synced = try MultiProcessChild.run(["cloud-sync", two.path, "--cloud", cloud])
       #expect(synced.lines.last == "synced 5", "\(synced.lines)")
