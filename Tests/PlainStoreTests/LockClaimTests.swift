@@ -107,7 +107,7 @@ import Testing
         FileLock(url: url, displayPath: "lock", turnDelays: [delay], claimURL: claimURL, shortestTurn: shortestTurn, turnGap: .seconds(60))
       }
       func secondHold(_ lock: FileLock, claimed: Bool) throws -> Duration {
-        try lock.withLock(timeout: .seconds(600)) { usleep(10_000) }  // a turn of 10 ms
+        _ = try lock.withLock(timeout: .seconds(600)) { usleep(10_000) }  // a turn of 10 ms
         let claim = LockClaim(url: claimURL)
         if claimed { claim.take() }
         defer { claim.letGo() }

@@ -45,7 +45,7 @@ import Testing
     let deadline = Self.sliceOnlyDeadline()
     let expiring = Task { await deadline.expire() }
     await Task.yield()
-    await MainActor.run { usleep(Self.hold) }
+    await MainActor.run { _ = usleep(Self.hold) }
     expiring.cancel()
     await expiring.value
     #expect(!deadline.hasExpired, "the time the main actor was held counted")

@@ -204,6 +204,11 @@ import Testing
     let members = try StoreJSONDecoder().decode([String: RawJSON].self, from: Data(json.utf8))
     #expect(members.mapValues(\.description) == ["a": #"[1,{"d":null}]"#, "b": #""x\"y""#, "c": "2.50", "é": "true"])
     #expect(throws: DecodingError.self) { try StoreJSONDecoder().decode([String: RawJSON].self, from: Data("[1]".utf8)) }
+    // Written back as an object's text (how the merge hands an object to its entity's
+    // decoder), every member reads as it was, a name to escape included.
+    let named = members.merging(["q\"u\\o\nte": RawJSON(bytes: Array("1".utf8))]) { $1 }
+    #expect(try StoreJSONDecoder().decode([String: RawJSON].self, from: RawJSON.objectText(named)) == named)
+    #expect(try StoreJSONDecoder().decode([String: RawJSON].self, from: RawJSON.objectText([:])) == [:])
   }
 
   @Test func storeFilesAreFoundationsBytes() throws {

@@ -156,7 +156,7 @@ import Testing
     let movedStart = importedFeed.startTime - 60
     _ = try app.edit(FeedSession.self, id: LegacyIdentity.id(of: importedFeed)) { $0.startTime = movedStart }
     try app.save()
-    let first = try #require(try backOut(container))
+    _ = try #require(try backOut(container))
     let newRow = LegacyIdentity.id(of: LegacyFeedSession(profileID: mia, startTime: newFeed.startTime))
     #expect(try BackoutRowIDs.load(from: keyValues)[newFeed.uuid] == newRow)
 

@@ -21,8 +21,8 @@ struct ToolRun: Sendable {
     let name = UUID().uuidString
     let outURL = scratch.appendingPathComponent(".\(name).out")
     let errURL = scratch.appendingPathComponent(".\(name).err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer {
       try? FileManager.default.removeItem(at: outURL)
       try? FileManager.default.removeItem(at: errURL)

@@ -30,6 +30,24 @@ struct RawJSON: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+extension RawJSON {
+  /// The text of an object of `members`, in the dictionary's order: for a decoder, which finds
+  /// members by name. Not for a file, whose members the encoder sorts. Through the encoder, a
+  /// merge's objects cost a sixth of a join's decoding time (sorting, per-member containers).
+  static func objectText(_ members: [String: RawJSON]) -> Data {
+    let writer = JSONWriter(capacity: members.reduce(2) { $0 + $1.key.utf8.count + $1.value.bytes.count + 4 })
+    writer.append(UInt8(ascii: "{"))
+    for (position, (name, value)) in members.enumerated() {
+      if position > 0 { writer.append(UInt8(ascii: ",")) }
+      writer.appendString(name)
+      writer.append(UInt8(ascii: ":"))
+      value.bytes.withUnsafeBytes { writer.append($0) }
+    }
+    writer.append(UInt8(ascii: "}"))
+    return writer.takeData()
+  }
+}
+
 extension JSONDocument {
   /// The minified text of the value at `index`: scalars as their bytes in the document (a
   /// string keeps its escapes), containers rebuilt from their members in document order.

@@ -69,7 +69,8 @@ private struct AliasSweep {
   /// The survivor an object of another entity merged into, and since when, if it did.
   let aliasOf: (String, UUID) -> MergedState.Alias?
   private var classes = AliasClasses()
-  /// Per class (by its root): the ids in it, and its keys per constraint (nil: none written yet).
+  /// Per class (by its root): the ids in it, when more than its root (an object never joined
+  /// is no entry: 50k insertions a join spared), and its keys per constraint (nil: none written yet).
   private var members: [UUID: [UUID]] = [:]
   /// Per class (by its root): the object that survives; per joined object: since when.
   private var survivors: [UUID: UUID] = [:]
@@ -95,7 +96,6 @@ private struct AliasSweep {
     var deletes: [ChangeStamp: [UUID]] = [:]
     var touches: [ChangeStamp: [UUID]] = [:]
     for (id, object) in registers {
-      members[id] = [id]
       if let deleted = object.deleted { deletes[deleted, default: []].append(id) }
       for group in entity.keyGroups {
         for write in object.keyWrites[group] ?? [] { touches[write.stamp, default: []].append(id) }
@@ -118,7 +118,7 @@ private struct AliasSweep {
       // (A class placed for the first time moves, its keys not computed twice.)
       let roots = Set((touches[stamp] ?? []).map { classes.root($0) }).subtracting(dead).filter { root in
         keys[root] == nil || keys(of: root, at: stamp) != keys[root]
-      }.sorted(by: precedes)
+      }.map { (order: (registers[$0]!.created, uuidOrder($0)), root: $0) }.sorted { $0.order < $1.order }.map(\.root)
       for root in roots { unindex(root) }
       for root in roots where classes.root(root) == root && !dead.contains(root) { place(root, at: stamp) }
     }
@@ -128,11 +128,6 @@ private struct AliasSweep {
       for id in ids where id != survivor { survivorOf[id] = MergedState.Alias(survivor: survivor, since: since[id]!) }
     }
     return survivorOf
-  }
-
-  private func precedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
-    let (l, r) = (registers[lhs]!.created, registers[rhs]!.created)
-    return l != r ? l < r : uuidPrecedes(lhs, rhs)
   }
 
   private mutating func kill(_ root: UUID) {
@@ -158,7 +153,7 @@ private struct AliasSweep {
       for id in members[root] ?? [root] { since[id] = stamp }
       let survivor = survivors[other] ?? other
       let joined = classes.join(root, other)
-      members[joined] = (members[root] ?? []) + (members[other] ?? [])
+      members[joined] = (members[root] ?? [root]) + (members[other] ?? [other])
       survivors[joined] = survivor
       return place(joined, at: stamp)
     }

@@ -266,7 +266,7 @@ extension StoreCoordinator {
 
   /// One object of the merged view as its entity type.
   static func decodeEntity<E: Entity>(_ type: E.Type, _ fields: [String: RawJSON]) throws -> any Entity {
-    try StoreCoding.makeDecoder().decode(E.self, from: try StoreCoding.makeEncoder().encode(fields))
+    try StoreCoding.makeDecoder().decode(E.self, from: RawJSON.objectText(fields))
   }
 
   /// Appends a local transaction to the cache's log without flushing: it is rebuilt from the
