@@ -4,8 +4,9 @@ import PlainStore
 /// CloudKit's private database in memory, as CKSyncEngine meets it, for tests and previews on
 /// any platform: one zone per account with its own change tokens, records with change tags, the
 /// 400-record request limit, the record size limit, a quota, retry-after throttling, fetch
-/// batches delivered late, twice, out of order or dropped, pushes late or lost, account changes
-/// and zone deletions.
+/// batches delivered late, twice, out of order or dropped, pushes late or lost, account changes,
+/// zone deletions, and a zone shared whole with another account (``share(_:with:)``,
+/// ``Device/acceptShare(from:)``, ``Device/leaveShare(of:)``, ``stopSharing(_:)``).
 ///
 /// ```swift
 /// let cloud = SimulatedCloudKit()

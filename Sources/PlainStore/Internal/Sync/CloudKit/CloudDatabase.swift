@@ -5,14 +5,15 @@ import Foundation
 /// each error means), and the engine behind it — Apple's (`AppleCloudKitService`, Apple platforms
 /// only) or a simulated one (`PlainStoreTesting.SimulatedCloudKit`).
 ///
-/// One custom zone, this account's own or one shared with it (``CloudZone``); records are create-once files, so a carrier never
-/// edits one and never needs a change tag: a save is always of a new record. Every call throws
-/// only ``CloudError``s.
+/// One custom zone, this account's own or one shared with it (``CloudZone``); records are
+/// create-once files, so a carrier never edits one and never needs a change tag: a save is
+/// always of a new record. Every call throws only ``CloudError``s.
 package protocol CloudDatabase: Sendable {
   /// The account signed in on this device, as the engine sees it now.
   func account() -> CloudAccount
   /// What happened since the last call, oldest first: account changes (CKSyncEngine's
-  /// `.accountChange`) and deletions of the zone (`.fetchedDatabaseChanges`, with a reason).
+  /// `.accountChange`), deletions of the zone (`.fetchedDatabaseChanges`, with a reason), and
+  /// shares accepted, ended or joined by others.
   func takeEvents() -> [CloudEvent]
   /// Creates this account's own zone; creating one that is there changes nothing.
   func createZone() throws

@@ -15,6 +15,9 @@ import Foundation
 ///   the newest snapshot and what came after, not the history.
 /// - Nothing fetched deletes a file: a record deleted on the server (or a zone deleted, or an
 ///   account signed out) leaves the family's change files where they are.
+/// - The zone is this account's own, or the one another account shares with it
+///   (`CloudSyncState.zone`): a share accepted or ended switches zones, and the new one is
+///   fetched from no token and offered every file (PlainStore.docc/CloudKit.md, "Sharing").
 struct CloudExchange {
   let database: any CloudDatabase
   let folder: ChangeFolder
