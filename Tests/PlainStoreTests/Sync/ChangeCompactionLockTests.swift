@@ -54,6 +54,7 @@ import Testing
     }
     let other = try StoreContainer.file(at: store, schema: TestSchema.v1, options: options(threshold: 0))
     let overtaken = StoreMutex(false)
+    let othersFailure = StoreMutex<String?>(nil)
     let first = try StoreContainer.file(
       at: store, schema: TestSchema.v1,
       options: options(threshold: 0) {
@@ -62,11 +63,16 @@ import Testing
         overtaken.withLock { $0 = true }
         let context = other.newBackgroundContext()
         context.insert(Owner(id: Sample.id(4), name: "Owner 4"))
-        try? context.save()
-        _ = try? other.compactChanges()
+        do {
+          try context.save()
+          _ = try other.compactChanges()
+        } catch {
+          othersFailure.withLock { $0 = "\(error)" }
+        }
       })
     let report = try #require(try first.compactChanges())
     #expect(overtaken.withLock { $0 })
+    #expect(othersFailure.withLock { $0 } == nil, "the other process saved and compacted")
     #expect(report.snapshotWritten == nil, "the other's snapshot holds everything already")
     #expect(try names() == ["device.json", "snapshot-000000000001.json"])
     #expect(try first.newBackgroundContext().fetchCount(FetchDescriptor<Owner>()) == 4)

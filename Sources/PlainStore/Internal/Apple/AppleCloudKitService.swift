@@ -82,18 +82,17 @@
     /// share. Not reachable now: nothing changed (a request of the carrier will tell).
     private func sharingEvents() -> [CloudEvent] {
       guard case .signedIn = account() else { return [] }
-      let found = Found()
       let (container, zoneID) = (container, zone.zoneID)
-      try? wait {
+      let found = try? wait { () async throws -> (Set<String>, [String]) in
         let zones = try await container.sharedCloudDatabase.allRecordZones()
         let share = try? await container.privateCloudDatabase.record(for: CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: zoneID)) as? CKShare
         let participants = (share?.participants ?? []).filter { $0.role != .owner && $0.acceptanceStatus == .accepted }
-        found.sharing = (
+        return (
           Set(zones.map(\.zoneID).filter { $0.zoneName == zoneID.zoneName }.map(\.ownerName)),
           participants.compactMap { $0.userIdentity.userRecordID?.recordName }.sorted()
         )
       }
-      guard let (owners, participants) = found.sharing else { return [] }
+      guard let (owners, participants) = found else { return [] }
       return locked {
         let before = sharesSeen ?? []
         var events = owners.subtracting(before).sorted().map { CloudEvent.shareAccepted(owner: $0) }
@@ -251,26 +250,21 @@
       return CKRecordZone.ID(zoneName: zone.zoneID.zoneName, ownerName: owner)
     }
 
-    /// Runs `work` and waits for it, its error mapped to a ``CloudError``.
-    private func wait(_ work: @escaping @Sendable () async throws -> Void) throws {
+    /// Runs `work` and waits for it: its value, or its error mapped to a ``CloudError``.
+    private func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
       let done = DispatchSemaphore(value: 0)
-      let failure = Failure()
+      let outcome = Outcome<Value>()
       Task {
-        do { try await work() } catch { failure.error = Self.cloudError(error) }
+        do { outcome.result = .success(try await work()) } catch { outcome.result = .failure(Self.cloudError(error)) }
         done.signal()
       }
       done.wait()
-      if let error = failure.error { throw error }
+      return try outcome.result!.get()
     }
 
-    /// The error of a waited-for task, read after its semaphore signalled.
-    private final class Failure: @unchecked Sendable {
-      var error: CloudError?
-    }
-
-    /// What a waited-for look at sharing found, read after its semaphore signalled.
-    private final class Found: @unchecked Sendable {
-      var sharing: (owners: Set<String>, participants: [String])?
+    /// What a waited-for task ended with, read after its semaphore signalled.
+    private final class Outcome<Value: Sendable>: @unchecked Sendable {
+      var result: Result<Value, CloudError>?
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
