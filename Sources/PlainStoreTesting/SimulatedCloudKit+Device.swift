@@ -168,11 +168,19 @@ extension SimulatedCloudKit.Device: CloudDatabase {
     try cloud.withWorld { world in
       let account = try world.owner(of: target, for: world.admit(.fetch, device: number))
       guard let zone = world.zones[account] else { throw CloudError(.zoneNotFound) }
+      // The engine's state holds a token per zone. One with none for this zone (a state of the
+      // account's own zone, handed to the owner's shared one) fetches it whole, as no state does;
+      // one of an older incarnation of this zone has expired.
       var counter = 0
+      var since = state
       if let state {
-        guard let token = SimulatedCloudKit.World.parse(state, account: account), token.generation == zone.generation, token.counter <= zone.log.count
-        else { throw CloudError(.changeTokenExpired) }
-        counter = token.counter
+        guard let token = SimulatedCloudKit.World.parse(state) else { throw CloudError(.changeTokenExpired) }
+        if token.account == account {
+          guard token.generation == zone.generation, token.counter <= zone.log.count else { throw CloudError(.changeTokenExpired) }
+          counter = token.counter
+        } else {
+          since = nil
+        }
       }
       let delivery = world.deliveries.isEmpty ? nil : world.deliveries.removeFirst()
       if delivery == .late { return CloudFetch(records: [], state: state ?? SimulatedCloudKit.World.token(account: account, generation: zone.generation, counter: 0), moreComing: false) }
@@ -181,7 +189,7 @@ extension SimulatedCloudKit.Device: CloudDatabase {
       // A record saved again under one name appears once, at its latest save; a deleted one not
       // at all, and its deletion only to a device that fetched before (it may hold the record).
       let names = zone.log[counter..<end].enumerated().filter { offset, name in zone.records[name]?.tag == counter + offset + 1 }.map(\.element)
-      let deleted = state == nil ? [] : (counter..<end).filter { zone.deletions.contains($0) }.map { zone.log[$0] }
+      let deleted = since == nil ? [] : (counter..<end).filter { zone.deletions.contains($0) }.map { zone.log[$0] }
       var records = names.map { CloudRecord(name: $0, bytes: zone.records[$0]!.bytes) }
       if delivery == .twice { records += records }
       if delivery == .outOfOrder { records.reverse() }

@@ -103,11 +103,11 @@ extension SimulatedCloudKit {
       Data("\(generation):\(counter):\(account)".utf8)
     }
 
-    /// The generation and counter a token holds, if it is one of `account`'s.
-    static func parse(_ token: Data, account: String) -> (generation: Int, counter: Int)? {
+    /// The zone (its owner's account), generation and counter a token holds, if it is a token.
+    static func parse(_ token: Data) -> (account: String, generation: Int, counter: Int)? {
       let parts = String(decoding: token, as: UTF8.self).split(separator: ":", maxSplits: 2).map(String.init)
-      guard parts.count == 3, parts[2] == account, let generation = Int(parts[0]), let counter = Int(parts[1]) else { return nil }
-      return (generation, counter)
+      guard parts.count == 3, let generation = Int(parts[0]), let counter = Int(parts[1]) else { return nil }
+      return (parts[2], generation, counter)
     }
   }
 }
