@@ -232,7 +232,7 @@ struct LocalLog: Sendable {
       _ = try memory.append(record, atPath: self.path(position.stream), displayPath: path, cutTo: position.offset, otherwise: StoreFiles.untouched)
       return Cursor(stream: position.stream, offset: position.offset + record.count, next: sequence + 1)
     }
-    let (fd, size) = try FileSystem.openForAppending(atPath: self.path(position.stream), displayPath: path, otherwise: StoreFiles.untouched)
+    let (fd, size, _) = try FileSystem.openForAppending(atPath: self.path(position.stream), displayPath: path, otherwise: StoreFiles.untouched)
     defer { close(fd) }
     try checkTail(size: size, sequence: sequence, at: position)
     if size > position.offset {

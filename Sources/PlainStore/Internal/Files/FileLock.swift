@@ -171,7 +171,7 @@ final class FileLock: Sendable {
     // In memory one process is all there is: a mutex orders its threads as flock would.
     if let memory = MemoryMedium.holding(url.path) { return try memory.storeLock.withLock { _ in try body() } }
     try FileSystem.refuseSymbolicLink(at: url, displayPath: displayPath)
-    let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+    let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC).fd
     guard fd >= 0 else { throw FileSystem.error(errno, displayPath, "cannot open the lock file") }
     var holds = flock(fd, LOCK_EX | LOCK_NB) == 0
     if !holds {

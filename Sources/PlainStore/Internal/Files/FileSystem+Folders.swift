@@ -52,13 +52,13 @@ extension FileSystem {
   }
 
   /// Opens a file, creating it (as ``createFile(atPath:flags:)`` does) when it is not there: the
-  /// descriptor, or -1 with `errno` set.
-  static func openOrCreateFile(atPath path: String, flags: Int32) -> Int32 {
+  /// descriptor, or -1 with `errno` set, and whether this call created the file.
+  static func openOrCreateFile(atPath path: String, flags: Int32) -> (fd: Int32, created: Bool) {
     while true {
       let fd = open(path, flags)
-      guard fd < 0, errno == ENOENT else { return fd }
+      guard fd < 0, errno == ENOENT else { return (fd, false) }
       let created = createFile(atPath: path, flags: flags)
-      guard created < 0, errno == EEXIST else { return created }  // else made meanwhile: open it
+      guard created < 0, errno == EEXIST else { return (created, created >= 0) }  // else made meanwhile: open it
     }
   }
 

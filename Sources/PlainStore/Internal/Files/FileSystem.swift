@@ -150,10 +150,10 @@ enum FileSystem {
   }
 
   /// Opens a private regular file to append to, creating it: its descriptor (the caller closes
-  /// it) and its size. Anything else in its place (a folder, a FIFO) is damage, said with
-  /// `otherwise`; a link is refused.
-  static func openForAppending(atPath path: String, displayPath: String, otherwise: String) throws -> (fd: Int32, size: Int) {
-    let fd = openOrCreateFile(atPath: path, flags: O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+  /// it), its size and whether this call created it. Anything else in its place (a folder, a
+  /// FIFO) is damage, said with `otherwise`; a link is refused.
+  static func openForAppending(atPath path: String, displayPath: String, otherwise: String) throws -> (fd: Int32, size: Int, created: Bool) {
+    let (fd, created) = openOrCreateFile(atPath: path, flags: O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw openError(errno, displayPath) }
     var info = stat()
     guard fstat(fd, &info) == 0 else {
@@ -166,7 +166,7 @@ enum FileSystem {
       throw StoreError(.damaged, path: displayPath, "is not a regular file — \(otherwise)")
     }
     if info.st_mode & 0o7777 != 0o600 { fchmod(fd, 0o600) }  // whatever the umask made it
-    return (fd, Int(info.st_size))
+    return (fd, Int(info.st_size), created)
   }
 
   /// Writes all of `data` at the descriptor's position.

@@ -29,7 +29,7 @@ final class LockClaim: Sendable {
   /// must change nothing on disk, finds it. One that cannot be made leaves the lock as it was
   /// without claims.
   static func makeFile(at url: URL) {
-    let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+    let fd = FileSystem.openOrCreateFile(atPath: url.path, flags: O_RDWR | O_NOFOLLOW | O_CLOEXEC).fd
     if fd >= 0 { close(fd) }
   }
 

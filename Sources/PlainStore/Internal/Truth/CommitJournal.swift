@@ -44,10 +44,10 @@ struct CommitJournal: Sendable {
   /// On failure the journal is cut back to where it was, so no failed commit comes back later.
   /// Returns the journal's size before and after the append.
   ///
-  /// An empty journal may be one this append created (the store's first commit): its folder
-  /// is flushed too, since POSIX does not promise that a data flush puts a new file's name on
-  /// disk (ext4 does; a file system need not). After a settle emptied it, that is one extra
-  /// flush in a hundred commits.
+  /// A journal this append created (at the store's first commit) has its folder flushed too,
+  /// since POSIX does not promise that a data flush puts a new file's name on disk (ext4 does;
+  /// a file system need not). One a settle emptied is the same file, its name on disk already:
+  /// the commit after a settle (one in a hundred) flushes only its data.
   @discardableResult
   func append(_ record: Record) throws -> (before: Int, after: Int) {
     if let memory = MemoryMedium.holding(url.path) {
@@ -56,7 +56,7 @@ struct CommitJournal: Sendable {
       let before = try memory.append(frame, atPath: url.path, displayPath: displayPath, cutTo: nil, otherwise: "it is rebuilt the next time the store opens.")
       return (before, before + frame.count)
     }
-    let (fd, size) = try FileSystem.openForAppending(
+    let (fd, size, created) = try FileSystem.openForAppending(
       atPath: url.path, displayPath: displayPath, otherwise: "it is rebuilt the next time the store opens.")
     defer { close(fd) }
     let before = off_t(size)
@@ -65,7 +65,7 @@ struct CommitJournal: Sendable {
     do {
       try FileSystem.writeAll(frame, to: fd, displayPath: displayPath)
       guard FileSystem.flush(fd, dataOnly: true) == 0 else { throw FileSystem.error(errno, displayPath, "cannot flush to disk") }
-      if size == 0 { try FileSystem.syncFolder(url.deletingLastPathComponent(), displayPath: displayPath) }
+      if created { try FileSystem.syncFolder(url.deletingLastPathComponent(), displayPath: displayPath) }
     } catch {
       try cutBack(fd, to: before, after: error)
       throw error
