@@ -45,9 +45,12 @@ extension WriteStamps {
       out.appendWord(stamp.hlc)
       out.appendWord(UInt64(truncatingIfNeeded: stamp.sequence))
     }
-    // In the order the file's binary search takes: entity name index, then id bytes.
+    // In the order the file's binary search takes: entity name index, then id bytes — each
+    // key's looked up once, not at every comparison (a third of the stamps file's time at
+    // 100,000 objects, where each compaction writes it).
     func sorted(_ keys: some Collection<ObjectKey>) -> [ObjectKey] {
-      keys.sorted { $0.entity != $1.entity ? nameIndex[$0.entity]! < nameIndex[$1.entity]! : uuidPrecedes($0.id, $1.id) }
+      keys.map { (name: nameIndex[$0.entity]!, id: uuidOrder($0.id), key: $0) }
+        .sorted { $0.name != $1.name ? $0.name < $1.name : $0.id < $1.id }.map(\.key)
     }
     var bodies: [UInt8] = []
     bodies.reserveCapacity(objects.count * 4)
